@@ -1,0 +1,30 @@
+#include "cli/commands.hpp"
+#include "cli/pending.hpp"
+
+namespace faultline::cli {
+
+void add_funnel_commands(CLI::App& app, Context&) {
+  add_pending(app, "screen", "Screen mined issues into the candidate pool.", 4);
+  add_pending(app, "sample", "Draw a repository-stratified sample.", 4);
+  add_pending(app, "funnel", "Raw / candidate / final counts per repository.", 4);
+}
+void add_label_commands(CLI::App& app, Context&) {
+  add_pending(app, "label", "Export labeling sheets and import raters' labels.", 5);
+  add_pending(app, "audit", "Cohen's kappa audit of two raters.", 5);
+  add_pending(app, "adjudicate", "Final labels for disagreements.", 5);
+}
+void add_classifier_commands(CLI::App& app, Context&) {
+  add_pending(app, "train", "Train the classifier.", 6);
+  add_pending(app, "classify", "Classify every issue.", 6);
+  add_pending(app, "eval", "Cross-validate the classifier.", 6);
+}
+void add_report_command(CLI::App& app, Context&) { add_pending(app, "report", "Write the study's tables.", 7); }
+void add_repro_commands(CLI::App& app, Context&) {
+  add_pending(app, "repro", "List and run reproducers.", 8);
+  add_pending(app, "suite", "Run the reproducer regression suite.", 8);
+  add_pending(app, "link", "Link an issue to a reproducer.", 8);
+  add_pending(app, "doctor", "What can run on this machine.", 8);
+}
+void add_mine_command(CLI::App& app, Context&) { add_pending(app, "mine", "Mine issues from GitHub.", 3); }
+
+}  // namespace faultline::cli

@@ -1,0 +1,227 @@
+#include "taxonomy/taxonomy.hpp"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "taxonomy/error.hpp"
+
+namespace faultline::taxonomy {
+
+extern const char* const kBuiltinTaxonomyJson;  // generated from taxonomy.json at build time
+
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void fail(const std::string& origin, const std::string& problem) {
+  throw Error("taxonomy " + origin + ": " + problem);
+}
+
+std::vector<std::string> strings(const json& node, const char* key) {
+  std::vector<std::string> out;
+  if (node.contains(key)) {
+    for (const auto& item : node.at(key)) out.push_back(item.get<std::string>());
+  }
+  return out;
+}
+
+Category parse_category(const json& node) {
+  Category c;
+  c.id = node.at("id").get<std::string>();
+  c.name = node.at("name").get<std::string>();
+  c.definition = node.at("definition").get<std::string>();
+  c.includes = strings(node, "includes");
+  c.excludes = strings(node, "excludes");
+  c.decision_rules = strings(node, "decision_rules");
+  c.study_count = node.at("study_count").get<int>();
+  if (node.contains("study_count_by_repo")) {
+    c.study_count_by_repo = node.at("study_count_by_repo").get<std::map<std::string, int>>();
+  }
+  return c;
+}
+
+json category_json(const Category& c) {
+  json j = {{"id", c.id},           {"name", c.name},         {"definition", c.definition},
+            {"includes", c.includes}, {"excludes", c.excludes}, {"decision_rules", c.decision_rules},
+            {"study_count", c.study_count}};
+  if (!c.dimension.empty()) j["dimension"] = c.dimension;
+  if (!c.study_count_by_repo.empty()) j["study_count_by_repo"] = c.study_count_by_repo;
+  return j;
+}
+
+}  // namespace
+
+Taxonomy Taxonomy::from_json_text(const std::string& text, const std::string& origin) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    fail(origin, std::string("not valid JSON: ") + e.what());
+  }
+  Taxonomy t;
+  try {
+    const json& study = doc.at("study");
+    t.study_.reference = study.at("reference").get<std::string>();
+    t.study_.total = study.at("total").get<int>();
+    t.study_.kappa = study.at("kappa").get<double>();
+    for (const auto& r : study.at("repositories")) {
+      t.study_.repositories.push_back({r.at("id").get<std::string>(), r.at("name").get<std::string>(),
+                                       r.at("raw").get<int>(), r.at("candidate").get<int>(),
+                                       r.at("final").get<int>()});
+    }
+    for (const auto& s : doc.at("symptoms")) t.symptoms_.push_back(parse_category(s));
+    for (const auto& d : doc.at("dimensions")) {
+      Dimension dim;
+      dim.id = d.at("id").get<std::string>();
+      dim.name = d.at("name").get<std::string>();
+      dim.definition = d.at("definition").get<std::string>();
+      dim.study_subtotal = d.at("study_subtotal").get<int>();
+      for (const auto& rc : d.at("root_causes")) {
+        Category c = parse_category(rc);
+        c.dimension = dim.id;
+        dim.root_causes.push_back(c.id);
+        t.root_causes_.push_back(c);
+      }
+      t.dimensions_.push_back(dim);
+    }
+  } catch (const json::exception& e) {
+    fail(origin, std::string("missing or mistyped field: ") + e.what());
+  }
+
+  std::set<std::string> seen;
+  for (const auto& c : t.symptoms_) {
+    if (!seen.insert(c.id).second) fail(origin, "duplicate category id '" + c.id + "'");
+  }
+  for (const auto& c : t.root_causes_) {
+    if (!seen.insert(c.id).second) {
+      fail(origin, "duplicate category id '" + c.id + "' (a root cause must belong to exactly one dimension)");
+    }
+  }
+  for (const auto& d : t.dimensions_) {
+    if (!seen.insert(d.id).second) fail(origin, "duplicate id '" + d.id + "'");
+    if (d.root_causes.empty()) fail(origin, "dimension '" + d.id + "' has no root causes");
+  }
+  // Nesting root causes inside dimensions makes "exactly one dimension" structural: a top-level list
+  // would hold orphans, and an id under two dimensions is caught as a duplicate above.
+  if (doc.contains("root_causes")) {
+    fail(origin, "orphan root causes: a top-level 'root_causes' list is outside every dimension");
+  }
+
+  int symptom_total = 0;
+  std::map<std::string, int> by_repo_total;
+  for (const auto& c : t.symptoms_) {
+    symptom_total += c.study_count;
+    for (const auto& [repo, n] : c.study_count_by_repo) by_repo_total[repo] += n;
+  }
+  if (symptom_total != t.study_.total) {
+    fail(origin, "symptom study counts sum to " + std::to_string(symptom_total) + ", expected the study total " +
+                     std::to_string(t.study_.total));
+  }
+  int root_total = 0;
+  for (const auto& d : t.dimensions_) {
+    int subtotal = 0;
+    for (const auto& id : d.root_causes) subtotal += t.root_cause(id).study_count;
+    if (subtotal != d.study_subtotal) {
+      fail(origin, "root causes of dimension '" + d.id + "' sum to " + std::to_string(subtotal) +
+                       ", but its study_subtotal is " + std::to_string(d.study_subtotal));
+    }
+    root_total += subtotal;
+  }
+  if (root_total != t.study_.total) {
+    fail(origin, "root-cause study counts sum to " + std::to_string(root_total) + ", expected the study total " +
+                     std::to_string(t.study_.total));
+  }
+  int final_total = 0;
+  for (const auto& r : t.study_.repositories) {
+    final_total += r.final_count;
+    if (by_repo_total.count(r.id) && by_repo_total[r.id] != r.final_count) {
+      fail(origin, "symptom counts of repository '" + r.id + "' sum to " + std::to_string(by_repo_total[r.id]) +
+                       ", but its final count is " + std::to_string(r.final_count));
+    }
+  }
+  if (final_total != t.study_.total) {
+    fail(origin, "repository final counts sum to " + std::to_string(final_total) + ", expected the study total " +
+                     std::to_string(t.study_.total));
+  }
+  return t;
+}
+
+Taxonomy Taxonomy::load_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error("taxonomy " + path + ": cannot open the file");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return from_json_text(buffer.str(), path);
+}
+
+const Taxonomy& Taxonomy::builtin() {
+  static const Taxonomy instance = from_json_text(kBuiltinTaxonomyJson, "taxonomy/taxonomy.json (built in)");
+  return instance;
+}
+
+bool Taxonomy::is_symptom(const std::string& id) const {
+  for (const auto& c : symptoms_) {
+    if (c.id == id) return true;
+  }
+  return false;
+}
+
+bool Taxonomy::is_root_cause(const std::string& id) const {
+  for (const auto& c : root_causes_) {
+    if (c.id == id) return true;
+  }
+  return false;
+}
+
+const Category& Taxonomy::symptom(const std::string& id) const {
+  for (const auto& c : symptoms_) {
+    if (c.id == id) return c;
+  }
+  throw Error("unknown symptom '" + id + "'");
+}
+
+const Category& Taxonomy::root_cause(const std::string& id) const {
+  for (const auto& c : root_causes_) {
+    if (c.id == id) return c;
+  }
+  throw Error("unknown root cause '" + id + "'");
+}
+
+std::vector<std::string> Taxonomy::symptom_ids() const {
+  std::vector<std::string> ids;
+  for (const auto& c : symptoms_) ids.push_back(c.id);
+  return ids;
+}
+
+std::vector<std::string> Taxonomy::root_cause_ids() const {
+  std::vector<std::string> ids;
+  for (const auto& c : root_causes_) ids.push_back(c.id);
+  return ids;
+}
+
+const StudyRepository* Taxonomy::study_repository(const std::string& id) const {
+  for (const auto& r : study_.repositories) {
+    if (r.id == id) return &r;
+  }
+  return nullptr;
+}
+
+nlohmann::json Taxonomy::to_json() const {
+  json j;
+  j["symptoms"] = json::array();
+  for (const auto& c : symptoms_) j["symptoms"].push_back(category_json(c));
+  j["dimensions"] = json::array();
+  for (const auto& d : dimensions_) {
+    json dj = {{"id", d.id}, {"name", d.name}, {"definition", d.definition}, {"study_subtotal", d.study_subtotal}};
+    dj["root_causes"] = json::array();
+    for (const auto& id : d.root_causes) dj["root_causes"].push_back(category_json(root_cause(id)));
+    j["dimensions"].push_back(dj);
+  }
+  j["study"] = {{"reference", study_.reference}, {"total", study_.total}, {"kappa", study_.kappa}};
+  return j;
+}
+
+}  // namespace faultline::taxonomy
