@@ -3,11 +3,6 @@
 
 namespace faultline::cli {
 
-void add_funnel_commands(CLI::App& app, Context&) {
-  add_pending(app, "screen", "Screen mined issues into the candidate pool.", 4);
-  add_pending(app, "sample", "Draw a repository-stratified sample.", 4);
-  add_pending(app, "funnel", "Raw / candidate / final counts per repository.", 4);
-}
 void add_label_commands(CLI::App& app, Context&) {
   add_pending(app, "label", "Export labeling sheets and import raters' labels.", 5);
   add_pending(app, "audit", "Cohen's kappa audit of two raters.", 5);

@@ -6,11 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "taxonomy/builtin_data.hpp"
 #include "taxonomy/error.hpp"
 
 namespace faultline::taxonomy {
-
-extern const char* const kBuiltinTaxonomyJson;  // generated from taxonomy.json at build time
 
 namespace {
 
@@ -158,7 +157,7 @@ Taxonomy Taxonomy::load_file(const std::string& path) {
 }
 
 const Taxonomy& Taxonomy::builtin() {
-  static const Taxonomy instance = from_json_text(kBuiltinTaxonomyJson, "taxonomy/taxonomy.json (built in)");
+  static const Taxonomy instance = from_json_text(builtin_taxonomy_json(), "taxonomy/taxonomy.json (built in)");
   return instance;
 }
 
