@@ -3,11 +3,6 @@
 
 namespace faultline::cli {
 
-void add_label_commands(CLI::App& app, Context&) {
-  add_pending(app, "label", "Export labeling sheets and import raters' labels.", 5);
-  add_pending(app, "audit", "Cohen's kappa audit of two raters.", 5);
-  add_pending(app, "adjudicate", "Final labels for disagreements.", 5);
-}
 void add_classifier_commands(CLI::App& app, Context&) {
   add_pending(app, "train", "Train the classifier.", 6);
   add_pending(app, "classify", "Classify every issue.", 6);
