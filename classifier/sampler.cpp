@@ -40,7 +40,7 @@ std::vector<int> allocate_largest_remainder(const std::vector<int>& counts, int 
   return shares;
 }
 
-std::vector<size_t> seeded_choice(size_t population, size_t k, uint64_t seed) {
+std::vector<size_t> seeded_permutation(size_t population, uint64_t seed, size_t prefix) {
   // mt19937_64's output sequence is fixed by the C++ standard; the bounded draw below is ours
   // (rejection sampling), because std::uniform_int_distribution differs between libraries.
   std::mt19937_64 engine(seed);
@@ -53,7 +53,13 @@ std::vector<size_t> seeded_choice(size_t population, size_t k, uint64_t seed) {
   };
   std::vector<size_t> items(population);
   std::iota(items.begin(), items.end(), 0);
-  for (size_t i = 0; i < k; ++i) std::swap(items[i], items[i + below(population - i)]);
+  prefix = std::min(prefix, population);
+  for (size_t i = 0; i < prefix; ++i) std::swap(items[i], items[i + below(population - i)]);
+  return items;
+}
+
+std::vector<size_t> seeded_choice(size_t population, size_t k, uint64_t seed) {
+  std::vector<size_t> items = seeded_permutation(population, seed, k);
   items.resize(k);
   std::sort(items.begin(), items.end());
   return items;

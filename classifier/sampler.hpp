@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstddef>
 #include <map>
 #include <string>
 #include <vector>
@@ -15,8 +16,12 @@ namespace faultline::classifier {
 // remainders until the shares sum to `total`. Equal remainders: the larger count first, then the earlier index.
 std::vector<int> allocate_largest_remainder(const std::vector<int>& counts, int total);
 
-// A portable uniform draw: the same seed gives the same sample on every platform.
+// A portable uniform draw: the same seed gives the same sample on every platform. Returns k distinct
+// indexes below `population`, ascending.
 std::vector<size_t> seeded_choice(size_t population, size_t k, uint64_t seed);
+// The indexes 0..population-1 with the first `prefix` positions drawn uniformly (a full shuffle when
+// prefix >= population), by the same portable generator.
+std::vector<size_t> seeded_permutation(size_t population, uint64_t seed, size_t prefix = SIZE_MAX);
 
 struct StratumDraw {
   int candidates = 0;

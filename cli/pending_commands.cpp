@@ -3,11 +3,6 @@
 
 namespace faultline::cli {
 
-void add_classifier_commands(CLI::App& app, Context&) {
-  add_pending(app, "train", "Train the classifier.", 6);
-  add_pending(app, "classify", "Classify every issue.", 6);
-  add_pending(app, "eval", "Cross-validate the classifier.", 6);
-}
 void add_report_command(CLI::App& app, Context&) { add_pending(app, "report", "Write the study's tables.", 7); }
 void add_repro_commands(CLI::App& app, Context&) {
   add_pending(app, "repro", "List and run reproducers.", 8);

@@ -1,0 +1,73 @@
+#include "classifier/evaluation.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "taxonomy/error.hpp"
+
+namespace faultline::classifier {
+
+namespace {
+
+struct Column {
+  std::vector<std::string> gold, combined, majority, rules, fasttext;
+  std::vector<double> confidence;
+
+  AxisEvaluation score() const {
+    return {score_axis(gold, combined, confidence), score_axis(gold, majority), score_axis(gold, rules),
+            score_axis(gold, fasttext)};
+  }
+};
+
+}  // namespace
+
+Evaluation evaluate(const std::vector<LabeledIssue>& labeled, int folds, uint64_t seed, const AxisTraining& training) {
+  if (folds < 2) throw Error("eval: --folds must be at least 2");
+  if (labeled.size() < static_cast<size_t>(folds)) {
+    throw Error("eval: " + std::to_string(labeled.size()) + " labeled issues are too few for " +
+                std::to_string(folds) + " folds");
+  }
+  std::vector<std::string> strata;
+  for (const auto& l : labeled) strata.push_back(l.root_cause);
+  std::vector<int> fold = stratified_folds(strata, folds, seed);
+
+  Column symptom, cause;
+  for (int f = 0; f < folds; ++f) {
+    std::vector<LabeledIssue> train;
+    std::vector<const LabeledIssue*> test;
+    for (size_t i = 0; i < labeled.size(); ++i) {
+      fold[i] == f ? test.push_back(&labeled[i]) : train.push_back(labeled[i]);
+    }
+    IssueClassifier model = IssueClassifier::train(train, {}, training);
+    for (const auto* item : test) {
+      IssueFeatures features = extract_features(model.rules(), item->issue);
+      IssuePrediction p = model.predict(features);
+      symptom.gold.push_back(item->symptom);
+      symptom.combined.push_back(p.symptom);
+      symptom.confidence.push_back(p.symptom_p);
+      symptom.majority.push_back(model.symptom_model().majority());
+      symptom.rules.push_back(model.symptom_model().predict_rules(features.symptom_rules));
+      symptom.fasttext.push_back(best_of(model.symptom_model().predict_fasttext(features.document)).first);
+      cause.gold.push_back(item->root_cause);
+      cause.combined.push_back(p.root_cause);
+      cause.confidence.push_back(p.root_cause_p);
+      cause.majority.push_back(model.root_cause_model().majority());
+      cause.rules.push_back(model.root_cause_model().predict_rules(features.root_cause_rules));
+      cause.fasttext.push_back(best_of(model.root_cause_model().predict_fasttext(features.document)).first);
+    }
+  }
+  return {static_cast<int>(labeled.size()), folds, symptom.score(), cause.score()};
+}
+
+nlohmann::json evaluation_json(const Evaluation& e) {
+  nlohmann::json j = {{"n", e.n},
+                      {"folds", e.folds},
+                      {"symptom", metrics_json(e.symptom.combined, true)},
+                      {"root_cause", metrics_json(e.root_cause.combined, true)}};
+  j["baselines"] = {
+      {"majority", {{"symptom", metrics_json(e.symptom.majority, false)}, {"root_cause", metrics_json(e.root_cause.majority, false)}}},
+      {"rules", {{"symptom", metrics_json(e.symptom.rules, false)}, {"root_cause", metrics_json(e.root_cause.rules, false)}}},
+      {"fasttext", {{"symptom", metrics_json(e.symptom.fasttext, false)}, {"root_cause", metrics_json(e.root_cause.fasttext, false)}}}};
+  return j;
+}
+
+}  // namespace faultline::classifier

@@ -1,0 +1,86 @@
+#include "classifier/metrics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "classifier/kappa.hpp"
+#include "taxonomy/error.hpp"
+
+namespace faultline::classifier {
+
+AxisMetrics score_axis(const std::vector<std::string>& gold, const std::vector<std::string>& predicted,
+                       const std::vector<double>& confidence) {
+  if (gold.size() != predicted.size() || gold.empty()) throw Error("metrics: need equal, non-empty label lists");
+  AxisMetrics m;
+  m.n = static_cast<int>(gold.size());
+  std::set<std::string> classes;
+  int correct = 0;
+  for (size_t i = 0; i < gold.size(); ++i) {
+    ++m.confusion[gold[i]][predicted[i]];
+    classes.insert(gold[i]);
+    classes.insert(predicted[i]);
+    if (gold[i] == predicted[i]) ++correct;
+  }
+  m.accuracy = static_cast<double>(correct) / m.n;
+  double f1_sum = 0;
+  for (const auto& c : classes) {
+    int tp = 0, fp = 0, fn = 0;
+    for (size_t i = 0; i < gold.size(); ++i) {
+      if (predicted[i] == c && gold[i] == c) ++tp;
+      else if (predicted[i] == c) ++fp;
+      else if (gold[i] == c) ++fn;
+    }
+    f1_sum += tp == 0 ? 0.0 : 2.0 * tp / (2.0 * tp + fp + fn);
+  }
+  m.macro_f1 = f1_sum / classes.size();
+  m.kappa = cohen_kappa(gold, predicted).kappa;
+
+  if (confidence.size() == gold.size()) {
+    m.reliability.resize(10);
+    for (int b = 0; b < 10; ++b) m.reliability[b].low = b / 10.0, m.reliability[b].high = (b + 1) / 10.0;
+    for (size_t i = 0; i < gold.size(); ++i) {
+      int b = std::min(9, static_cast<int>(confidence[i] * 10));
+      auto& bin = m.reliability[b];
+      ++bin.count;
+      bin.mean_confidence += confidence[i];
+      bin.accuracy += gold[i] == predicted[i] ? 1 : 0;
+    }
+    for (auto& bin : m.reliability) {
+      if (bin.count == 0) continue;
+      bin.mean_confidence /= bin.count;
+      bin.accuracy /= bin.count;
+      m.expected_calibration_error += static_cast<double>(bin.count) / m.n * std::fabs(bin.accuracy - bin.mean_confidence);
+    }
+    std::vector<size_t> order(gold.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return confidence[a] > confidence[b]; });
+    int hits = 0;
+    for (size_t k = 0; k < order.size(); ++k) {
+      if (gold[order[k]] == predicted[order[k]]) ++hits;
+      if (hits >= 0.9 * (k + 1)) m.coverage_at_90 = static_cast<double>(k + 1) / m.n;
+    }
+  }
+  return m;
+}
+
+nlohmann::json metrics_json(const AxisMetrics& m, bool with_details) {
+  nlohmann::json j = {{"accuracy", m.accuracy}, {"macro_f1", m.macro_f1}, {"kappa", m.kappa}};
+  if (!with_details) return j;
+  j["confusion"] = m.confusion;
+  if (!m.reliability.empty()) {
+    j["coverage_at_accuracy_0.9"] = m.coverage_at_90;
+    j["expected_calibration_error"] = m.expected_calibration_error;
+    j["reliability"] = nlohmann::json::array();
+    for (const auto& b : m.reliability) {
+      j["reliability"].push_back({{"low", b.low}, {"high", b.high}, {"count", b.count},
+                                  {"mean_confidence", b.mean_confidence}, {"accuracy", b.accuracy}});
+    }
+  }
+  return j;
+}
+
+}  // namespace faultline::classifier
