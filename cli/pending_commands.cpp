@@ -3,7 +3,6 @@
 
 namespace faultline::cli {
 
-void add_report_command(CLI::App& app, Context&) { add_pending(app, "report", "Write the study's tables.", 7); }
 void add_repro_commands(CLI::App& app, Context&) {
   add_pending(app, "repro", "List and run reproducers.", 8);
   add_pending(app, "suite", "Run the reproducer regression suite.", 8);

@@ -1,0 +1,109 @@
+#include "reports/html_report.hpp"
+
+#include <cstdio>
+#include <map>
+
+#include "reports/svg_charts.hpp"
+#include "reports/table_formats.hpp"
+#include "taxonomy/taxonomy.hpp"
+
+namespace faultline::reports {
+
+namespace {
+
+const char* const kStyle = R"css(
+body { font-family: sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
+h1 { margin-bottom: 0.2em; } h2 { border-bottom: 1px solid #ccc; padding-bottom: 0.2em; margin-top: 2em; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 0.85em; }
+th, td { padding: 0.25em 0.6em; border-bottom: 1px solid #eee; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+tr.total td { font-weight: bold; border-top: 1px solid #999; }
+.provenance { background: #f4f7fb; padding: 0.8em 1em; border-radius: 4px; }
+.outcome-pass, .outcome-reproduced { color: #1b7f3b; } .outcome-fail, .outcome-not-reproduced { color: #b00020; }
+.outcome-skipped { color: #777; }
+figure { margin: 1em 0; } figcaption { font-size: 0.9em; color: #555; }
+)css";
+
+std::string table_html(const Table& t) {
+  std::string out = "<table id=\"" + t.id + "\"><caption>" + html_escape(t.title) + "</caption><thead><tr>";
+  for (const auto& h : t.header) out += "<th>" + html_escape(h) + "</th>";
+  out += "</tr></thead><tbody>";
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    out += t.total_rows[r] ? "<tr class=\"total\">" : "<tr>";
+    for (const auto& cell : t.rows[r]) out += "<td>" + html_escape(cell) + "</td>";
+    out += "</tr>";
+  }
+  out += "</tbody></table>";
+  if (!t.note.empty()) out += "<p><small>" + html_escape(t.note) + "</small></p>";
+  return out;
+}
+
+std::string outcome(const std::string& o) {
+  if (o.empty()) return "<span class=\"outcome-skipped\">not run</span>";
+  return "<span class=\"outcome-" + html_escape(o) + "\">" + html_escape(o) + "</span>";
+}
+
+}  // namespace
+
+std::string render_html(const ReportData& data, const std::vector<Table>& tables,
+                        const std::vector<std::string>& findings) {
+  const auto& tax = taxonomy::Taxonomy::builtin();
+  std::map<std::string, int> provenance;
+  for (const auto& c : data.cases) ++provenance[c.provenance];
+  std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>faultline report</title><style>";
+  html += kStyle;
+  html += "</style></head><body>\n<h1>faultline report</h1>\n<p>Failures of GPU kernel libraries: " +
+          std::to_string(data.cases.size()) + " labeled issues, compared with the study " +
+          html_escape(tax.study().reference) + ".</p>\n";
+
+  html += "<div class=\"provenance\" id=\"provenance\"><strong>Label provenance.</strong> " +
+          std::to_string(provenance["agreed"]) + " manual labels where the raters agreed, " +
+          std::to_string(provenance["adjudicated"]) + " settled by adjudication, " +
+          std::to_string(provenance["predicted"]) + " predicted by the classifier.";
+  if (data.audit_kappa) {
+    char b[120];
+    std::snprintf(b, sizeof b, " Audit: Cohen's kappa %.3f over %d doubly-labeled issues (study: %.2f).",
+                  *data.audit_kappa, data.audit_n.value_or(0), tax.study().kappa);
+    html += b;
+  }
+  html += "</div>\n<h2>Findings</h2>\n<ol id=\"findings\">";
+  for (const auto& f : findings) html += "<li>" + html_escape(f) + "</li>";
+  html += "</ol>\n<h2>Charts</h2>\n";
+  html += "<figure id=\"chart-symptoms\">" + symptom_stack_chart(data) +
+          "<figcaption>Symptoms per repository (stacked).</figcaption></figure>\n";
+  html += "<figure id=\"chart-heatmap\">" + heat_map_chart(data) +
+          "<figcaption>Root cause × symptom: darker cells hold more issues.</figcaption></figure>\n";
+  html += "<figure id=\"chart-funnel\">" + funnel_chart(data) +
+          "<figcaption>From all mined issues to the candidate pool to the final labeled set.</figcaption></figure>\n";
+  html += "<figure id=\"chart-shares\">" + share_chart(data) +
+          "<figcaption>Each category's share in this dataset and in the study.</figcaption></figure>\n";
+  html += "<h2>Tables</h2>\n";
+  for (const auto& t : tables) html += table_html(t) + "\n";
+
+  html += "<h2>Reproducers</h2>\n<table id=\"reproducers\"><thead><tr><th>Reproducer</th><th>Mode</th><th>Buggy</th>"
+          "<th>Fixed</th></tr></thead><tbody>";
+  for (const auto& [id, status] : data.reproducers) {
+    html += "<tr id=\"repro-" + html_escape(id) + "\"><td>" + html_escape(id) + "</td><td>" + html_escape(status.mode) +
+            "</td><td>" + outcome(status.buggy) + "</td><td>" + outcome(status.fixed) + "</td></tr>";
+  }
+  html += "</tbody></table>\n<h2>Cases</h2>\n<table id=\"cases\"><thead><tr><th>Issue</th><th>Title</th><th>Symptom</th>"
+          "<th>Root cause</th><th>Label</th><th>Reproducer</th></tr></thead><tbody>";
+  for (const auto& c : data.cases) {
+    std::string repro;
+    for (const auto& id : c.reproducers) {
+      auto it = data.reproducers.find(id);
+      repro += "<a href=\"#repro-" + html_escape(id) + "\">" + html_escape(id) + "</a> " +
+               (it == data.reproducers.end() ? outcome("") : outcome(it->second.fixed)) + " ";
+    }
+    char confidence[32] = "";
+    if (c.provenance == "predicted") std::snprintf(confidence, sizeof confidence, " (p=%.2f)", c.confidence);
+    html += "<tr><td><a href=\"" + html_escape(c.url) + "\">" + html_escape(c.issue) + "</a></td><td>" +
+            html_escape(c.title) + "</td><td>" + html_escape(tax.symptom(c.symptom).name) + "</td><td>" +
+            html_escape(tax.root_cause(c.root_cause).name) + "</td><td>" + html_escape(c.provenance) + confidence +
+            "</td><td>" + repro + "</td></tr>";
+  }
+  html += "</tbody></table>\n</body></html>\n";
+  return html;
+}
+
+}  // namespace faultline::reports

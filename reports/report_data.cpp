@@ -1,0 +1,77 @@
+#include "reports/report_data.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "datasets/issue_store.hpp"
+#include "datasets/label_store.hpp"
+#include "datasets/prediction_store.hpp"
+#include "datasets/suite_store.hpp"
+#include "taxonomy/taxonomy.hpp"
+
+namespace faultline::reports {
+
+namespace {
+
+int mode_rank(const std::string& mode) { return mode == "gpu" ? 3 : mode == "host" ? 2 : 1; }
+
+}  // namespace
+
+ReportData load_report_data(datasets::Database& db, const ReportOptions& options) {
+  ReportData data;
+  auto finals = datasets::load_final_labels(db);
+  auto predictions = datasets::load_predictions(db);
+  auto links = datasets::load_reproducer_links(db);
+  for (const auto& issue : datasets::load_issues(db)) {
+    Case c{issue.key(), issue.repo, issue.url, issue.title, "", "", "", 1.0, {}};
+    if (auto f = finals.find(issue.id); f != finals.end()) {
+      c.symptom = f->second.symptom;
+      c.root_cause = f->second.root_cause;
+      c.provenance = f->second.provenance;
+    } else if (auto p = predictions.find(issue.id);
+               options.include_predictions && p != predictions.end() && !p->second.abstain && p->second.scope == "in") {
+      c.symptom = p->second.symptom;
+      c.root_cause = p->second.root_cause;
+      c.provenance = "predicted";
+      c.confidence = std::min(p->second.symptom_p, p->second.root_cause_p);
+    } else {
+      continue;
+    }
+    if (auto l = links.find(issue.id); l != links.end()) c.reproducers = l->second;
+    data.cases.push_back(std::move(c));
+  }
+  data.funnel = classifier::compute_funnel(db, options.sample_name);
+  auto audit = db.prepare("SELECT kappa_joint, n FROM audits WHERE gate = 'pass' ORDER BY id DESC LIMIT 1");
+  if (audit.step()) {
+    data.audit_kappa = audit.real(0);
+    data.audit_n = static_cast<int>(audit.integer(1));
+  }
+  std::map<std::string, int> best_rank;
+  for (const auto& r : datasets::latest_suite_results(db)) {
+    auto& status = data.reproducers[r.repro_id];
+    int rank = mode_rank(r.mode);
+    if (rank < best_rank[r.repro_id + r.variant]) continue;
+    best_rank[r.repro_id + r.variant] = rank;
+    (r.variant == "buggy" ? status.buggy : status.fixed) = r.outcome;
+    status.mode = r.mode;
+  }
+  return data;
+}
+
+std::vector<std::string> repository_order(const std::vector<Case>& cases) {
+  std::vector<std::string> order;
+  for (const auto& r : taxonomy::Taxonomy::builtin().study().repositories) order.push_back(r.id);
+  std::set<std::string> others;
+  for (const auto& c : cases) {
+    if (std::find(order.begin(), order.end(), c.repo) == order.end()) others.insert(c.repo);
+  }
+  order.insert(order.end(), others.begin(), others.end());
+  return order;
+}
+
+std::string repository_name(const std::string& repo) {
+  if (const auto* r = taxonomy::Taxonomy::builtin().study_repository(repo)) return r->name;
+  return repo;
+}
+
+}  // namespace faultline::reports

@@ -1,0 +1,22 @@
+// Writes a report directory: every table in the chosen formats, findings, and index.html.
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "datasets/database.hpp"
+#include "reports/report_data.hpp"
+
+namespace faultline::reports {
+
+struct ReportSummary {
+  int cases = 0;
+  std::vector<std::string> files;
+  std::vector<std::string> findings;
+};
+
+// formats ⊆ {md, csv, tex, json, html}; throws faultline::Error for another name or an unwritable directory.
+ReportSummary write_report(const ReportData& data, const std::string& out_dir, const std::set<std::string>& formats);
+
+}  // namespace faultline::reports

@@ -1,0 +1,21 @@
+// One table, four formats: Markdown for reading, CSV for spreadsheets, LaTeX (booktabs) for papers,
+// JSON for programs.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "reports/tables.hpp"
+
+namespace faultline::reports {
+
+std::string to_markdown(const Table& t);
+std::string to_csv(const Table& t);
+std::string to_latex(const Table& t);
+nlohmann::json to_json(const Table& t);
+
+std::string latex_escape(const std::string& text);
+std::string html_escape(const std::string& text);
+
+}  // namespace faultline::reports

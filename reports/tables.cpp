@@ -1,0 +1,179 @@
+#include "reports/tables.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "taxonomy/taxonomy.hpp"
+
+namespace faultline::reports {
+
+std::string percent(long long count, long long total) {
+  if (total <= 0) return "0.00%";
+  // hundredths of a percent, rounded half away from zero: floor((2·c·10000 + t) / (2t)) for c ≥ 0.
+  long long magnitude = (2 * std::llabs(count) * 10000 + total) / (2 * total);
+  std::string digits = std::to_string(magnitude / 100) + "." + (magnitude % 100 < 10 ? "0" : "") +
+                       std::to_string(magnitude % 100);
+  return (count < 0 ? "-" : "") + digits + "%";
+}
+
+namespace {
+
+const taxonomy::Taxonomy& tax() { return taxonomy::Taxonomy::builtin(); }
+
+std::map<std::string, int> count_by(const std::vector<Case>& cases, std::string Case::*field) {
+  std::map<std::string, int> out;
+  for (const auto& c : cases) ++out[c.*field];
+  return out;
+}
+
+}  // namespace
+
+Table funnel_table(const ReportData& data) {
+  Table t{"table1_funnel", "Dataset by repository (Table I)", {"Repository", "Raw", "Candidate", "Final"}, {}, {}, ""};
+  std::map<std::string, classifier::FunnelRow> by_repo;
+  for (const auto& r : data.funnel) by_repo[r.repo] = r;
+  for (const auto& repo : repository_order(data.cases)) {
+    auto it = by_repo.find(repo);
+    if (it == by_repo.end()) continue;
+    t.rows.push_back({repository_name(repo), std::to_string(it->second.raw), std::to_string(it->second.candidates),
+                      std::to_string(it->second.labeled)});
+    t.total_rows.push_back(false);
+  }
+  auto total = classifier::funnel_total(data.funnel);
+  t.rows.push_back({"Total", std::to_string(total.raw), std::to_string(total.candidates), std::to_string(total.labeled)});
+  t.total_rows.push_back(true);
+  t.note = "Final = issues with an audited manual label.";
+  return t;
+}
+
+Table symptom_table(const ReportData& data) {
+  const long long n = static_cast<long long>(data.cases.size());
+  auto repos = repository_order(data.cases);
+  Table t{"table2_symptoms", "Symptoms by repository (Table II)", {"Category", "Total No.", "Total Ratio"}, {}, {}, ""};
+  for (const auto& repo : repos) {
+    t.header.push_back(repository_name(repo) + " No.");
+    t.header.push_back(repository_name(repo) + " Ratio");
+  }
+  std::map<std::string, std::map<std::string, int>> counts;  // symptom → repo → n
+  for (const auto& c : data.cases) ++counts[c.symptom][c.repo];
+  auto totals = count_by(data.cases, &Case::symptom);
+  std::vector<std::string> order = tax().symptom_ids();
+  std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) { return totals[a] > totals[b]; });
+  for (const auto& s : order) {
+    std::vector<std::string> row{tax().symptom(s).name, std::to_string(totals[s]), percent(totals[s], n)};
+    for (const auto& repo : repos) {
+      row.push_back(std::to_string(counts[s][repo]));
+      row.push_back(percent(counts[s][repo], n));
+    }
+    t.rows.push_back(row);
+    t.total_rows.push_back(false);
+  }
+  std::vector<std::string> total{"Total", std::to_string(n), percent(n, n)};
+  auto per_repo = count_by(data.cases, &Case::repo);
+  for (const auto& repo : repos) {
+    total.push_back(std::to_string(per_repo[repo]));
+    total.push_back(percent(per_repo[repo], n));
+  }
+  t.rows.push_back(total);
+  t.total_rows.push_back(true);
+  t.note = "Ratios are shares of all " + std::to_string(n) + " labeled issues.";
+  return t;
+}
+
+Table root_cause_table(const ReportData& data) {
+  const long long n = static_cast<long long>(data.cases.size());
+  Table t{"table3_root_causes", "Root causes by dimension (Table III)", {"Dimension", "Category", "No.", "Ratio"}, {}, {}, ""};
+  auto totals = count_by(data.cases, &Case::root_cause);
+  for (const auto& d : tax().dimensions()) {
+    long long subtotal = 0;
+    for (const auto& id : d.root_causes) {
+      t.rows.push_back({d.name, tax().root_cause(id).name, std::to_string(totals[id]), percent(totals[id], n)});
+      t.total_rows.push_back(false);
+      subtotal += totals[id];
+    }
+    t.rows.push_back({d.name, "Subtotal", std::to_string(subtotal), percent(subtotal, n)});
+    t.total_rows.push_back(true);
+  }
+  t.rows.push_back({"Total", "", std::to_string(n), percent(n, n)});
+  t.total_rows.push_back(true);
+  return t;
+}
+
+Table symptom_by_root_cause_table(const ReportData& data) {
+  Table t{"crosstab_symptom_root_cause", "Root cause × symptom", {"Root cause"}, {}, {}, ""};
+  for (const auto& s : tax().symptoms()) t.header.push_back(s.name);
+  t.header.push_back("Total");
+  std::map<std::string, std::map<std::string, int>> counts;
+  for (const auto& c : data.cases) ++counts[c.root_cause][c.symptom];
+  for (const auto& rc : tax().root_causes()) {
+    std::vector<std::string> row{rc.name};
+    int total = 0;
+    for (const auto& s : tax().symptoms()) {
+      row.push_back(std::to_string(counts[rc.id][s.id]));
+      total += counts[rc.id][s.id];
+    }
+    row.push_back(std::to_string(total));
+    t.rows.push_back(row);
+    t.total_rows.push_back(false);
+  }
+  std::vector<std::string> total{"Total"};
+  auto by_symptom = count_by(data.cases, &Case::symptom);
+  for (const auto& s : tax().symptoms()) total.push_back(std::to_string(by_symptom[s.id]));
+  total.push_back(std::to_string(data.cases.size()));
+  t.rows.push_back(total);
+  t.total_rows.push_back(true);
+  return t;
+}
+
+Table root_cause_by_repository_table(const ReportData& data) {
+  auto repos = repository_order(data.cases);
+  Table t{"crosstab_root_cause_repository", "Root cause × repository", {"Root cause"}, {}, {}, ""};
+  for (const auto& repo : repos) t.header.push_back(repository_name(repo));
+  t.header.push_back("Total");
+  std::map<std::string, std::map<std::string, int>> counts;
+  for (const auto& c : data.cases) ++counts[c.root_cause][c.repo];
+  for (const auto& rc : tax().root_causes()) {
+    std::vector<std::string> row{rc.name};
+    int total = 0;
+    for (const auto& repo : repos) {
+      row.push_back(std::to_string(counts[rc.id][repo]));
+      total += counts[rc.id][repo];
+    }
+    row.push_back(std::to_string(total));
+    t.rows.push_back(row);
+    t.total_rows.push_back(false);
+  }
+  return t;
+}
+
+Table study_comparison_table(const ReportData& data) {
+  const long long n = static_cast<long long>(data.cases.size());
+  const long long study_n = tax().study().total;
+  Table t{"study_comparison", "Share of each category here and in the study", {"Axis", "Category", "No.", "Share",
+                                                                               "Study No.", "Study share"}, {}, {}, ""};
+  auto symptoms = count_by(data.cases, &Case::symptom);
+  for (const auto& s : tax().symptoms()) {
+    t.rows.push_back({"symptom", s.name, std::to_string(symptoms[s.id]), percent(symptoms[s.id], n),
+                      std::to_string(s.study_count), percent(s.study_count, study_n)});
+    t.total_rows.push_back(false);
+  }
+  auto causes = count_by(data.cases, &Case::root_cause);
+  for (const auto& rc : tax().root_causes()) {
+    t.rows.push_back({"root cause", rc.name, std::to_string(causes[rc.id]), percent(causes[rc.id], n),
+                      std::to_string(rc.study_count), percent(rc.study_count, study_n)});
+    t.total_rows.push_back(false);
+  }
+  t.note = "Study: " + tax().study().reference + ", " + std::to_string(study_n) + " issues.";
+  return t;
+}
+
+std::vector<Table> all_tables(const ReportData& data) {
+  return {funnel_table(data),
+          symptom_table(data),
+          root_cause_table(data),
+          symptom_by_root_cause_table(data),
+          root_cause_by_repository_table(data),
+          study_comparison_table(data)};
+}
+
+}  // namespace faultline::reports

@@ -1,0 +1,34 @@
+// The report's tables, built from ReportData: the study's Tables I–III, two cross-tabs it does not print,
+// and each category's share beside the study's published share.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "reports/report_data.hpp"
+
+namespace faultline::reports {
+
+struct Table {
+  std::string id;     // file stem: table1_funnel, …
+  std::string title;
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  std::vector<bool> total_rows;  // parallel to rows: subtotal/total rows, set in bold or ruled off
+  std::string note;
+};
+
+// count / total as a percentage with two decimals, rounded half away from zero ("27.33%"), computed in
+// integers so that 1/8 = 12.5% prints as 12.50% and 1/600 as 0.17% on every platform. Empty total → "0.00%".
+std::string percent(long long count, long long total);
+
+Table funnel_table(const ReportData& data);
+Table symptom_table(const ReportData& data);
+Table root_cause_table(const ReportData& data);
+Table symptom_by_root_cause_table(const ReportData& data);
+Table root_cause_by_repository_table(const ReportData& data);
+Table study_comparison_table(const ReportData& data);
+
+std::vector<Table> all_tables(const ReportData& data);
+
+}  // namespace faultline::reports

@@ -1,0 +1,122 @@
+#include <regex>
+
+#include <gtest/gtest.h>
+
+#include "reports/findings.hpp"
+#include "reports/html_report.hpp"
+#include "reports/table_formats.hpp"
+#include "reports/tables.hpp"
+#include "tests/reports/study_dataset.hpp"
+
+using namespace faultline::reports;
+
+namespace {
+
+const std::vector<std::string>& row_named(const Table& t, const std::string& first, size_t column = 0) {
+  for (const auto& row : t.rows) {
+    if (row[column] == first) return row;
+  }
+  static const std::vector<std::string> none;
+  ADD_FAILURE() << "no row " << first << " in " << t.id;
+  return none;
+}
+
+size_t count(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST(Percent, RoundsHalfAwayFromZeroToTwoDecimals) {
+  EXPECT_EQ(percent(82, 300), "27.33%");  // 27.333…
+  EXPECT_EQ(percent(53, 300), "17.67%");  // 17.666…
+  EXPECT_EQ(percent(1, 8), "12.50%");
+  EXPECT_EQ(percent(1, 800), "0.13%");    // exactly 0.125 → away from zero
+  EXPECT_EQ(percent(-1, 800), "-0.13%");
+  EXPECT_EQ(percent(1, 600), "0.17%");
+  EXPECT_EQ(percent(300, 300), "100.00%");
+  EXPECT_EQ(percent(0, 0), "0.00%");
+}
+
+TEST(StudyTables, SymptomTableReproducesTableTwo) {
+  Table t = symptom_table(faultline::testing::study_report_data());
+  // Published ratios of Table II, in the paper's row order.
+  EXPECT_EQ(t.rows[0][0], "Deployment Failure");
+  EXPECT_EQ(t.rows[0][2], "27.33%");
+  EXPECT_EQ(t.rows[1][2], "24.33%");
+  EXPECT_EQ(t.rows[2][2], "21.00%");
+  EXPECT_EQ(t.rows[3][2], "17.67%");
+  EXPECT_EQ(t.rows[4][2], "7.67%");
+  EXPECT_EQ(t.rows[5][0], "Hang");
+  EXPECT_EQ(t.rows[5][2], "2.00%");
+  // bitsandbytes deployment failures: 47 → 15.67%; total row: bitsandbytes 79 → 26.33%, Triton 77 → 25.67%.
+  auto deploy = row_named(t, "Deployment Failure");
+  EXPECT_EQ(deploy[deploy.size() - 2], "47");
+  EXPECT_EQ(deploy.back(), "15.67%");
+  auto total = row_named(t, "Total");
+  EXPECT_EQ(total[1], "300");
+  EXPECT_EQ(total.back(), "26.33%");
+  EXPECT_EQ(total[8], "25.67%");  // Triton ratio column
+}
+
+TEST(StudyTables, RootCauseTableReproducesTableThree) {
+  Table t = root_cause_table(faultline::testing::study_report_data());
+  std::vector<std::string> subtotals;
+  for (const auto& row : t.rows) {
+    if (row[1] == "Subtotal") subtotals.push_back(row[3]);
+  }
+  EXPECT_EQ(subtotals, (std::vector<std::string>{"39.67%", "27.00%", "33.33%"}));
+  // Every category's published share, in the paper's order.
+  const std::vector<std::string> shares = {"7.33%", "2.67%", "1.33%",  "4.00%",  "2.33%", "0.67%", "1.67%", "3.33%",
+                                           "2.00%", "5.67%", "8.67%", "15.33%", "11.67%", "8.00%", "25.33%"};
+  std::vector<std::string> got;
+  for (const auto& row : t.rows) {
+    if (row[1] != "Subtotal" && row[0] != "Total") got.push_back(row[3]);
+  }
+  EXPECT_EQ(got, shares);
+  EXPECT_EQ(t.rows.back()[2], "300");
+}
+
+TEST(StudyTables, FunnelTableReproducesTableOne) {
+  Table t = funnel_table(faultline::testing::study_report_data());
+  EXPECT_EQ(row_named(t, "Triton"), (std::vector<std::string>{"Triton", "2205", "815", "77"}));
+  EXPECT_EQ(t.rows.back(), (std::vector<std::string>{"Total", "9099", "3181", "300"}));
+}
+
+TEST(Findings, AreComputedFromTheNumbers) {
+  auto findings = compute_findings(faultline::testing::study_report_data());
+  ASSERT_GE(findings.size(), 4u);
+  // 82 + 73 = 155 of 300 = 51.67%.
+  EXPECT_NE(findings[0].find("More than half"), std::string::npos) << findings[0];
+  EXPECT_NE(findings[0].find("155 of 300 (51.67%)"), std::string::npos) << findings[0];
+  EXPECT_NE(findings[2].find("Software Incompatibility (76; 25.33%)"), std::string::npos) << findings[2];
+  EXPECT_NE(findings[2].find("Kernel Library (119; 39.67%)"), std::string::npos) << findings[2];
+  // Compiler/build (81) + runtime (100) = 181 → 60.33%.
+  EXPECT_NE(findings[3].find("181 issues (60.33%)"), std::string::npos) << findings[3];
+}
+
+TEST(Formats, LatexUsesBooktabsAndEscapes) {
+  Table t{"x", "A & B_c", {"Name", "Share"}, {{"50%_ok", "1"}, {"Total", "2"}}, {false, true}, ""};
+  std::string tex = to_latex(t);
+  EXPECT_NE(tex.find("\\toprule"), std::string::npos);
+  EXPECT_NE(tex.find("\\bottomrule"), std::string::npos);
+  EXPECT_NE(tex.find("\\caption{A \\& B\\_c}"), std::string::npos);
+  EXPECT_NE(tex.find("50\\%\\_ok & 1 \\\\"), std::string::npos);
+  EXPECT_EQ(to_csv(t), "Name,Share\n50%_ok,1\nTotal,2\n");
+  EXPECT_NE(to_markdown(t).find("| **Total** | **2** |"), std::string::npos);
+}
+
+TEST(Html, ChartsHaveOneMarkPerDatum) {
+  auto data = faultline::testing::study_report_data();
+  std::string html = render_html(data, all_tables(data), compute_findings(data));
+  // Non-empty (repository, symptom) pairs of Table II: 42 cells minus the 5 zeros
+  // (DeepGEMM deployment/performance/hang, xFormers hang, bitsandbytes hang) = 37.
+  EXPECT_EQ(count(html, "class=\"bar\""), 37u);
+  EXPECT_EQ(count(html, "class=\"cell\""), 15u * 6u);
+  EXPECT_EQ(count(html, "class=\"funnel-bar\""), 3u);
+  EXPECT_EQ(count(html, "class=\"share-bar\""), 21u * 2u);
+  EXPECT_EQ(count(html, "<script"), 0u);
+  EXPECT_NE(html.find("href=\"https://github.com/NVIDIA/cutlass/issues/"), std::string::npos);
+}
