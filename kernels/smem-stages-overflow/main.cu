@@ -1,0 +1,32 @@
+// GPU harness: asks the driver for the shared memory the chosen pipeline needs and launches.
+#include <string>
+
+#include "cuda_harness.cuh"
+#include "stages.cuh"
+
+__global__ void pipeline_kernel(int* out) {
+  extern __shared__ unsigned char smem[];
+  smem[threadIdx.x] = static_cast<unsigned char>(threadIdx.x);
+  __syncthreads();
+  if (threadIdx.x == 0) *out = smem[1];
+}
+
+int main() {
+  if (int skip = faultline::repro::require_device(8, 0)) return skip;
+  cudaDeviceProp prop{};
+  FL_CUDA_OK(cudaGetDeviceProperties(&prop, 0));
+  int capacity = static_cast<int>(prop.sharedMemPerBlockOptin);
+  int bytes = requested_smem(kSmallHeadDim, capacity);
+  int* d_out = nullptr;
+  FL_CUDA_OK(cudaMalloc(&d_out, sizeof(int)));
+  cudaError_t err = cudaFuncSetAttribute(pipeline_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+  if (err == cudaSuccess) {
+    pipeline_kernel<<<1, 128, bytes>>>(d_out);
+    err = cudaGetLastError();
+    if (err == cudaSuccess) err = cudaDeviceSynchronize();
+  }
+  cudaFree(d_out);
+  return faultline::repro::verdict(err != cudaSuccess, std::to_string(bytes) + " bytes requested of " +
+                                                           std::to_string(capacity) + ": " +
+                                                           (err == cudaSuccess ? "launched" : faultline::repro::cuda_error_text(err)));
+}

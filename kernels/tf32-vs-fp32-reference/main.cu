@@ -1,0 +1,19 @@
+// GPU harness: one thread per output element.
+#include <vector>
+
+#include "compare.hpp"
+#include "cuda_harness.cuh"
+
+__global__ void gemm_kernel(float* c) { c[blockIdx.x * kDim + threadIdx.x] = gemm_element(blockIdx.x, threadIdx.x); }
+
+int main() {
+  if (int skip = faultline::repro::require_device(7, 0)) return skip;
+  float* d_c = nullptr;
+  FL_CUDA_OK(cudaMalloc(&d_c, kDim * kDim * sizeof(float)));
+  gemm_kernel<<<kDim, kDim>>>(d_c);
+  FL_CUDA_OK(cudaGetLastError());
+  std::vector<float> c(kDim * kDim);
+  FL_CUDA_OK(cudaMemcpy(c.data(), d_c, c.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  cudaFree(d_c);
+  return judge(c.data());
+}
