@@ -1,0 +1,79 @@
+#include "reproducers/environment.hpp"
+
+#include <sstream>
+
+#include "reproducers/process.hpp"
+
+namespace faultline::reproducers {
+
+namespace {
+
+std::string trim(const std::string& s) {
+  auto b = s.find_first_not_of(" \t\r\n");
+  auto e = s.find_last_not_of(" \t\r\n");
+  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+bool on_path(const std::string& program) {
+  return run_process({"sh", "-c", "command -v " + program + " >/dev/null 2>&1"}, 10).exit_code == 0;
+}
+
+}  // namespace
+
+Environment detect_environment() {
+  Environment env;
+  env.build_dir = FAULTLINE_DEFAULT_BUILD_DIR;
+  env.manifest_dir = FAULTLINE_DEFAULT_MANIFEST_DIR;
+  env.have_cuda = FAULTLINE_HAVE_CUDA;
+  env.nvcc = FAULTLINE_NVCC;
+  if (!on_path("nvidia-smi")) return env;
+  auto query = run_process({"nvidia-smi", "--query-gpu=name,driver_version,compute_cap", "--format=csv,noheader"}, 20);
+  if (query.exit_code == 0) {
+    std::istringstream lines(query.output);
+    std::string line;
+    if (std::getline(lines, line)) {
+      std::vector<std::string> fields;
+      std::istringstream parts(line);
+      std::string field;
+      while (std::getline(parts, field, ',')) fields.push_back(trim(field));
+      if (fields.size() == 3) {
+        try {
+          env.gpu = Gpu{fields[0], fields[1], std::stod(fields[2])};
+        } catch (const std::exception&) {
+        }
+      }
+    }
+  }
+  auto header = run_process({"nvidia-smi"}, 20);
+  auto pos = header.output.find("CUDA Version:");
+  if (pos != std::string::npos) {
+    std::istringstream rest(header.output.substr(pos + 13));
+    rest >> env.cuda_driver_version;
+  }
+  return env;
+}
+
+std::vector<std::pair<std::string, std::string>> describe(const Environment& env) {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (env.gpu) {
+    char cc[16];
+    std::snprintf(cc, sizeof cc, "%.1f", env.gpu->compute_capability);
+    out.push_back({"GPU", env.gpu->name});
+    out.push_back({"driver", env.gpu->driver});
+    out.push_back({"CUDA (driver)", env.cuda_driver_version.empty() ? "unknown" : env.cuda_driver_version});
+    out.push_back({"compute capability", cc});
+  } else {
+    out.push_back({"GPU", "none found (nvidia-smi absent or lists no GPU): gpu mode is skipped"});
+  }
+  if (env.have_cuda) {
+    auto version = run_process({env.nvcc, "--version"}, 20);
+    auto pos = version.output.find("release ");
+    out.push_back({"nvcc", env.nvcc + (pos == std::string::npos ? "" : " (" + trim(version.output.substr(pos, 13)) + ")")});
+  } else {
+    out.push_back({"nvcc", "not found when the build was configured: GPU harnesses were not built"});
+  }
+  out.push_back({"build", env.build_dir});
+  return out;
+}
+
+}  // namespace faultline::reproducers

@@ -1,0 +1,31 @@
+// What this machine offers the reproducers: the build, nvcc, a GPU and its compute capability.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace faultline::reproducers {
+
+struct Gpu {
+  std::string name;
+  std::string driver;
+  double compute_capability = 0;
+};
+
+struct Environment {
+  std::string build_dir;     // where CMake built the kernels
+  std::string manifest_dir;  // reproducers/*.json
+  bool have_cuda = false;    // nvcc was found when the build was configured
+  std::string nvcc;          // its path, when found
+  std::optional<Gpu> gpu;    // the first GPU nvidia-smi lists
+  std::string cuda_driver_version;  // "CUDA Version" as nvidia-smi reports it
+};
+
+// The build's own settings, then a probe of the GPU with nvidia-smi (absent GPU → no gpu).
+Environment detect_environment();
+
+// One line per fact, for 'faultline doctor'.
+std::vector<std::pair<std::string, std::string>> describe(const Environment& env);
+
+}  // namespace faultline::reproducers

@@ -1,0 +1,81 @@
+#include "reproducers/manifest.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "datasets/csv.hpp"
+#include "taxonomy/error.hpp"
+#include "taxonomy/taxonomy.hpp"
+
+namespace faultline::reproducers {
+
+Manifest parse_manifest(const std::string& text, const std::string& path) {
+  Manifest m;
+  const auto& tax = taxonomy::Taxonomy::builtin();
+  try {
+    const nlohmann::json j = nlohmann::json::parse(text);
+    m.id = j.at("id").get<std::string>();
+    m.title = j.at("title").get<std::string>();
+    m.symptom = j.at("symptom").get<std::string>();
+    m.root_cause = j.at("root_cause").get<std::string>();
+    m.issues = j.at("issues").get<std::vector<std::string>>();
+    m.mechanism = j.at("mechanism").get<std::string>();
+    const auto& req = j.at("requirements");
+    m.min_compute_capability = std::stod(req.at("min_compute_capability").get<std::string>());
+    if (req.contains("max_compute_capability")) {
+      m.max_compute_capability = std::stod(req.at("max_compute_capability").get<std::string>());
+    }
+    m.needs_cuda_toolkit = req.value("cuda_toolkit", false);
+    m.timeout_s = j.value("timeout_s", 60);
+    for (const auto& [mode, variants] : j.at("modes").items()) {
+      if (mode != "build" && mode != "host" && mode != "gpu") throw Error(path + ": unknown mode '" + mode + "'");
+      for (const auto& [variant, e] : variants.items()) {
+        if (variant != "buggy" && variant != "fixed") throw Error(path + ": unknown variant '" + variant + "'");
+        Expectation x;
+        x.expect = e.at("expect").get<std::string>();
+        x.message = e.value("message", "");
+        x.target = e.value("target", "");
+        x.artifact = e.value("artifact", "");
+        x.artifact_matches = e.value("artifact_matches", "");
+        x.artifact_lacks = e.value("artifact_lacks", "");
+        bool valid = mode == "build" ? (x.expect == "builds" || (x.expect == "fails" && !x.target.empty() && !x.message.empty()))
+                                     : (x.expect == "symptom" || x.expect == "correct");
+        if (!valid) throw Error(path + ": " + mode + "/" + variant + " has an invalid expectation '" + x.expect + "'");
+        m.modes[mode][variant] = x;
+      }
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(path + ": " + e.what());
+  } catch (const std::invalid_argument&) {
+    throw Error(path + ": a compute capability must be written like \"9.0\"");
+  }
+  if (!tax.is_symptom(m.symptom)) throw Error(path + ": unknown symptom '" + m.symptom + "'");
+  if (!tax.is_root_cause(m.root_cause)) throw Error(path + ": unknown root cause '" + m.root_cause + "'");
+  std::string stem = std::filesystem::path(path).stem().string();
+  if (stem != m.id) throw Error(path + ": id '" + m.id + "' differs from the file name");
+  return m;
+}
+
+std::vector<Manifest> load_manifests(const std::string& directory) {
+  std::vector<Manifest> out;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(directory, ec)) {
+    if (entry.path().extension() == ".json") {
+      out.push_back(parse_manifest(datasets::read_text_file(entry.path().string()), entry.path().string()));
+    }
+  }
+  if (ec) throw Error(directory + ": cannot list reproducer manifests: " + ec.message());
+  std::sort(out.begin(), out.end(), [](const Manifest& a, const Manifest& b) { return a.id < b.id; });
+  return out;
+}
+
+const Manifest& find_manifest(const std::vector<Manifest>& all, const std::string& id) {
+  for (const auto& m : all) {
+    if (m.id == id) return m;
+  }
+  throw Error("no reproducer '" + id + "' (see 'faultline repro list')");
+}
+
+}  // namespace faultline::reproducers

@@ -1,0 +1,32 @@
+// The regression suite: every reproducer in the chosen modes, recorded in the store as it goes, with
+// JUnit XML for CI dashboards.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "datasets/database.hpp"
+#include "reproducers/runner.hpp"
+
+namespace faultline::reproducers {
+
+struct SuiteSummary {
+  int64_t run_id = 0;
+  std::vector<RunResult> results;
+  std::map<std::string, int> counts;  // outcome → number
+  bool healthy() const;
+};
+
+// Runs and records each result in its own transaction, so a killed suite keeps what it finished.
+// `progress` (may be empty) hears about each result as it lands.
+SuiteSummary run_suite(datasets::Database& db, const std::vector<Manifest>& manifests, const std::string& mode,
+                       const Environment& env, const std::function<void(const RunResult&)>& progress);
+
+std::string junit_xml(const std::vector<RunResult>& results);
+
+// Links each manifest's source issues that are in the store to the reproducer. Returns links added.
+int link_manifest_issues(datasets::Database& db, const std::vector<Manifest>& manifests);
+
+}  // namespace faultline::reproducers
