@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Runs the demo pipeline on a 30-issue slice of the bundled data and checks what it prints against the
+store it leaves behind (read directly with sqlite3), and that a second run prints the same."""
+import csv
+import json
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import tempfile
+
+faultline, source_dir = sys.argv[1], sys.argv[2]
+snapshot = os.path.join(source_dir, "datasets", "snapshot")
+pipeline = os.path.join(source_dir, "cli", "demo_pipeline.sh")
+
+
+def make_slice(out_dir):
+    """The first 30 issues that both raters labeled, with their rows of every label file."""
+    rows = {name: list(csv.DictReader(open(os.path.join(snapshot, name))))
+            for name in ("labels_rater_a.csv", "labels_rater_b.csv", "labels_adjudicated.csv")}
+    a = {(r["repo"], r["number"]) for r in rows["labels_rater_a.csv"]}
+    b = {(r["repo"], r["number"]) for r in rows["labels_rater_b.csv"]}
+    records = [json.loads(line) for line in open(os.path.join(snapshot, "issues.jsonl"))]
+    chosen = [r for r in records if (r["repo"], str(r["number"])) in a & b][:30]
+    keys = {(r["repo"], str(r["number"])) for r in chosen}
+    with open(os.path.join(out_dir, "issues.jsonl"), "w") as f:
+        for r in chosen:
+            f.write(json.dumps(r) + "\n")
+    for name, table in rows.items():
+        with open(os.path.join(out_dir, name), "w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=["repo", "number", "rater", "symptom", "root_cause", "note"])
+            writer.writeheader()
+            for r in table:
+                if (r["repo"], r["number"]) in keys:
+                    writer.writerow(r)
+    return keys
+
+
+def run_demo(data, work):
+    out = subprocess.run([pipeline, faultline, data, work, "3"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def number(pattern, text):
+    m = re.search(pattern, text)
+    assert m, f"{pattern!r} not in:\n{text}"
+    return m.group(1)
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    data = os.path.join(tmp, "data")
+    work = os.path.join(tmp, "work")
+    os.makedirs(data)
+    keys = make_slice(data)
+    first = run_demo(data, work)
+    lines = first.strip().splitlines()
+    assert len(lines) == 10, first
+
+    db = sqlite3.connect(os.path.join(work, "faultline.db"))
+    one = lambda sql: db.execute(sql).fetchone()[0]
+    assert int(number(r"issues:\s+(\d+) in the store", first)) == one("SELECT COUNT(*) FROM issues") == 30
+    assert int(number(r"(\d+) candidates", first)) == one("SELECT COUNT(*) FROM screening WHERE decision='candidate'")
+    kappa = float(number(r"kappa ([0-9.]+) \(95%", first))
+    assert abs(kappa - one("SELECT kappa_joint FROM audits ORDER BY id DESC LIMIT 1")) < 5e-4
+    agreed = int(number(r"final labels: (\d+) agreed", first))
+    adjudicated = int(number(r"\+ (\d+) adjudicated", first))
+    assert agreed == one("SELECT COUNT(*) FROM final_labels WHERE provenance='agreed'")
+    assert adjudicated == one("SELECT COUNT(*) FROM final_labels WHERE provenance='adjudicated'")
+    assert number(r"model ([0-9a-f]{16})", first) == one("SELECT DISTINCT model_version FROM predictions")
+    assert int(number(r"predictions:\s+(\d+) issues classified", first)) == one("SELECT COUNT(*) FROM predictions")
+    run_id = one("SELECT MAX(id) FROM suite_runs")
+    suite_line = next(l for l in lines if l.startswith("suite:"))
+    for count, outcome in re.findall(r"(\d+) ([a-z-]+)", suite_line):
+        assert int(count) == one(f"SELECT COUNT(*) FROM suite_results WHERE run_id={run_id} AND outcome='{outcome}'"), suite_line
+    assert int(number(r"\((\d+) files, (?:\d+) labeled", first)) > 0
+    assert int(number(r"files, (\d+) labeled issues", first)) == one("SELECT COUNT(*) FROM final_labels")
+    assert os.path.exists(os.path.join(work, "report", "index.html"))
+    db.close()
+
+    second = run_demo(data, work)
+    assert second == first, f"second run differs:\n{first}\n---\n{second}"
+    print("demo slice: 30 issues, summary matches the store, second run identical")
