@@ -1,13 +1,13 @@
 #include "classifier/sampler.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <limits>
 #include <numeric>
 #include <optional>
 #include <random>
 #include <set>
 
+#include "datasets/clock.hpp"
 #include "datasets/funnel_store.hpp"
 #include "datasets/issue_store.hpp"
 #include "taxonomy/error.hpp"
@@ -65,20 +65,6 @@ std::vector<size_t> seeded_choice(size_t population, size_t k, uint64_t seed) {
   return items;
 }
 
-int64_t parse_timestamp(const std::string& text) {
-  int y, m, d, hh = 0, mm = 0, ss = 0;
-  if (text.size() < 10 || std::sscanf(text.c_str(), "%4d-%2d-%2d", &y, &m, &d) != 3) return -1;
-  if (text.size() >= 19) std::sscanf(text.c_str() + 11, "%2d:%2d:%2d", &hh, &mm, &ss);
-  // Days from the civil date (proleptic Gregorian), H. Hinnant's algorithm.
-  y -= m <= 2;
-  int64_t era = (y >= 0 ? y : y - 399) / 400;
-  int64_t yoe = y - era * 400;
-  int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  int64_t days = era * 146097 + doe - 719468;
-  return days * 86400 + hh * 3600 + mm * 60 + ss;
-}
-
 namespace {
 
 // FNV-1a: a fixed hash, unlike std::hash, so stratum streams agree across platforms.
@@ -100,7 +86,7 @@ std::map<std::string, std::vector<Candidate>> candidates_by_repository(datasets:
   for (const auto& issue : datasets::load_issues(db)) {
     auto it = decisions.find(issue.id);
     if (it != decisions.end() && it->second.decision == "candidate") {
-      out[issue.repo].push_back({issue.id, issue.number, parse_timestamp(issue.created)});
+      out[issue.repo].push_back({issue.id, issue.number, datasets::parse_iso8601(issue.created)});
     }
   }
   for (auto& [repo, list] : out) {
@@ -155,7 +141,7 @@ Replacement replace_in_sample(datasets::Database& db, const std::string& name, c
   int64_t seed = target->seed;
 
   auto pools = candidates_by_repository(db);
-  int64_t anchor = parse_timestamp(datasets::load_issue(db, issue_id).created);
+  int64_t anchor = datasets::parse_iso8601(datasets::load_issue(db, issue_id).created);
   std::optional<Candidate> best;
   int64_t best_distance = 0;
   for (const auto& c : pools[repo]) {

@@ -42,7 +42,4 @@ struct Replacement {
 Replacement replace_in_sample(datasets::Database& db, const std::string& name, const std::string& repo,
                               int64_t number, const std::string& reason);
 
-// Seconds since the epoch for "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM:SSZ"; -1 when empty or unreadable.
-int64_t parse_timestamp(const std::string& text);
-
 }  // namespace faultline::classifier

@@ -154,6 +154,23 @@ CREATE TABLE suite_results (
   PRIMARY KEY (run_id, repro_id, variant, mode)
 );
 )sql",
+      // 5: miner resume cursors and the timeline evidence of sampled issues.
+      R"sql(
+CREATE TABLE mine_cursors (
+  repository_id INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  listing TEXT NOT NULL CHECK (listing IN ('issues', 'comments')),
+  next_url TEXT NOT NULL,
+  PRIMARY KEY (repository_id, listing)
+);
+CREATE TABLE timeline_events (
+  issue_id INTEGER NOT NULL REFERENCES issues(id) ON DELETE CASCADE,
+  position INTEGER NOT NULL,
+  event TEXT NOT NULL,
+  reference TEXT NOT NULL DEFAULT '',
+  raw_json TEXT NOT NULL,
+  PRIMARY KEY (issue_id, position)
+);
+)sql",
   };
   return steps;
 }

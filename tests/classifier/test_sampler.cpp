@@ -4,6 +4,7 @@
 
 #include "classifier/sampler.hpp"
 #include "classifier/screening.hpp"
+#include "datasets/clock.hpp"
 #include "datasets/database.hpp"
 #include "datasets/funnel_store.hpp"
 #include "datasets/issue_store.hpp"
@@ -46,9 +47,9 @@ TEST(SeededChoice, EveryItemIsEquallyLikely) {
 }
 
 TEST(Timestamps, DatesAndDateTimesBecomeEpochSeconds) {
-  EXPECT_EQ(parse_timestamp("1970-01-02"), 86400);
-  EXPECT_EQ(parse_timestamp("2024-03-01T00:00:10Z") - parse_timestamp("2024-02-28"), 2 * 86400 + 10);  // leap year
-  EXPECT_EQ(parse_timestamp(""), -1);
+  EXPECT_EQ(faultline::datasets::parse_iso8601("1970-01-02"), 86400);
+  EXPECT_EQ(faultline::datasets::parse_iso8601("2024-03-01T00:00:10Z") - faultline::datasets::parse_iso8601("2024-02-28"), 2 * 86400 + 10);  // leap year
+  EXPECT_EQ(faultline::datasets::parse_iso8601(""), -1);
 }
 
 namespace {

@@ -1,0 +1,75 @@
+#include "miner/http_client.hpp"
+
+#include <curl/curl.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "taxonomy/error.hpp"
+
+namespace faultline::miner {
+
+namespace {
+
+struct SlistDeleter {
+  void operator()(curl_slist* list) const { curl_slist_free_all(list); }
+};
+
+size_t on_body(char* data, size_t size, size_t count, void* user) {
+  static_cast<std::string*>(user)->append(data, size * count);
+  return size * count;
+}
+
+size_t on_header(char* data, size_t size, size_t count, void* user) {
+  std::string line(data, size * count);
+  auto colon = line.find(':');
+  if (colon != std::string::npos) {
+    std::string name = line.substr(0, colon);
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::string value = line.substr(colon + 1);
+    value.erase(0, value.find_first_not_of(" \t"));
+    value.erase(value.find_last_not_of(" \t\r\n") + 1);
+    (*static_cast<std::map<std::string, std::string>*>(user))[name] = value;
+  }
+  return size * count;
+}
+
+}  // namespace
+
+HttpClient::HttpClient() {
+  static const CURLcode global = curl_global_init(CURL_GLOBAL_DEFAULT);
+  if (global != CURLE_OK) throw Error("libcurl could not be initialised");
+  curl_ = curl_easy_init();
+  if (!curl_) throw Error("libcurl could not create a handle");
+}
+
+HttpClient::~HttpClient() { curl_easy_cleanup(static_cast<CURL*>(curl_)); }
+
+bool HttpClient::get(const std::string& url, const std::vector<std::string>& headers, HttpResponse* response,
+                     TransportError* error) {
+  CURL* curl = static_cast<CURL*>(curl_);
+  curl_easy_reset(curl);
+  std::unique_ptr<curl_slist, SlistDeleter> list;
+  for (const auto& h : headers) list.reset(curl_slist_append(list.release(), h.c_str()));
+  *response = HttpResponse{};
+  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, list.get());
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &response->body);
+  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &response->headers);
+  curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 20L);
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT, 120L);
+  curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
+  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+  CURLcode rc = curl_easy_perform(curl);
+  if (rc != CURLE_OK) {
+    error->message = curl_easy_strerror(rc);
+    return false;
+  }
+  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response->status);
+  return true;
+}
+
+}  // namespace faultline::miner

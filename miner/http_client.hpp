@@ -1,0 +1,37 @@
+// One HTTP GET over libcurl, with RAII for the handle and header lists. Redirects are not followed here:
+// the GitHub layer decides what a 301 means.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace faultline::miner {
+
+struct HttpResponse {
+  long status = 0;
+  std::map<std::string, std::string> headers;  // names lower-cased; the last value wins
+  std::string body;
+};
+
+// A network-level failure (refused, reset, timed out, truncated): the caller may retry.
+struct TransportError {
+  std::string message;
+};
+
+class HttpClient {
+ public:
+  HttpClient();
+  ~HttpClient();
+  HttpClient(const HttpClient&) = delete;
+  HttpClient& operator=(const HttpClient&) = delete;
+
+  // Returns the response, or fills `error` and returns false on a transport failure.
+  bool get(const std::string& url, const std::vector<std::string>& headers, HttpResponse* response,
+           TransportError* error);
+
+ private:
+  void* curl_;  // CURL*, kept opaque so that callers need not include curl.h
+};
+
+}  // namespace faultline::miner

@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""A fake GitHub REST API for the miner's tests and benchmark, on 127.0.0.1 only.
+
+It serves generated repositories with the real response shapes and headers (Link pagination, ETag,
+x-ratelimit-*, 304 on If-None-Match) and injects faults by request number. Usage:
+
+    fake_github.py --config CONFIG.json --port-file FILE
+
+CONFIG: {"repos": {"o/r": {"issues": 250, "prs": 30, "comments": 420}},
+         "renamed": {"old/name": "o/r"},                 # 301 from the old name to the new one
+         "faults": {"3": {"status": 502}, "4": {"drop": true}, "5": {"status": 403, "retry_after": 1},
+                    "6": {"status": 403, "remaining": 0, "reset_in": 1}, "7": {"status": 429},
+                    "8": {"malformed": true}, "9": {"truncate": true}},
+         "exhaust_at": 2,          # that response carries x-ratelimit-remaining: 0, reset in 1 s
+         "extra_param": true,      # next links carry an extra query parameter the client must keep
+         "delay_ms": 0,
+         "close_connections": true}  # one connection per request, so a dropped one is never retried
+                                     # silently by the client library on a fresh connection
+Control (GET, not counted): /_control/stats, /_control/touch?repo=o/r&issues=1,2, /_control/reset
+"""
+import argparse
+import hashlib
+import json
+import threading
+import time
+from datetime import datetime, timedelta, timezone
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlencode, urlparse
+
+BASE = datetime(2024, 1, 1, tzinfo=timezone.utc)
+
+
+def iso(t):
+    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class Repo:
+    def __init__(self, full_name, spec, repo_id):
+        self.full_name, self.id = full_name, repo_id
+        issues, prs, comments = spec.get("issues", 0), spec.get("prs", 0), spec.get("comments", 0)
+        total = issues + prs
+        self.entries = {}  # number -> dict
+        for n in range(1, total + 1):
+            is_pr = prs > 0 and (n * prs) // total != ((n - 1) * prs) // total
+            self.entries[n] = {"number": n, "pr": is_pr, "updated": BASE + timedelta(minutes=n),
+                               "created": BASE + timedelta(minutes=n) - timedelta(hours=1), "version": 0}
+        plain = [n for n, e in self.entries.items() if not e["pr"]] or [1]
+        self.comments = {}
+        for j in range(1, comments + 1):
+            self.comments[j] = {"id": 1000000 + j, "issue": plain[(j - 1) % len(plain)],
+                                "updated": BASE + timedelta(seconds=30 * j), "created": BASE + timedelta(seconds=30 * j)}
+        self.clock = BASE + timedelta(minutes=total + 1)
+
+    def touch(self, numbers):
+        for n in numbers:
+            self.clock += timedelta(minutes=1)
+            self.entries[n]["updated"] = self.clock
+            self.entries[n]["version"] += 1
+
+    def issue_json(self, base, e):
+        n = e["number"]
+        obj = {"id": 5000000 + n, "number": n, "url": f"{base}/repos/{self.full_name}/issues/{n}",
+               "html_url": f"https://github.com/{self.full_name}/{'pull' if e['pr'] else 'issues'}/{n}",
+               "state": "closed" if n % 3 else "open", "title": f"Kernel crash {n} (v{e['version']})",
+               "body": None if n % 7 == 0 else f"Body of {n}, version {e['version']}.",
+               "labels": [{"id": 1, "name": "bug"}] if n % 2 else [],
+               "created_at": iso(e["created"]), "updated_at": iso(e["updated"]), "user": {"login": "reporter"}}
+        if e["pr"]:
+            obj["pull_request"] = {"url": f"{base}/repos/{self.full_name}/pulls/{n}"}
+        return obj
+
+    def comment_json(self, base, c):
+        return {"id": c["id"], "issue_url": f"{base}/repos/{self.full_name}/issues/{c['issue']}",
+                "user": {"login": "maintainer"}, "body": f"comment {c['id']}",
+                "created_at": iso(c["created"]), "updated_at": iso(c["updated"])}
+
+
+class State:
+    def __init__(self, config):
+        self.config = config
+        self.lock = threading.RLock()
+        self.repos = {name: Repo(name, spec, i + 1) for i, (name, spec) in enumerate(config.get("repos", {}).items())}
+        self.renamed = config.get("renamed", {})
+        self.faults = {int(k): v for k, v in config.get("faults", {}).items()}
+        self.requests = 0
+        self.not_modified = 0
+        self.paths = {}
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def send(self, status, body=b"", headers=None):
+        self.send_response(status)
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        if self.server.state.config.get("close_connections"):
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if body:
+            self.wfile.write(body)
+
+    def do_GET(self):
+        st = self.server.state
+        url = urlparse(self.path)
+        query = parse_qs(url.query)
+        if url.path.startswith("/_control/"):
+            return self.control(st, url.path, query)
+        with st.lock:
+            st.requests += 1
+            number = st.requests
+            st.paths[url.path] = st.paths.get(url.path, 0) + 1
+            fault = st.faults.get(number)
+        delay = st.config.get("delay_ms", 0)
+        if delay:
+            time.sleep(delay / 1000.0)
+        remaining = max(0, 5000 - number)
+        reset = int(time.time()) + 3600
+        if st.config.get("exhaust_at") == number:
+            remaining, reset = 0, int(time.time()) + 1
+        rate = {"x-ratelimit-limit": "5000", "x-ratelimit-remaining": str(remaining), "x-ratelimit-reset": str(reset)}
+        if fault:
+            if fault.get("drop"):
+                # Half a status line, then the connection goes: a reset mid-response, not an idle close
+                # (which libcurl would silently retry on a fresh connection).
+                self.wfile.write(b"HTTP/1.1 2")
+                self.wfile.flush()
+                self.close_connection = True
+                self.connection.shutdown(2)
+                return
+            if fault.get("truncate"):
+                self.send_response(200)
+                self.send_header("Content-Length", "1000")
+                self.end_headers()
+                self.wfile.write(b'[{"number": 1')
+                self.close_connection = True
+                return
+            if fault.get("malformed"):
+                return self.send(200, b'[{"number": 1, "title": ', {"Content-Type": "application/json", **rate})
+            headers = dict(rate)
+            if "retry_after" in fault:
+                headers["retry-after"] = str(fault["retry_after"])
+            if fault.get("remaining") == 0:
+                headers["x-ratelimit-remaining"] = "0"
+                headers["x-ratelimit-reset"] = str(int(time.time()) + fault.get("reset_in", 1))
+            return self.send(fault["status"], b'{"message": "injected fault"}', headers)
+
+        parts = url.path.strip("/").split("/")
+        if len(parts) >= 3 and parts[0] == "repos":
+            name = parts[1] + "/" + parts[2]
+            if name in st.renamed:
+                location = "/repos/" + st.renamed[name] + "/" + "/".join(parts[3:])
+                location = location.rstrip("/") + ("?" + url.query if url.query else "")
+                return self.send(301, b'{"message": "Moved Permanently"}', {"Location": location, **rate})
+            repo = st.repos.get(name)
+            if repo is None:
+                return self.send(404, b'{"message": "Not Found"}', rate)
+            base = f"http://{self.headers.get('Host')}"
+            rest = parts[3:]
+            with st.lock:
+                if not rest:
+                    return self.json(200, {"id": repo.id, "full_name": repo.full_name}, rate)
+                if rest == ["issues"]:
+                    items = [repo.issue_json(base, e) for e in sorted(repo.entries.values(), key=lambda e: (e["updated"], e["number"]))]
+                    return self.listing(items, query, url.path, rate)
+                if rest == ["issues", "comments"]:
+                    items = [repo.comment_json(base, c) for c in sorted(repo.comments.values(), key=lambda c: (c["updated"], c["id"]))]
+                    return self.listing(items, query, url.path, rate)
+                if len(rest) == 3 and rest[0] == "issues" and rest[2] == "timeline":
+                    n = int(rest[1])
+                    events = [{"event": "cross-referenced", "source": {"issue": {"html_url": f"https://github.com/{name}/pull/{n + 1000}"}}},
+                              {"event": "referenced", "commit_id": hashlib.sha1(str(n).encode()).hexdigest()},
+                              {"event": "closed", "commit_id": None}]
+                    return self.json(200, events, rate)
+        return self.send(404, b'{"message": "Not Found"}', rate)
+
+    def json(self, status, obj, headers):
+        body = json.dumps(obj).encode()
+        etag = 'W/"' + hashlib.sha1(body).hexdigest() + '"'
+        if self.headers.get("If-None-Match") == etag:
+            with self.server.state.lock:
+                self.server.state.not_modified += 1
+            return self.send(304, b"", {"ETag": etag, **headers})
+        return self.send(status, body, {"Content-Type": "application/json", "ETag": etag, **headers})
+
+    def listing(self, items, query, path, rate):
+        since = query.get("since", [None])[0]
+        if since:
+            items = [i for i in items if i["updated_at"] >= since]
+        per_page = min(100, int(query.get("per_page", ["30"])[0]))
+        page = int(query.get("page", ["1"])[0])
+        chunk = items[(page - 1) * per_page: page * per_page]
+        headers = dict(rate)
+        last = max(1, (len(items) + per_page - 1) // per_page)
+        if page < last:
+            params = {k: v[0] for k, v in query.items()}
+            params["page"] = str(page + 1)
+            if self.server.state.config.get("extra_param"):
+                params["hint"] = "keep-me"
+            host = f"http://{self.headers.get('Host')}"
+            headers["Link"] = f'<{host}{path}?{urlencode(params)}>; rel="next", <{host}{path}?page={last}>; rel="last"'
+        if self.server.state.config.get("extra_param") and page > 1 and query.get("hint") != ["keep-me"]:
+            return self.send(400, b'{"message": "pagination parameter lost"}', rate)
+        return self.json(200, chunk, headers)
+
+    def control(self, st, path, query):
+        with st.lock:
+            if path == "/_control/stats":
+                body = {"requests": st.requests, "not_modified": st.not_modified, "paths": st.paths}
+            elif path == "/_control/touch":
+                repo = st.repos[query["repo"][0]]
+                repo.touch([int(n) for n in query["issues"][0].split(",")])
+                body = {"ok": True}
+            elif path == "/_control/reset":
+                st.requests, st.not_modified, st.paths, st.faults = 0, 0, {}, {}
+                body = {"ok": True}
+            else:
+                return self.send(404)
+        data = json.dumps(body).encode()
+        return self.send(200, data, {"Content-Type": "application/json"})
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--config", required=True)
+    parser.add_argument("--port-file", required=True)
+    args = parser.parse_args()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    server.state = State(json.load(open(args.config)))
+    with open(args.port_file + ".tmp", "w") as f:
+        f.write(str(server.server_address[1]))
+    import os
+    os.replace(args.port_file + ".tmp", args.port_file)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
