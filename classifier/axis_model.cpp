@@ -166,8 +166,8 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
   return m;
 }
 
-Distribution AxisModel::predict(const std::string& document, const Distribution& rule_scores) const {
-  return combine(fasttext_.predict(document), rule_scores, rule_weight_, temperature_);
+Distribution AxisModel::predict(const Tokens& tokens, const Distribution& rule_scores) const {
+  return combine(fasttext_.predict(tokens), rule_scores, rule_weight_, temperature_);
 }
 
 std::string AxisModel::predict_rules(const Distribution& rule_scores) const {

@@ -35,9 +35,9 @@ class AxisModel {
                          const AxisTraining& training);
 
   // Calibrated combination of fastText and rules.
-  Distribution predict(const std::string& document, const Distribution& rule_scores) const;
+  Distribution predict(const Tokens& tokens, const Distribution& rule_scores) const;
   // The parts alone, for baselines: fastText's distribution, and the rules' best category (majority if none fired).
-  Distribution predict_fasttext(const std::string& document) const { return fasttext_.predict(document); }
+  Distribution predict_fasttext(const Tokens& tokens) const { return fasttext_.predict(tokens); }
   std::string predict_rules(const Distribution& rule_scores) const;
   const std::string& majority() const { return majority_; }
 

@@ -46,13 +46,13 @@ Evaluation evaluate(const std::vector<LabeledIssue>& labeled, int folds, uint64_
       symptom.confidence.push_back(p.symptom_p);
       symptom.majority.push_back(model.symptom_model().majority());
       symptom.rules.push_back(model.symptom_model().predict_rules(features.symptom_rules));
-      symptom.fasttext.push_back(best_of(model.symptom_model().predict_fasttext(features.document)).first);
+      symptom.fasttext.push_back(best_of(model.symptom_model().predict_fasttext(features.tokens)).first);
       cause.gold.push_back(item->root_cause);
       cause.combined.push_back(p.root_cause);
       cause.confidence.push_back(p.root_cause_p);
       cause.majority.push_back(model.root_cause_model().majority());
       cause.rules.push_back(model.root_cause_model().predict_rules(features.root_cause_rules));
-      cause.fasttext.push_back(best_of(model.root_cause_model().predict_fasttext(features.document)).first);
+      cause.fasttext.push_back(best_of(model.root_cause_model().predict_fasttext(features.tokens)).first);
     }
   }
   return {static_cast<int>(labeled.size()), folds, symptom.score(), cause.score()};

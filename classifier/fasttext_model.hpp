@@ -4,6 +4,7 @@
 
 #include <map>
 #include <memory>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,14 @@ struct FastTextParams {
   std::string describe() const;
 };
 
+// A normalised document split into fastText's tokens (with the end-of-line token), each with fastText's
+// hash: computed once per issue and shared by the scope, symptom and root-cause models.
+struct Tokens {
+  std::vector<std::string> words;
+  std::vector<uint32_t> hashes;
+};
+Tokens tokenize(const std::string& normalized_document);
+
 class FastTextModel {
  public:
   FastTextModel();
@@ -37,12 +46,19 @@ class FastTextModel {
   static FastTextModel load(const std::string& path);
   void save(const std::string& path) const;
 
-  // Probability of every label the model knows (they sum to 1).
-  std::map<std::string, double> predict(const std::string& document) const;
+  // Probability of every label the model knows (they sum to 1). Computes what fastText's predictLine
+  // computes, from tokens hashed once (see tokenize), without re-reading the text per model.
+  std::map<std::string, double> predict(const Tokens& tokens) const;
+  std::map<std::string, double> predict(const std::string& document) const { return predict(tokenize(document)); }
   std::vector<std::string> labels() const;
+  // fastText's own predictLine on the text: slower, the reference predict() is tested against.
+  std::map<std::string, double> predict_line(const std::string& document) const;
 
  private:
+  void cache_labels();
+
   std::unique_ptr<fasttext::FastText> model_;
+  std::vector<std::string> label_names_;  // by fastText label id, without the __label__ prefix
 };
 
 }  // namespace faultline::classifier

@@ -31,6 +31,7 @@ IssueFeatures extract_features(const RuleSet& rules, const datasets::IssueRecord
   f.document = "__repo_" + issue.repo + " " + normalize_for_fasttext(text);
   // Rule hits become tokens too, so fastText can weigh them against the words.
   for (int i : f.fired) f.document += " __rule_" + rules.rules()[i].id;
+  f.tokens = tokenize(f.document);
   f.symptom_rules = rules.scores(f.fired, "symptom");
   f.root_cause_rules = rules.scores(f.fired, "root_cause");
   return f;
@@ -80,9 +81,9 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
 
 IssuePrediction IssueClassifier::predict(const IssueFeatures& f) const {
   IssuePrediction p;
-  if (scope_) std::tie(p.scope, p.scope_p) = best_of(scope_->predict(f.document, {}));
-  std::tie(p.symptom, p.symptom_p) = best_of(symptom_.predict(f.document, f.symptom_rules));
-  std::tie(p.root_cause, p.root_cause_p) = best_of(root_cause_.predict(f.document, f.root_cause_rules));
+  if (scope_) std::tie(p.scope, p.scope_p) = best_of(scope_->predict(f.tokens, {}));
+  std::tie(p.symptom, p.symptom_p) = best_of(symptom_.predict(f.tokens, f.symptom_rules));
+  std::tie(p.root_cause, p.root_cause_p) = best_of(root_cause_.predict(f.tokens, f.root_cause_rules));
   for (int i : f.fired) p.rules_fired.push_back(rules_.rules()[i].id);
   p.abstain = std::min(p.symptom_p, p.root_cause_p) < abstain_below_;
   return p;

@@ -32,6 +32,7 @@ struct IssuePrediction {
 // What the classifier reads of an issue, computed once: the fastText document and the rule hits.
 struct IssueFeatures {
   std::string document;
+  Tokens tokens;  // of `document`
   std::vector<int> fired;
   Distribution symptom_rules;
   Distribution root_cause_rules;

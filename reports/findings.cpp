@@ -94,7 +94,8 @@ std::vector<std::string> compute_findings(const ReportData& data) {
                   *data.audit_kappa, data.audit_n.value_or(0), tax.study().kappa);
     provenance += buffer;
   }
-  out.push_back(provenance + "; the rest are classifier predictions above the abstention threshold.");
+  out.push_back(provenance + "; " + std::to_string(n - manual) +
+                " are classifier predictions above the abstention threshold.");
   return out;
 }
 

@@ -88,7 +88,8 @@ std::string heat_map_chart(const ReportData& data) {
   std::string s = svg_open(width, height, "Root cause by symptom heat map");
   double x = left;
   for (const auto& sym : tax().symptoms()) {
-    s += text(x + cell_w / 2, header - 8, sym.name.substr(0, 16), "text-anchor=\"middle\"");
+    // The first word of the name ("Deployment", "Incorrect", …) tells the symptoms apart and fits the column.
+    s += text(x + cell_w / 2, header - 8, sym.name.substr(0, sym.name.find(' ')), "text-anchor=\"middle\"");
     x += cell_w;
   }
   double y = header;

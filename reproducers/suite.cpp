@@ -4,6 +4,7 @@
 #include <regex>
 
 #include "datasets/issue_store.hpp"
+#include "datasets/markup_escape.hpp"
 #include "datasets/suite_store.hpp"
 
 namespace faultline::reproducers {
@@ -34,25 +35,6 @@ SuiteSummary run_suite(datasets::Database& db, const std::vector<Manifest>& mani
   return summary;
 }
 
-namespace {
-
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default:
-        if (static_cast<unsigned char>(c) >= 0x20 || c == '\n' || c == '\t') out += c;
-    }
-  }
-  return out;
-}
-
-}  // namespace
-
 std::string junit_xml(const std::vector<RunResult>& results) {
   int failures = 0, skipped = 0;
   double total = 0;
@@ -70,14 +52,14 @@ std::string junit_xml(const std::vector<RunResult>& results) {
   for (const auto& r : results) {
     char time[32];
     std::snprintf(time, sizeof time, "%.3f", r.seconds);
-    xml += "  <testcase classname=\"" + xml_escape(r.mode) + "\" name=\"" + xml_escape(r.id + "." + r.variant) +
+    xml += "  <testcase classname=\"" + datasets::escape_markup(r.mode) + "\" name=\"" + datasets::escape_markup(r.id + "." + r.variant) +
            "\" time=\"" + time + "\">";
     if (r.outcome == "skipped") {
-      xml += "<skipped message=\"" + xml_escape(r.detail) + "\"/>";
+      xml += "<skipped message=\"" + datasets::escape_markup(r.detail) + "\"/>";
     } else if (is_failure(r.outcome)) {
-      xml += "<failure message=\"" + xml_escape(r.outcome) + "\">" + xml_escape(r.detail) + "</failure>";
+      xml += "<failure message=\"" + datasets::escape_markup(r.outcome) + "\">" + datasets::escape_markup(r.detail) + "</failure>";
     } else {
-      xml += "<system-out>" + xml_escape(r.outcome + ": " + r.detail) + "</system-out>";
+      xml += "<system-out>" + datasets::escape_markup(r.outcome + ": " + r.detail) + "</system-out>";
     }
     xml += "</testcase>\n";
   }

@@ -13,6 +13,7 @@ CONFIG: {"repos": {"o/r": {"issues": 250, "prs": 30, "comments": 420}},
                     "8": {"malformed": true}, "9": {"truncate": true}},
          "exhaust_at": 2,          # that response carries x-ratelimit-remaining: 0, reset in 1 s
          "extra_param": true,      # next links carry an extra query parameter the client must keep
+         "rate_limit": 1000000,    # requests before x-ratelimit-remaining reaches 0 (reset in an hour)
          "delay_ms": 0,
          "close_connections": true}  # one connection per request, so a dropped one is never retried
                                      # silently by the client library on a fresh connection
@@ -21,6 +22,7 @@ Control (GET, not counted): /_control/stats, /_control/touch?repo=o/r&issues=1,2
 import argparse
 import hashlib
 import json
+import socket
 import threading
 import time
 from datetime import datetime, timedelta, timezone
@@ -46,16 +48,22 @@ class Repo:
                                "created": BASE + timedelta(minutes=n) - timedelta(hours=1), "version": 0}
         plain = [n for n, e in self.entries.items() if not e["pr"]] or [1]
         self.comments = {}
+        self.comments_by_issue = {}
         for j in range(1, comments + 1):
-            self.comments[j] = {"id": 1000000 + j, "issue": plain[(j - 1) % len(plain)],
-                                "updated": BASE + timedelta(seconds=30 * j), "created": BASE + timedelta(seconds=30 * j)}
+            c = {"id": 1000000 + j, "issue": plain[(j - 1) % len(plain)],
+                 "updated": BASE + timedelta(seconds=30 * j), "created": BASE + timedelta(seconds=30 * j)}
+            self.comments[j] = c
+            self.comments_by_issue.setdefault(c["issue"], []).append(c)
         self.clock = BASE + timedelta(minutes=total + 1)
+        self.sorted_entries = sorted(self.entries.values(), key=lambda e: (e["updated"], e["number"]))
+        self.sorted_comments = sorted(self.comments.values(), key=lambda c: (c["updated"], c["id"]))
 
     def touch(self, numbers):
         for n in numbers:
             self.clock += timedelta(minutes=1)
             self.entries[n]["updated"] = self.clock
             self.entries[n]["version"] += 1
+        self.sorted_entries = sorted(self.entries.values(), key=lambda e: (e["updated"], e["number"]))
 
     def issue_json(self, base, e):
         n = e["number"]
@@ -93,6 +101,12 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def setup(self):
+        super().setup()
+        # Headers and body go out in separate writes: without this, Nagle's algorithm and delayed ACKs
+        # add ~40 ms to every keep-alive request.
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
     def send(self, status, body=b"", headers=None):
         self.send_response(status)
         for k, v in (headers or {}).items():
@@ -119,11 +133,12 @@ class Handler(BaseHTTPRequestHandler):
         delay = st.config.get("delay_ms", 0)
         if delay:
             time.sleep(delay / 1000.0)
-        remaining = max(0, 5000 - number)
+        limit = st.config.get("rate_limit", 1000000)
+        remaining = max(0, limit - number)
         reset = int(time.time()) + 3600
         if st.config.get("exhaust_at") == number:
             remaining, reset = 0, int(time.time()) + 1
-        rate = {"x-ratelimit-limit": "5000", "x-ratelimit-remaining": str(remaining), "x-ratelimit-reset": str(reset)}
+        rate = {"x-ratelimit-limit": str(limit), "x-ratelimit-remaining": str(remaining), "x-ratelimit-reset": str(reset)}
         if fault:
             if fault.get("drop"):
                 # Half a status line, then the connection goes: a reset mid-response, not an idle close
@@ -166,11 +181,15 @@ class Handler(BaseHTTPRequestHandler):
                 if not rest:
                     return self.json(200, {"id": repo.id, "full_name": repo.full_name}, rate)
                 if rest == ["issues"]:
-                    items = [repo.issue_json(base, e) for e in sorted(repo.entries.values(), key=lambda e: (e["updated"], e["number"]))]
-                    return self.listing(items, query, url.path, rate)
+                    entries = repo.sorted_entries
+                    return self.listing(entries, lambda e: repo.issue_json(base, e), query, url.path, rate)
                 if rest == ["issues", "comments"]:
-                    items = [repo.comment_json(base, c) for c in sorted(repo.comments.values(), key=lambda c: (c["updated"], c["id"]))]
-                    return self.listing(items, query, url.path, rate)
+                    entries = repo.sorted_comments
+                    return self.listing(entries, lambda c: repo.comment_json(base, c), query, url.path, rate)
+                if len(rest) == 3 and rest[0] == "issues" and rest[2] == "comments":
+                    # Per-issue comments: what a naive miner asks for, once per issue.
+                    entries = repo.comments_by_issue.get(int(rest[1]), [])
+                    return self.listing(entries, lambda c: repo.comment_json(base, c), query, url.path, rate)
                 if len(rest) == 3 and rest[0] == "issues" and rest[2] == "timeline":
                     n = int(rest[1])
                     events = [{"event": "cross-referenced", "source": {"issue": {"html_url": f"https://github.com/{name}/pull/{n + 1000}"}}},
@@ -188,13 +207,14 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(304, b"", {"ETag": etag, **headers})
         return self.send(status, body, {"Content-Type": "application/json", "ETag": etag, **headers})
 
-    def listing(self, items, query, path, rate):
+    def listing(self, entries, to_json, query, path, rate):
         since = query.get("since", [None])[0]
         if since:
-            items = [i for i in items if i["updated_at"] >= since]
+            entries = [e for e in entries if iso(e["updated"]) >= since]
+        items = entries
         per_page = min(100, int(query.get("per_page", ["30"])[0]))
         page = int(query.get("page", ["1"])[0])
-        chunk = items[(page - 1) * per_page: page * per_page]
+        chunk = [to_json(e) for e in entries[(page - 1) * per_page: page * per_page]]
         headers = dict(rate)
         last = max(1, (len(items) + per_page - 1) // per_page)
         if page < last:
