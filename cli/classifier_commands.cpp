@@ -51,7 +51,7 @@ std::string evaluation_text(const classifier::Evaluation& e) {
 void add_classifier_commands(CLI::App& app, Context& ctx) {
   static ClassifierOptions o;
   auto* train = app.add_subcommand("train", "Train the classifier (RE2 rules + fastText) on the final manual labels; "
-                                            "hyper-parameters, rule weight and calibration are chosen by 5-fold CV.\n"
+                                            "hyper-parameters, rule weight and calibration are chosen by 3-fold CV.\n"
                                             "Example: faultline train --abstain-below 0.5");
   train->add_option("--models", o.model_dir, "model directory (default: <db>.models)");
   train->add_option("--abstain-below", o.abstain_below, "queue an issue for manual labeling when its symptom or "
