@@ -18,10 +18,21 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
+namespace {
+
+// Every issue as the classifier reads it: a mined issue's comments stand in for its discussion.
+std::vector<datasets::IssueRecord> issues_with_discussions(datasets::Database& db) {
+  auto issues = datasets::load_issues(db);
+  datasets::attach_comment_discussions(db, issues);
+  return issues;
+}
+
+}  // namespace
+
 std::vector<LabeledIssue> load_labeled_issues(datasets::Database& db) {
   auto finals = datasets::load_final_labels(db);
   std::vector<LabeledIssue> out;
-  for (auto& issue : datasets::load_issues(db)) {
+  for (auto& issue : issues_with_discussions(db)) {
     auto it = finals.find(issue.id);
     if (it != finals.end()) out.push_back({std::move(issue), it->second.symptom, it->second.root_cause});
   }
@@ -34,7 +45,7 @@ TrainSummary train_from_store(datasets::Database& db, const std::string& model_d
   auto start = std::chrono::steady_clock::now();
   auto labeled = load_labeled_issues(db);
   std::vector<datasets::IssueRecord> scoped;
-  for (auto& issue : datasets::load_issues(db)) {
+  for (auto& issue : issues_with_discussions(db)) {
     if (issue.scope) scoped.push_back(std::move(issue));
   }
   auto model = IssueClassifier::train(labeled, scoped, AxisTraining::standard(), abstain_below);
@@ -49,7 +60,7 @@ ClassifySummary classify_store(datasets::Database& db, const std::string& model_
   ClassifySummary summary;
   summary.version = model.version();
   std::vector<datasets::Prediction> predictions;
-  for (const auto& issue : datasets::load_issues(db)) {
+  for (const auto& issue : issues_with_discussions(db)) {
     IssuePrediction p = model.predict(issue);
     predictions.push_back({issue.id, model.version(), p.scope, p.scope_p, p.symptom, p.symptom_p, p.root_cause,
                            p.root_cause_p, p.abstain, nlohmann::json(p.rules_fired).dump()});

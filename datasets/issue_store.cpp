@@ -155,6 +155,22 @@ void upsert_comment(Database& db, const CommentRecord& c) {
       .run();
 }
 
+void attach_comment_discussions(Database& db, std::vector<IssueRecord>& issues, size_t limit) {
+  Statement s = db.prepare(
+      "SELECT r.full_name, c.issue_number, c.body FROM comments c JOIN repositories r ON r.id = c.repository_id "
+      "ORDER BY c.repository_id, c.issue_number, c.created, c.id");
+  std::unordered_map<std::string, std::string> by_issue;
+  while (s.step()) {
+    std::string& text = by_issue[s.text(0) + "#" + std::to_string(s.integer(1))];
+    if (text.size() < limit) text += (text.empty() ? "" : "\n") + s.text(2).substr(0, limit - text.size());
+  }
+  for (auto& issue : issues) {
+    if (!issue.discussion.empty()) continue;
+    auto it = by_issue.find(issue.key());
+    if (it != by_issue.end()) issue.discussion = it->second;
+  }
+}
+
 int64_t count_comments(Database& db) {
   Statement s = db.prepare("SELECT COUNT(*) FROM comments");
   s.step();

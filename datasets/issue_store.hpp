@@ -39,6 +39,9 @@ struct CommentRecord {
   std::optional<std::string> raw_json;
 };
 void upsert_comment(Database& db, const CommentRecord& comment);
+// Mined issues carry their discussion as comments: joins each issue's comment bodies, oldest first, into
+// the discussion of issues that have none (imported corpus records keep their own). At most `limit` bytes each.
+void attach_comment_discussions(Database& db, std::vector<IssueRecord>& issues, size_t limit = 4000);
 int64_t count_comments(Database& db);
 
 }  // namespace faultline::datasets

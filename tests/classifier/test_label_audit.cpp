@@ -1,10 +1,13 @@
 #include <fstream>
+#include <sstream>
 
 #include <gtest/gtest.h>
 
 #include "classifier/label_audit.hpp"
 #include "classifier/label_sheets.hpp"
+#include "datasets/csv.hpp"
 #include "datasets/database.hpp"
+#include "datasets/funnel_store.hpp"
 #include "datasets/issue_store.hpp"
 #include "datasets/label_store.hpp"
 #include "datasets/prediction_store.hpp"
@@ -171,4 +174,25 @@ TEST(Audit, ThreeRatersUseFleiss) {
   // = .25 + .217778 + .001111 = .468889; kappa = (.933333 - .468889)/(.531111) = 0.874477.
   EXPECT_NEAR(audit.fleiss_joint, 0.874477, 1e-5);
   EXPECT_EQ(audit.gate, "pass");
+}
+
+TEST(LabelExport, SheetHoldsTheSampleWithEmptyLabelColumns) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("l.db"));
+  add_issues(db, 5);
+  replace_sample(db, "s", {{*find_issue(db, "a/b", 2), "sampled", "draw", {}, {}, 1},
+                           {*find_issue(db, "a/b", 4), "excluded", "draw", std::string("dup"), {}, 1}});
+  std::ostringstream out;
+  EXPECT_EQ(export_label_sheet(db, out, SheetSelection::kSample, "s"), 1);
+  auto rows = parse_csv(out.str(), "sheet");
+  ASSERT_EQ(rows.size(), 2u);  // header + issue 2 (issue 4 was excluded)
+  EXPECT_EQ(rows[0].fields, (std::vector<std::string>{"repo", "number", "url", "title", "text", "symptom", "root_cause", "note"}));
+  EXPECT_EQ(rows[1].fields[1], "2");
+  EXPECT_EQ(rows[1].fields[5], "");
+  // Filled in and imported back, the sheet round-trips.
+  std::string filled = out.str();
+  filled.replace(filled.rfind(",,,"), 3, ",hang,concurrency_error,");
+  auto r = import_label_sheet(db, "alice", dir.write("filled.csv", filled));
+  EXPECT_EQ(r.labeled, 1);
+  EXPECT_THROW(export_label_sheet(db, out, SheetSelection::kSample, "missing"), faultline::Error);
 }

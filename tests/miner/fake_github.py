@@ -10,7 +10,7 @@ CONFIG: {"repos": {"o/r": {"issues": 250, "prs": 30, "comments": 420}},
          "renamed": {"old/name": "o/r"},                 # 301 from the old name to the new one
          "faults": {"3": {"status": 502}, "4": {"drop": true}, "5": {"status": 403, "retry_after": 1},
                     "6": {"status": 403, "remaining": 0, "reset_in": 1}, "7": {"status": 429},
-                    "8": {"malformed": true}, "9": {"truncate": true}},
+                    "8": {"malformed": true}, "9": {"truncate": true}, "10": {"wrong_type": true}},
          "exhaust_at": 2,          # that response carries x-ratelimit-remaining: 0, reset in 1 s
          "extra_param": true,      # next links carry an extra query parameter the client must keep
          "rate_limit": 1000000,    # requests before x-ratelimit-remaining reaches 0 (reset in an hour)
@@ -155,6 +155,9 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.write(b'[{"number": 1')
                 self.close_connection = True
                 return
+            if fault.get("wrong_type"):
+                body = json.dumps([{"number": "seven", "title": 7, "updated_at": "2024-01-01T00:00:00Z"}]).encode()
+                return self.send(200, body, {"Content-Type": "application/json", **rate})
             if fault.get("malformed"):
                 return self.send(200, b'[{"number": 1, "title": ', {"Content-Type": "application/json", **rate})
             headers = dict(rate)

@@ -73,6 +73,12 @@ TEST(Miner, FullMineTakesExactlyThePageCountPlusTheConstant) {
   ASSERT_TRUE(seven.raw_json.has_value());
   EXPECT_EQ(json::parse(*seven.raw_json)["id"], 5000007);
   EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM comments WHERE raw_json IS NOT NULL"), 420);
+  // Comments become the discussion the classifier reads. Comment j belongs to the ((j-1) mod 250)-th plain
+  // issue, so issue 1 holds comments 1 and 251 of the 420, oldest first.
+  auto issues = datasets::load_issues(db);
+  datasets::attach_comment_discussions(db, issues);
+  EXPECT_EQ(issues[0].number, 1);
+  EXPECT_EQ(issues[0].discussion, "comment 1000001\ncomment 1000251");
 }
 
 TEST(Miner, RefreshWithoutChangesMakesOnlyConditionalRequests) {
@@ -157,6 +163,22 @@ TEST(Miner, MalformedJsonNamesTheUrlKeepsEarlierPagesAndResumes) {
   EXPECT_EQ(again.issues, 160);  // resumed at page 2, nothing fetched twice
   EXPECT_EQ(datasets::count_issues(db), 250);
   EXPECT_EQ(datasets::count_comments(db), 420);
+}
+
+TEST(Miner, UnexpectedTypesNameTheUrlAndTheField) {
+  json config = standard_repo();
+  config["faults"] = {{"2", {{"wrong_type", true}}}};
+  faultline::testing::FakeGitHub server(config);
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  try {
+    mine(db, options_for(server));
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("/repos/o/r/issues?"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'number' is missing or not an integer"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(datasets::count_issues(db), 0);
 }
 
 TEST(Miner, UnknownRepositoryIsAClearError) {
