@@ -18,12 +18,6 @@ struct ClassifierOptions {
   uint64_t seed = 7;
 };
 
-std::string fixed(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3f", v);
-  return buffer;
-}
-
 std::string model_dir(const Context& ctx, const ClassifierOptions& o) {
   return o.model_dir.empty() ? classifier::default_model_dir(ctx.db_path) : o.model_dir;
 }

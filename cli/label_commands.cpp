@@ -7,6 +7,7 @@
 #include "classifier/label_audit.hpp"
 #include "classifier/label_sheets.hpp"
 #include "cli/commands.hpp"
+#include "cli/text_table.hpp"
 #include "taxonomy/error.hpp"
 
 namespace faultline::cli {
@@ -22,12 +23,6 @@ struct LabelOptions {
   std::string raters;
   double threshold = 0.8;
 };
-
-std::string fixed(double value, int digits = 3) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.*f", digits, value);
-  return buffer;
-}
 
 std::string audit_text(const classifier::AuditResult& a) {
   std::string text = "audit of " + std::to_string(a.n) + " issues labeled by every rater\n";

@@ -2,10 +2,18 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <vector>
 
 namespace faultline::cli {
+
+// A number with a fixed count of decimals, for text output.
+inline std::string fixed(double value, int digits = 3) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.*f", digits, value);
+  return buffer;
+}
 
 inline std::string text_table(const std::vector<std::vector<std::string>>& rows) {
   std::vector<size_t> widths;

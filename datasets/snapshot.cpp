@@ -7,6 +7,7 @@
 
 #include "datasets/csv.hpp"
 #include "datasets/issue_store.hpp"
+#include "datasets/json_fields.hpp"
 #include "taxonomy/error.hpp"
 
 namespace faultline::datasets {
@@ -14,12 +15,6 @@ namespace faultline::datasets {
 namespace {
 
 using nlohmann::json;
-
-std::string required_string(const json& record, const char* field, const std::string& where) {
-  if (!record.contains(field)) throw Error(where + ": missing field '" + field + "'");
-  if (!record.at(field).is_string()) throw Error(where + ": field '" + field + "' must be a string");
-  return record.at(field).get<std::string>();
-}
 
 std::vector<std::string> string_list(const json& record, const char* field, const std::string& where) {
   if (!record.contains(field)) return {};
@@ -33,12 +28,6 @@ std::vector<std::string> string_list(const json& record, const char* field, cons
   return out;
 }
 
-std::string optional_string(const json& record, const char* field, const std::string& where) {
-  if (!record.contains(field) || record.at(field).is_null()) return {};
-  if (!record.at(field).is_string()) throw Error(where + ": field '" + field + "' must be a string");
-  return record.at(field).get<std::string>();
-}
-
 }  // namespace
 
 IssueRecord parse_record(const std::string& json_line, const std::string& where) {
@@ -50,7 +39,7 @@ IssueRecord parse_record(const std::string& json_line, const std::string& where)
   }
   if (!record.is_object()) throw Error(where + ": a record must be a JSON object");
   IssueRecord r;
-  r.repo = required_string(record, "repo", where);
+  r.repo = json_string(record, "repo", where);
   auto slash = r.repo.find('/');
   if (slash == std::string::npos || slash == 0 || slash + 1 == r.repo.size() ||
       r.repo.find('/', slash + 1) != std::string::npos) {
@@ -60,25 +49,25 @@ IssueRecord parse_record(const std::string& json_line, const std::string& where)
     throw Error(where + ": field 'number' must be a positive integer");
   }
   r.number = record.at("number").get<int64_t>();
-  r.url = optional_string(record, "url", where);
+  r.url = json_optional_string(record, "url", where);
   if (r.url.empty()) r.url = "https://github.com/" + r.repo + "/issues/" + std::to_string(r.number);
-  r.state = required_string(record, "state", where);
+  r.state = json_string(record, "state", where);
   if (r.state != "open" && r.state != "closed") {
     throw Error(where + ": state '" + r.state + "' must be 'open' or 'closed'");
   }
-  r.created = optional_string(record, "created", where);
-  r.updated = optional_string(record, "updated", where);
+  r.created = json_optional_string(record, "created", where);
+  r.updated = json_optional_string(record, "updated", where);
   r.labels = string_list(record, "labels", where);
-  r.title = required_string(record, "title", where);
-  r.body = optional_string(record, "body", where);
+  r.title = json_string(record, "title", where);
+  r.body = json_optional_string(record, "body", where);
   r.error_lines = string_list(record, "error_lines", where);
-  r.env = optional_string(record, "env", where);
-  r.discussion = optional_string(record, "discussion", where);
-  std::string scope = optional_string(record, "scope", where);
+  r.env = json_optional_string(record, "env", where);
+  r.discussion = json_optional_string(record, "discussion", where);
+  std::string scope = json_optional_string(record, "scope", where);
   if (!scope.empty()) {
     if (scope != "in" && scope != "out") throw Error(where + ": scope '" + scope + "' must be 'in' or 'out'");
     r.scope = scope;
-    r.scope_reason = optional_string(record, "scope_reason", where);
+    r.scope_reason = json_optional_string(record, "scope_reason", where);
   }
   return r;
 }

@@ -5,6 +5,7 @@
 #include "datasets/clock.hpp"
 #include "datasets/funnel_store.hpp"
 #include "datasets/issue_store.hpp"
+#include "datasets/json_fields.hpp"
 #include "datasets/mining_store.hpp"
 #include "taxonomy/error.hpp"
 
@@ -22,31 +23,16 @@ namespace {
 
 using nlohmann::json;
 
-std::string field_string(const json& object, const char* name, const std::string& where, bool nullable = false) {
-  if (!object.contains(name)) throw Error(where + ": the object lacks '" + name + "'");
-  const json& v = object.at(name);
-  if (nullable && v.is_null()) return "";
-  if (!v.is_string()) throw Error(where + ": '" + std::string(name) + "' is " + v.type_name() + ", expected a string");
-  return v.get<std::string>();
-}
-
-int64_t field_integer(const json& object, const char* name, const std::string& where) {
-  if (!object.contains(name) || !object.at(name).is_number_integer()) {
-    throw Error(where + ": '" + std::string(name) + "' is missing or not an integer");
-  }
-  return object.at(name).get<int64_t>();
-}
-
 datasets::IssueRecord parse_issue(const json& item, const std::string& repo, const std::string& where) {
   datasets::IssueRecord r;
   r.repo = repo;
-  r.number = field_integer(item, "number", where);
-  r.url = field_string(item, "html_url", where);
-  r.state = field_string(item, "state", where);
-  r.created = field_string(item, "created_at", where);
-  r.updated = field_string(item, "updated_at", where);
-  r.title = field_string(item, "title", where);
-  r.body = field_string(item, "body", where, true);
+  r.number = datasets::json_integer(item, "number", where);
+  r.url = datasets::json_string(item, "html_url", where);
+  r.state = datasets::json_string(item, "state", where);
+  r.created = datasets::json_string(item, "created_at", where);
+  r.updated = datasets::json_string(item, "updated_at", where);
+  r.title = datasets::json_string(item, "title", where);
+  r.body = datasets::json_string(item, "body", where, true);
   if (item.contains("labels")) {
     if (!item.at("labels").is_array()) throw Error(where + ": 'labels' is not a list");
     for (const auto& l : item.at("labels")) {
@@ -59,9 +45,9 @@ datasets::IssueRecord parse_issue(const json& item, const std::string& repo, con
 
 datasets::CommentRecord parse_comment(const json& item, const std::string& repo, const std::string& where) {
   datasets::CommentRecord c;
-  c.id = field_integer(item, "id", where);
+  c.id = datasets::json_integer(item, "id", where);
   c.repo = repo;
-  std::string issue_url = field_string(item, "issue_url", where);
+  std::string issue_url = datasets::json_string(item, "issue_url", where);
   try {
     c.issue_number = std::stoll(issue_url.substr(issue_url.rfind('/') + 1));
   } catch (const std::exception&) {
@@ -70,9 +56,9 @@ datasets::CommentRecord parse_comment(const json& item, const std::string& repo,
   if (item.contains("user") && item.at("user").is_object() && item.at("user").contains("login")) {
     c.author = item.at("user").at("login").get<std::string>();
   }
-  c.created = field_string(item, "created_at", where);
-  c.updated = field_string(item, "updated_at", where);
-  c.body = field_string(item, "body", where, true);
+  c.created = datasets::json_string(item, "created_at", where);
+  c.updated = datasets::json_string(item, "updated_at", where);
+  c.body = datasets::json_string(item, "body", where, true);
   c.raw_json = item.dump();
   return c;
 }
@@ -109,7 +95,7 @@ class RepositoryMiner {
   std::string check_repository(const std::string& repo) {
     Page page = api_.get("/repos/" + repo, std::nullopt);
     std::string where = "GET " + page.url;
-    std::string actual = field_string(page.body, "full_name", where);
+    std::string actual = datasets::json_string(page.body, "full_name", where);
     if (actual != repo) {
       db_.transaction([&] { datasets::rename_repository(db_, repo, actual); });
       summary_.renamed.push_back({repo, actual});
@@ -161,7 +147,7 @@ class RepositoryMiner {
     // Parse everything before writing anything: a malformed item leaves the store as it was.
     for (const auto& item : page.body) {
       if (!item.is_object()) throw Error(where + ": a list entry is " + std::string(item.type_name()) + ", not an object");
-      std::string updated = field_string(item, "updated_at", where);
+      std::string updated = datasets::json_string(item, "updated_at", where);
       newest = std::max(newest, updated);
       if (kind == "issues") {
         if (item.contains("pull_request")) {

@@ -176,7 +176,7 @@ TEST(Miner, UnexpectedTypesNameTheUrlAndTheField) {
     FAIL();
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("/repos/o/r/issues?"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("'number' is missing or not an integer"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("field 'number' must be an integer"), std::string::npos) << e.what();
   }
   EXPECT_EQ(datasets::count_issues(db), 0);
 }
