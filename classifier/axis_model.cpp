@@ -4,7 +4,6 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
-
 #include <nlohmann/json.hpp>
 
 #include "classifier/sampler.hpp"
@@ -110,10 +109,13 @@ std::vector<Distribution> out_of_fold(const std::vector<AxisExample>& examples, 
 struct Score {
   int correct = 0;
   double loss = 0;
-  bool better_than(const Score& o) const { return correct != o.correct ? correct > o.correct : loss < o.loss - 1e-9; }
+  bool better_than(const Score& o) const {
+    return correct != o.correct ? correct > o.correct : loss < o.loss - 1e-9;
+  }
 };
 
-Score score(const std::vector<AxisExample>& examples, const std::vector<Distribution>& oof, double weight, double t) {
+Score score(const std::vector<AxisExample>& examples, const std::vector<Distribution>& oof, double weight,
+            double t) {
   Score s;
   for (size_t i = 0; i < examples.size(); ++i) {
     Distribution d = combine(oof[i], examples[i].rule_scores, weight, t);
@@ -129,7 +131,8 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
                            const AxisTraining& training) {
   if (examples.size() < static_cast<size_t>(training.folds)) {
     throw Error("train: the " + axis + " axis has " + std::to_string(examples.size()) +
-                " labeled examples, fewer than the " + std::to_string(training.folds) + " cross-validation folds");
+                " labeled examples, fewer than the " + std::to_string(training.folds) +
+                " cross-validation folds");
   }
   std::vector<std::string> labels;
   for (const auto& e : examples) labels.push_back(e.label);
@@ -176,15 +179,9 @@ std::string AxisModel::predict_rules(const Distribution& rule_scores) const {
 }
 
 nlohmann::json AxisModel::describe() const {
-  return {{"axis", axis_},
-          {"fasttext", params_.describe()},
-          {"epoch", params_.epoch},
-          {"lr", params_.lr},
-          {"word_ngrams", params_.word_ngrams},
-          {"dim", params_.dim},
-          {"seed", params_.seed},
-          {"rule_weight", rule_weight_},
-          {"temperature", temperature_},
+  return {{"axis", axis_},        {"fasttext", params_.describe()},     {"epoch", params_.epoch},
+          {"lr", params_.lr},     {"word_ngrams", params_.word_ngrams}, {"dim", params_.dim},
+          {"seed", params_.seed}, {"rule_weight", rule_weight_},        {"temperature", temperature_},
           {"majority", majority_}};
 }
 

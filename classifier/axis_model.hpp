@@ -3,10 +3,9 @@
 #pragma once
 
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "classifier/fasttext_model.hpp"
 
@@ -36,7 +35,8 @@ class AxisModel {
 
   // Calibrated combination of fastText and rules.
   Distribution predict(const Tokens& tokens, const Distribution& rule_scores) const;
-  // The parts alone, for baselines: fastText's distribution, and the rules' best category (majority if none fired).
+  // The parts alone, for baselines: fastText's distribution, and the rules' best category (majority if none
+  // fired).
   Distribution predict_fasttext(const Tokens& tokens) const { return fasttext_.predict(tokens); }
   std::string predict_rules(const Distribution& rule_scores) const;
   const std::string& majority() const { return majority_; }

@@ -1,7 +1,6 @@
 #include "classifier/classify_store.hpp"
 
 #include <chrono>
-
 #include <nlohmann/json.hpp>
 
 #include "datasets/issue_store.hpp"
@@ -50,7 +49,8 @@ TrainSummary train_from_store(datasets::Database& db, const std::string& model_d
   }
   auto model = IssueClassifier::train(labeled, scoped, AxisTraining::standard(), abstain_below);
   model.save(model_dir);
-  return {model.version(), static_cast<int>(labeled.size()), static_cast<int>(scoped.size()), seconds_since(start)};
+  return {model.version(), static_cast<int>(labeled.size()), static_cast<int>(scoped.size()),
+          seconds_since(start)};
 }
 
 ClassifySummary classify_store(datasets::Database& db, const std::string& model_dir) {
@@ -62,8 +62,8 @@ ClassifySummary classify_store(datasets::Database& db, const std::string& model_
   std::vector<datasets::Prediction> predictions;
   for (const auto& issue : issues_with_discussions(db)) {
     IssuePrediction p = model.predict(issue);
-    predictions.push_back({issue.id, model.version(), p.scope, p.scope_p, p.symptom, p.symptom_p, p.root_cause,
-                           p.root_cause_p, p.abstain, nlohmann::json(p.rules_fired).dump()});
+    predictions.push_back({issue.id, model.version(), p.scope, p.scope_p, p.symptom, p.symptom_p,
+                           p.root_cause, p.root_cause_p, p.abstain, nlohmann::json(p.rules_fired).dump()});
     ++summary.classified;
     if (finals.count(issue.id)) {
       ++summary.manual;

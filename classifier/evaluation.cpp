@@ -20,7 +20,8 @@ struct Column {
 
 }  // namespace
 
-Evaluation evaluate(const std::vector<LabeledIssue>& labeled, int folds, uint64_t seed, const AxisTraining& training) {
+Evaluation evaluate(const std::vector<LabeledIssue>& labeled, int folds, uint64_t seed,
+                    const AxisTraining& training) {
   if (folds < 2) throw Error("eval: --folds must be at least 2");
   if (labeled.size() < static_cast<size_t>(folds)) {
     throw Error("eval: " + std::to_string(labeled.size()) + " labeled issues are too few for " +
@@ -63,10 +64,15 @@ nlohmann::json evaluation_json(const Evaluation& e) {
                       {"folds", e.folds},
                       {"symptom", metrics_json(e.symptom.combined, true)},
                       {"root_cause", metrics_json(e.root_cause.combined, true)}};
-  j["baselines"] = {
-      {"majority", {{"symptom", metrics_json(e.symptom.majority, false)}, {"root_cause", metrics_json(e.root_cause.majority, false)}}},
-      {"rules", {{"symptom", metrics_json(e.symptom.rules, false)}, {"root_cause", metrics_json(e.root_cause.rules, false)}}},
-      {"fasttext", {{"symptom", metrics_json(e.symptom.fasttext, false)}, {"root_cause", metrics_json(e.root_cause.fasttext, false)}}}};
+  j["baselines"] = {{"majority",
+                     {{"symptom", metrics_json(e.symptom.majority, false)},
+                      {"root_cause", metrics_json(e.root_cause.majority, false)}}},
+                    {"rules",
+                     {{"symptom", metrics_json(e.symptom.rules, false)},
+                      {"root_cause", metrics_json(e.root_cause.rules, false)}}},
+                    {"fasttext",
+                     {{"symptom", metrics_json(e.symptom.fasttext, false)},
+                      {"root_cause", metrics_json(e.root_cause.fasttext, false)}}}};
   return j;
 }
 

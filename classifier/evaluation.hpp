@@ -3,10 +3,9 @@
 #pragma once
 
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "classifier/issue_classifier.hpp"
 #include "classifier/metrics.hpp"
@@ -29,9 +28,11 @@ struct Evaluation {
 
 // Folds are stratified by root cause (the sparser axis). Every fold trains a fresh classifier, with its
 // own inner cross-validation, on the other folds only.
-Evaluation evaluate(const std::vector<LabeledIssue>& labeled, int folds, uint64_t seed, const AxisTraining& training);
+Evaluation evaluate(const std::vector<LabeledIssue>& labeled, int folds, uint64_t seed,
+                    const AxisTraining& training);
 
-// The DESIGN.md shape ({"symptom":{accuracy,macro_f1,kappa},"root_cause":{…},"n":N}) plus details and baselines.
+// The DESIGN.md shape ({"symptom":{accuracy,macro_f1,kappa},"root_cause":{…},"n":N}) plus details and
+// baselines.
 nlohmann::json evaluation_json(const Evaluation& e);
 
 }  // namespace faultline::classifier

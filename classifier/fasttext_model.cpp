@@ -1,5 +1,6 @@
 #include "classifier/fasttext_model.hpp"
 
+#include <fasttext/fasttext.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -7,8 +8,6 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <fasttext/fasttext.h>
 
 #include "datasets/csv.hpp"
 #include "taxonomy/error.hpp"
@@ -33,8 +32,8 @@ uint64_t fnv1a(const std::string& data) {
 struct ScratchFile {
   std::string path;
   ScratchFile() {
-    path = (std::filesystem::temp_directory_path() /
-            ("faultline-ft-" + std::to_string(getpid()) + "-" + std::to_string(reinterpret_cast<uintptr_t>(this))))
+    path = (std::filesystem::temp_directory_path() / ("faultline-ft-" + std::to_string(getpid()) + "-" +
+                                                      std::to_string(reinterpret_cast<uintptr_t>(this))))
                .string();
   }
   ~ScratchFile() {
@@ -48,7 +47,8 @@ struct ScratchFile {
 
 std::string FastTextParams::describe() const {
   std::ostringstream s;
-  s << "epoch=" << epoch << " lr=" << lr << " wordNgrams=" << word_ngrams << " dim=" << dim << " seed=" << seed;
+  s << "epoch=" << epoch << " lr=" << lr << " wordNgrams=" << word_ngrams << " dim=" << dim
+    << " seed=" << seed;
   return s.str();
 }
 
@@ -57,13 +57,14 @@ FastTextModel::~FastTextModel() = default;
 FastTextModel::FastTextModel(FastTextModel&&) noexcept = default;
 FastTextModel& FastTextModel::operator=(FastTextModel&&) noexcept = default;
 
-FastTextModel FastTextModel::train(const std::vector<std::string>& documents, const std::vector<std::string>& labels,
-                                   const FastTextParams& params) {
+FastTextModel FastTextModel::train(const std::vector<std::string>& documents,
+                                   const std::vector<std::string>& labels, const FastTextParams& params) {
   if (documents.empty()) throw Error("fastText: no training documents");
   ScratchFile input;
   {
     std::ofstream out(input.path);
-    for (size_t i = 0; i < documents.size(); ++i) out << kLabelPrefix << labels[i] << ' ' << documents[i] << '\n';
+    for (size_t i = 0; i < documents.size(); ++i)
+      out << kLabelPrefix << labels[i] << ' ' << documents[i] << '\n';
   }
   fasttext::Args args;
   args.input = input.path;
@@ -113,7 +114,8 @@ FastTextModel FastTextModel::load(const std::string& path) {
   }
   std::string payload = data.substr(newline + 1);
   if (payload.size() != size || fnv1a(payload) != checksum) {
-    throw Error(path + ": the model file is damaged (size or checksum mismatch); retrain with 'faultline train'");
+    throw Error(path +
+                ": the model file is damaged (size or checksum mismatch); retrain with 'faultline train'");
   }
   FastTextModel m;
   m.model_ = std::make_unique<fasttext::FastText>();
@@ -124,7 +126,8 @@ FastTextModel FastTextModel::load(const std::string& path) {
     int32_t magic_number = 0, version = 0;
     in.read(reinterpret_cast<char*>(&magic_number), sizeof magic_number);
     in.read(reinterpret_cast<char*>(&version), sizeof version);
-    if (!in || magic_number != kFastTextMagic || version > kFastTextVersion) throw std::invalid_argument("not a fastText model");
+    if (!in || magic_number != kFastTextMagic || version > kFastTextVersion)
+      throw std::invalid_argument("not a fastText model");
     m.model_->loadModel(in);
   } catch (const std::exception& e) {
     throw Error(path + ": fastText could not read the model: " + e.what());
@@ -176,7 +179,9 @@ std::map<std::string, double> FastTextModel::predict(const Tokens& tokens) const
   }
   if (args.wordNgrams > 1 && args.bucket > 0) {
     // fastText keeps word hashes as int32 and widens them to uint64 with sign extension; so do we.
-    auto widen = [](uint32_t hash) { return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(hash))); };
+    auto widen = [](uint32_t hash) {
+      return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(hash)));
+    };
     for (size_t i = 0; i < tokens.hashes.size(); ++i) {
       uint64_t h = widen(tokens.hashes[i]);
       for (size_t j = i + 1; j < tokens.hashes.size() && j < i + static_cast<size_t>(args.wordNgrams); ++j) {

@@ -2,9 +2,9 @@
 // is reported as such instead of crashing the loader.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
-#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -41,15 +41,17 @@ class FastTextModel {
 
   // `documents` are normalised texts (normalize_for_fasttext); labels are category ids. Single-threaded
   // with a fixed seed, so the same data and parameters give the same model.
-  static FastTextModel train(const std::vector<std::string>& documents, const std::vector<std::string>& labels,
-                             const FastTextParams& params);
+  static FastTextModel train(const std::vector<std::string>& documents,
+                             const std::vector<std::string>& labels, const FastTextParams& params);
   static FastTextModel load(const std::string& path);
   void save(const std::string& path) const;
 
   // Probability of every label the model knows (they sum to 1). Computes what fastText's predictLine
   // computes, from tokens hashed once (see tokenize), without re-reading the text per model.
   std::map<std::string, double> predict(const Tokens& tokens) const;
-  std::map<std::string, double> predict(const std::string& document) const { return predict(tokenize(document)); }
+  std::map<std::string, double> predict(const std::string& document) const {
+    return predict(tokenize(document));
+  }
   std::vector<std::string> labels() const;
   // fastText's own predictLine on the text: slower, the reference predict() is tested against.
   std::map<std::string, double> predict_line(const std::string& document) const;

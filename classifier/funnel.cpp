@@ -1,7 +1,6 @@
 #include "classifier/funnel.hpp"
 
 #include <map>
-
 #include <nlohmann/json.hpp>
 
 #include "datasets/funnel_store.hpp"

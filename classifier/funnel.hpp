@@ -1,10 +1,9 @@
 // Table I of the study from the store: raw, candidate, sampled and finally labeled issues per repository.
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "datasets/database.hpp"
 

@@ -3,7 +3,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "classifier/text_features.hpp"
@@ -46,7 +45,8 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
   uint64_t h = fnv1a(14695981039346656037ull, taxonomy::builtin_rules_json());
   std::vector<AxisExample> symptoms, causes, scopes;
   for (const auto& l : labeled) {
-    if (!taxonomy.is_symptom(l.symptom)) throw Error("train: " + l.issue.key() + " has unknown symptom '" + l.symptom + "'");
+    if (!taxonomy.is_symptom(l.symptom))
+      throw Error("train: " + l.issue.key() + " has unknown symptom '" + l.symptom + "'");
     if (!taxonomy.is_root_cause(l.root_cause)) {
       throw Error("train: " + l.issue.key() + " has unknown root cause '" + l.root_cause + "'");
     }
@@ -72,7 +72,8 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
     c.scope_ = AxisModel::train("scope", scopes, scope_training);
     h = fnv1a(h, c.scope_->describe().dump());
   }
-  h = fnv1a(h, c.symptom_.describe().dump() + c.root_cause_.describe().dump() + std::to_string(abstain_below));
+  h = fnv1a(h,
+            c.symptom_.describe().dump() + c.root_cause_.describe().dump() + std::to_string(abstain_below));
   char version[17];
   std::snprintf(version, sizeof version, "%016llx", static_cast<unsigned long long>(h));
   c.version_ = version;
@@ -98,7 +99,8 @@ void IssueClassifier::save(const std::string& directory) const {
   symptom_.save(directory);
   root_cause_.save(directory);
   if (scope_) scope_->save(directory);
-  nlohmann::json j = {{"version", version_}, {"abstain_below", abstain_below_}, {"has_scope", scope_.has_value()}};
+  nlohmann::json j = {
+      {"version", version_}, {"abstain_below", abstain_below_}, {"has_scope", scope_.has_value()}};
   std::ofstream out(directory + "/model.json");
   if (!out) throw Error(directory + "/model.json: cannot write the file");
   out << j.dump(2) << '\n';

@@ -1,10 +1,9 @@
 #include "classifier/label_audit.hpp"
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-
-#include <nlohmann/json.hpp>
 
 #include "classifier/label_sheets.hpp"
 #include "datasets/issue_store.hpp"
@@ -41,7 +40,8 @@ std::string issue_key(datasets::Database& db, int64_t id) {
 AuditResult run_audit(datasets::Database& db, std::vector<std::string> raters, double threshold) {
   if (raters.empty()) raters = datasets::list_raters(db);
   if (raters.size() < 2) {
-    throw Error("audit: needs labels from at least two raters; the store has " + std::to_string(raters.size()) +
+    throw Error("audit: needs labels from at least two raters; the store has " +
+                std::to_string(raters.size()) +
                 " (import them with 'faultline label import --rater NAME FILE.csv')");
   }
   if (std::set<std::string>(raters.begin(), raters.end()).size() != raters.size()) {
@@ -74,8 +74,8 @@ AuditResult run_audit(datasets::Database& db, std::vector<std::string> raters, d
     if (!complete) {
       // Labeled by only some raters: it cannot be audited, but an adjudicator may still settle it.
       if (adjudication != adjudications.end()) {
-        finals.push_back({issue_id, adjudication->second.symptom, adjudication->second.root_cause, "adjudicated",
-                          adjudication->second.adjudicator});
+        finals.push_back({issue_id, adjudication->second.symptom, adjudication->second.root_cause,
+                          "adjudicated", adjudication->second.adjudicator});
       }
       continue;
     }
@@ -90,8 +90,8 @@ AuditResult run_audit(datasets::Database& db, std::vector<std::string> raters, d
     cause_by_item.push_back(causes);
     bool agreed = std::set<std::string>(joint.begin(), joint.end()).size() == 1;
     if (adjudication != adjudications.end()) {
-      finals.push_back({issue_id, adjudication->second.symptom, adjudication->second.root_cause, "adjudicated",
-                        join(raters, ",") + "+" + adjudication->second.adjudicator});
+      finals.push_back({issue_id, adjudication->second.symptom, adjudication->second.root_cause,
+                        "adjudicated", join(raters, ",") + "+" + adjudication->second.adjudicator});
     } else if (agreed) {
       finals.push_back({issue_id, symptoms[0], causes[0], "agreed", join(raters, ",")});
     }
@@ -124,17 +124,20 @@ AuditResult run_audit(datasets::Database& db, std::vector<std::string> raters, d
     std::snprintf(buffer, sizeof buffer, "kappa %.3f reaches the threshold %.2f", gate_kappa, threshold);
   } else {
     result.gate = "fail";
-    std::snprintf(buffer, sizeof buffer,
-                  "kappa %.3f is below the threshold %.2f: labels stay pending; revise the codebook and re-label",
-                  gate_kappa, threshold);
+    std::snprintf(
+        buffer, sizeof buffer,
+        "kappa %.3f is below the threshold %.2f: labels stay pending; revise the codebook and re-label",
+        gate_kappa, threshold);
   }
   result.gate_reason = buffer;
 
   db.transaction([&] {
-    result.audit_id = datasets::record_audit(db, join(raters, ","), result.n, gate_kappa, threshold, result.gate);
+    result.audit_id =
+        datasets::record_audit(db, join(raters, ","), result.n, gate_kappa, threshold, result.gate);
     if (result.gate == "pass") {
       datasets::replace_final_labels(db, finals, result.audit_id);
-      for (const auto& f : finals) f.provenance == "agreed" ? ++result.promoted_agreed : ++result.promoted_adjudicated;
+      for (const auto& f : finals)
+        f.provenance == "agreed" ? ++result.promoted_agreed : ++result.promoted_adjudicated;
     }
   });
   return result;
@@ -145,8 +148,8 @@ AdjudicationImport import_adjudications(datasets::Database& db, const std::strin
   AdjudicationImport out;
   db.transaction([&] {
     for (const auto& row : rows) {
-      datasets::put_adjudication(db, {row.issue_id, row.rater.empty() ? "adjudicator" : row.rater, row.symptom,
-                                      row.root_cause, row.note, path});
+      datasets::put_adjudication(db, {row.issue_id, row.rater.empty() ? "adjudicator" : row.rater,
+                                      row.symptom, row.root_cause, row.note, path});
     }
   });
   out.imported = static_cast<int>(rows.size());

@@ -2,10 +2,9 @@
 // classifier, adjudication of disagreements, and the promotion of labels to final.
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "classifier/kappa.hpp"
 #include "datasets/database.hpp"
@@ -14,21 +13,21 @@ namespace faultline::classifier {
 
 struct Disagreement {
   int64_t issue_id = 0;
-  std::string issue;                  // owner/name#number
-  std::vector<std::string> labels;    // "symptom/root_cause", one per rater in order
+  std::string issue;                // owner/name#number
+  std::vector<std::string> labels;  // "symptom/root_cause", one per rater in order
   bool adjudicated = false;
 };
 
 struct AuditResult {
   std::vector<std::string> raters;
   double threshold = 0.8;
-  int n = 0;                // items labeled by every rater
-  Agreement joint;          // on "symptom/root_cause": a difference on either axis is a disagreement
+  int n = 0;        // items labeled by every rater
+  Agreement joint;  // on "symptom/root_cause": a difference on either axis is a disagreement
   Agreement symptom;
   Agreement root_cause;
   double fleiss_joint = 0;  // more than two raters only
   std::vector<Disagreement> disagreements;
-  std::string gate;          // pass | fail
+  std::string gate;  // pass | fail
   std::string gate_reason;
   int promoted_agreed = 0;
   int promoted_adjudicated = 0;

@@ -59,7 +59,8 @@ int export_label_sheet(datasets::Database& db, std::ostream& out, SheetSelection
     if (!chosen.count(issue.id)) continue;
     std::string text = excerpt(issue.body, 400);
     if (!issue.error_lines.empty()) text += " | error: " + issue.error_lines.front();
-    datasets::write_csv_row(out, {issue.repo, std::to_string(issue.number), issue.url, issue.title, text, "", "", ""});
+    datasets::write_csv_row(
+        out, {issue.repo, std::to_string(issue.number), issue.url, issue.title, text, "", "", ""});
     ++rows;
   }
   return rows;
@@ -119,13 +120,15 @@ LabelImport import_label_sheet(datasets::Database& db, const std::string& rater,
   auto rows = read_label_csv(db, path, &result.skipped_blank);
   for (const auto& row : rows) {
     if (!row.rater.empty() && row.rater != rater) {
-      throw Error(row.where + ": the row is by rater '" + row.rater + "', but the import is for '" + rater + "'");
+      throw Error(row.where + ": the row is by rater '" + row.rater + "', but the import is for '" + rater +
+                  "'");
     }
   }
   db.transaction([&] {
     result.batch_id = datasets::create_label_batch(db, rater, path);
     for (const auto& row : rows) {
-      datasets::put_manual_label(db, {row.issue_id, rater, row.symptom, row.root_cause, row.note, result.batch_id});
+      datasets::put_manual_label(
+          db, {row.issue_id, rater, row.symptom, row.root_cause, row.note, result.batch_id});
     }
   });
   result.labeled = static_cast<int>(rows.size());

@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <set>
-
-#include <nlohmann/json.hpp>
 
 #include "classifier/kappa.hpp"
 #include "taxonomy/error.hpp"
@@ -14,7 +13,8 @@ namespace faultline::classifier {
 
 AxisMetrics score_axis(const std::vector<std::string>& gold, const std::vector<std::string>& predicted,
                        const std::vector<double>& confidence) {
-  if (gold.size() != predicted.size() || gold.empty()) throw Error("metrics: need equal, non-empty label lists");
+  if (gold.size() != predicted.size() || gold.empty())
+    throw Error("metrics: need equal, non-empty label lists");
   AxisMetrics m;
   m.n = static_cast<int>(gold.size());
   std::set<std::string> classes;
@@ -30,9 +30,12 @@ AxisMetrics score_axis(const std::vector<std::string>& gold, const std::vector<s
   for (const auto& c : classes) {
     int tp = 0, fp = 0, fn = 0;
     for (size_t i = 0; i < gold.size(); ++i) {
-      if (predicted[i] == c && gold[i] == c) ++tp;
-      else if (predicted[i] == c) ++fp;
-      else if (gold[i] == c) ++fn;
+      if (predicted[i] == c && gold[i] == c)
+        ++tp;
+      else if (predicted[i] == c)
+        ++fp;
+      else if (gold[i] == c)
+        ++fn;
     }
     f1_sum += tp == 0 ? 0.0 : 2.0 * tp / (2.0 * tp + fp + fn);
   }
@@ -53,11 +56,13 @@ AxisMetrics score_axis(const std::vector<std::string>& gold, const std::vector<s
       if (bin.count == 0) continue;
       bin.mean_confidence /= bin.count;
       bin.accuracy /= bin.count;
-      m.expected_calibration_error += static_cast<double>(bin.count) / m.n * std::fabs(bin.accuracy - bin.mean_confidence);
+      m.expected_calibration_error +=
+          static_cast<double>(bin.count) / m.n * std::fabs(bin.accuracy - bin.mean_confidence);
     }
     std::vector<size_t> order(gold.size());
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return confidence[a] > confidence[b]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return confidence[a] > confidence[b]; });
     int hits = 0;
     for (size_t k = 0; k < order.size(); ++k) {
       if (gold[order[k]] == predicted[order[k]]) ++hits;
@@ -76,8 +81,11 @@ nlohmann::json metrics_json(const AxisMetrics& m, bool with_details) {
     j["expected_calibration_error"] = m.expected_calibration_error;
     j["reliability"] = nlohmann::json::array();
     for (const auto& b : m.reliability) {
-      j["reliability"].push_back({{"low", b.low}, {"high", b.high}, {"count", b.count},
-                                  {"mean_confidence", b.mean_confidence}, {"accuracy", b.accuracy}});
+      j["reliability"].push_back({{"low", b.low},
+                                  {"high", b.high},
+                                  {"count", b.count},
+                                  {"mean_confidence", b.mean_confidence},
+                                  {"accuracy", b.accuracy}});
     }
   }
   return j;

@@ -1,7 +1,6 @@
 #include "classifier/rules.hpp"
 
 #include <algorithm>
-
 #include <nlohmann/json.hpp>
 
 #include "datasets/csv.hpp"
@@ -33,7 +32,8 @@ RuleSet RuleSet::from_json_text(const std::string& text, const std::string& orig
       if (r.axis == "symptom") {
         if (!taxonomy.is_symptom(r.category)) throw Error(where + ": unknown symptom '" + r.category + "'");
       } else if (r.axis == "root_cause") {
-        if (!taxonomy.is_root_cause(r.category)) throw Error(where + ": unknown root cause '" + r.category + "'");
+        if (!taxonomy.is_root_cause(r.category))
+          throw Error(where + ": unknown root cause '" + r.category + "'");
       } else {
         throw Error(where + ": axis '" + r.axis + "' must be 'symptom' or 'root_cause'");
       }
@@ -44,11 +44,14 @@ RuleSet RuleSet::from_json_text(const std::string& text, const std::string& orig
   } catch (const nlohmann::json::exception& e) {
     throw Error("rules " + origin + ": " + e.what());
   }
-  if (!set.set_->Compile()) throw Error("rules " + origin + ": the patterns are too large to compile together");
+  if (!set.set_->Compile())
+    throw Error("rules " + origin + ": the patterns are too large to compile together");
   return set;
 }
 
-RuleSet RuleSet::load_file(const std::string& path) { return from_json_text(datasets::read_text_file(path), path); }
+RuleSet RuleSet::load_file(const std::string& path) {
+  return from_json_text(datasets::read_text_file(path), path);
+}
 
 const RuleSet& RuleSet::builtin() {
   static const RuleSet set = from_json_text(taxonomy::builtin_rules_json(), "taxonomy/rules.json");

@@ -2,12 +2,12 @@
 // scanned in linear time whatever the number of rules.
 #pragma once
 
+#include <re2/set.h>
+
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <re2/set.h>
 
 namespace faultline::classifier {
 

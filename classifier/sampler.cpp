@@ -18,8 +18,8 @@ std::vector<int> allocate_largest_remainder(const std::vector<int>& counts, int 
   int64_t sum = std::accumulate(counts.begin(), counts.end(), int64_t{0});
   if (sum == 0) throw Error("sample: there are no candidates to draw from (run 'faultline screen' first)");
   if (total > sum) {
-    throw Error("sample: asked for " + std::to_string(total) + " issues but there are only " + std::to_string(sum) +
-                " candidates");
+    throw Error("sample: asked for " + std::to_string(total) + " issues but there are only " +
+                std::to_string(sum) + " candidates");
   }
   std::vector<int> shares(counts.size());
   std::vector<int64_t> remainders(counts.size());  // in units of 1/sum, so comparisons are exact
@@ -90,7 +90,8 @@ std::map<std::string, std::vector<Candidate>> candidates_by_repository(datasets:
     }
   }
   for (auto& [repo, list] : out) {
-    std::sort(list.begin(), list.end(), [](const Candidate& a, const Candidate& b) { return a.number < b.number; });
+    std::sort(list.begin(), list.end(),
+              [](const Candidate& a, const Candidate& b) { return a.number < b.number; });
   }
   return out;
 }
@@ -112,11 +113,12 @@ std::map<std::string, StratumDraw> draw_sample(datasets::Database& db, const std
   std::vector<datasets::SampleEntry> entries;
   for (size_t r = 0; r < repos.size(); ++r) {
     const auto& pool = pools[repos[r]];
-    // Each stratum gets its own stream derived from the seed, so adding a repository leaves the others' draws alone.
+    // Each stratum gets its own stream derived from the seed, so adding a repository leaves the others' draws
+    // alone.
     uint64_t stratum_seed = seed ^ fnv1a(repos[r]);
     for (size_t index : seeded_choice(pool.size(), shares[r], stratum_seed)) {
-      entries.push_back({pool[index].issue_id, "sampled", "draw", std::nullopt, std::nullopt,
-                         static_cast<int64_t>(seed)});
+      entries.push_back(
+          {pool[index].issue_id, "sampled", "draw", std::nullopt, std::nullopt, static_cast<int64_t>(seed)});
     }
     summary[repos[r]] = {counts[r], shares[r]};
   }
@@ -126,7 +128,8 @@ std::map<std::string, StratumDraw> draw_sample(datasets::Database& db, const std
 
 Replacement replace_in_sample(datasets::Database& db, const std::string& name, const std::string& repo,
                               int64_t number, const std::string& reason) {
-  if (reason.empty()) throw Error("sample replace: --reason is required, so the exclusion can be audited later");
+  if (reason.empty())
+    throw Error("sample replace: --reason is required, so the exclusion can be audited later");
   int64_t issue_id = datasets::require_issue(db, repo, number, "sample replace");
   auto sample = datasets::load_sample(db, name);
   std::set<int64_t> in_sample;
@@ -137,7 +140,8 @@ Replacement replace_in_sample(datasets::Database& db, const std::string& name, c
   }
   std::string key = repo + "#" + std::to_string(number);
   if (!target) throw Error("sample replace: " + key + " is not in sample '" + name + "'");
-  if (target->status != "sampled") throw Error("sample replace: " + key + " was already excluded from '" + name + "'");
+  if (target->status != "sampled")
+    throw Error("sample replace: " + key + " was already excluded from '" + name + "'");
   int64_t seed = target->seed;
 
   auto pools = candidates_by_repository(db);
@@ -147,10 +151,11 @@ Replacement replace_in_sample(datasets::Database& db, const std::string& name, c
   for (const auto& c : pools[repo]) {
     if (in_sample.count(c.issue_id)) continue;  // sampled, excluded or already a replacement
     // Unknown creation times rank after every known one.
-    int64_t distance = (c.created < 0 || anchor < 0) ? std::numeric_limits<int64_t>::max() : std::llabs(c.created - anchor);
+    int64_t distance =
+        (c.created < 0 || anchor < 0) ? std::numeric_limits<int64_t>::max() : std::llabs(c.created - anchor);
     bool better = !best || distance < best_distance ||
-                  (distance == best_distance && (c.created < best->created ||
-                                                 (c.created == best->created && c.number < best->number)));
+                  (distance == best_distance &&
+                   (c.created < best->created || (c.created == best->created && c.number < best->number)));
     if (better) {
       best = c;
       best_distance = distance;
@@ -159,7 +164,8 @@ Replacement replace_in_sample(datasets::Database& db, const std::string& name, c
   if (!best) throw Error("sample replace: no unsampled candidate of " + repo + " is left to replace " + key);
   db.transaction([&] {
     datasets::exclude_from_sample(db, name, issue_id, reason, best->issue_id);
-    datasets::add_to_sample(db, name, {best->issue_id, "sampled", "replacement", std::nullopt, std::nullopt, seed});
+    datasets::add_to_sample(db, name,
+                            {best->issue_id, "sampled", "replacement", std::nullopt, std::nullopt, seed});
   });
   return {issue_id, best->issue_id, repo + "#" + std::to_string(best->number), best_distance};
 }

@@ -2,8 +2,8 @@
 // with replacement of excluded reports by the nearest-in-time candidate.
 #pragma once
 
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -13,7 +13,8 @@
 namespace faultline::classifier {
 
 // Shares of `total` proportional to `counts`, each floor(count*total/sum) plus one for the largest
-// remainders until the shares sum to `total`. Equal remainders: the larger count first, then the earlier index.
+// remainders until the shares sum to `total`. Equal remainders: the larger count first, then the earlier
+// index.
 std::vector<int> allocate_largest_remainder(const std::vector<int>& counts, int total);
 
 // A portable uniform draw: the same seed gives the same sample on every platform. Returns k distinct

@@ -22,8 +22,8 @@ std::vector<ScreeningRules::Pattern> compile(const nlohmann::json& list, const s
     std::string id = entry.at("id").get<std::string>();
     auto regex = std::make_shared<const RE2>(entry.at("pattern").get<std::string>(), options);
     if (!regex->ok()) {
-      throw Error("screening rules " + origin + ": " + section + " '" + id + "' has an invalid pattern: " +
-                  regex->error());
+      throw Error("screening rules " + origin + ": " + section + " '" + id +
+                  "' has an invalid pattern: " + regex->error());
     }
     out.push_back({id, regex});
   }
@@ -50,7 +50,8 @@ ScreeningRules ScreeningRules::load_file(const std::string& path) {
 }
 
 const ScreeningRules& ScreeningRules::builtin() {
-  static const ScreeningRules rules = from_json_text(taxonomy::builtin_screening_json(), "taxonomy/screening.json");
+  static const ScreeningRules rules =
+      from_json_text(taxonomy::builtin_screening_json(), "taxonomy/screening.json");
   return rules;
 }
 

@@ -1,12 +1,12 @@
 // The study's screening step: which mined issues become candidates, each decision with the rule behind it.
 #pragma once
 
+#include <re2/re2.h>
+
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <re2/re2.h>
 
 #include "datasets/database.hpp"
 #include "datasets/issue_record.hpp"

@@ -1,6 +1,5 @@
 #include "classifier/text_features.hpp"
 
-
 namespace faultline::classifier {
 
 std::string document_text(const datasets::IssueRecord& issue) {
@@ -18,8 +17,8 @@ struct WordChars {
   bool table[256] = {};
   WordChars() {
     for (int c = 0; c < 256; ++c) {
-      table[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
-                 c == '+' || c >= 0x80;
+      table[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                 c == '.' || c == '+' || c >= 0x80;
     }
   }
 };
@@ -35,8 +34,10 @@ const std::string& mask(const std::string& token) {
   if (token.find('/') != std::string::npos || token.find('\\') != std::string::npos) return kPath;
   bool digits = !token.empty(), has_digit = false;
   for (unsigned char c : token) {
-    if (c >= '0' && c <= '9') has_digit = true;
-    else if (c != '.' && c != ',' && c != '-' && c != 'e') digits = false;
+    if (c >= '0' && c <= '9')
+      has_digit = true;
+    else if (c != '.' && c != ',' && c != '-' && c != 'e')
+      digits = false;
   }
   if (digits && has_digit) return kNum;
   return token;

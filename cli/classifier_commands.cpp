@@ -1,5 +1,4 @@
 #include <cstdio>
-
 #include <nlohmann/json.hpp>
 
 #include "classifier/classify_store.hpp"
@@ -33,51 +32,64 @@ std::string evaluation_text(const classifier::Evaluation& e) {
     add(std::string(axis) + ": rules alone", ev->rules);
     add(std::string(axis) + ": majority class", ev->majority);
   }
-  return std::to_string(e.folds) + "-fold cross-validation over " + std::to_string(e.n) + " manually labeled issues\n" +
-         text_table(rows) + "coverage at accuracy 0.9: symptom " + fixed(e.symptom.combined.coverage_at_90) +
-         ", root cause " + fixed(e.root_cause.combined.coverage_at_90) +
-         "\nexpected calibration error: symptom " + fixed(e.symptom.combined.expected_calibration_error) +
-         ", root cause " + fixed(e.root_cause.combined.expected_calibration_error) + "\n";
+  return std::to_string(e.folds) + "-fold cross-validation over " + std::to_string(e.n) +
+         " manually labeled issues\n" + text_table(rows) + "coverage at accuracy 0.9: symptom " +
+         fixed(e.symptom.combined.coverage_at_90) + ", root cause " +
+         fixed(e.root_cause.combined.coverage_at_90) + "\nexpected calibration error: symptom " +
+         fixed(e.symptom.combined.expected_calibration_error) + ", root cause " +
+         fixed(e.root_cause.combined.expected_calibration_error) + "\n";
 }
 
 }  // namespace
 
 void add_classifier_commands(CLI::App& app, Context& ctx) {
   static ClassifierOptions o;
-  auto* train = app.add_subcommand("train", "Train the classifier (RE2 rules + fastText) on the final manual labels; "
-                                            "hyper-parameters, rule weight and calibration are chosen by 3-fold CV.\n"
-                                            "Example: faultline train --abstain-below 0.5");
+  auto* train = app.add_subcommand("train",
+                                   "Train the classifier (RE2 rules + fastText) on the final manual labels; "
+                                   "hyper-parameters, rule weight and calibration are chosen by 3-fold CV.\n"
+                                   "Example: faultline train --abstain-below 0.5");
   train->add_option("--models", o.model_dir, "model directory (default: <db>.models)");
-  train->add_option("--abstain-below", o.abstain_below, "queue an issue for manual labeling when its symptom or "
-                                                        "root-cause probability is below this")
+  train
+      ->add_option("--abstain-below", o.abstain_below,
+                   "queue an issue for manual labeling when its symptom or "
+                   "root-cause probability is below this")
       ->check(CLI::Range(0.0, 1.0));
   train->callback([&ctx] {
     auto db = ctx.open_db();
     auto s = classifier::train_from_store(*db, model_dir(ctx, o), o.abstain_below);
-    ctx.emit({{"version", s.version}, {"labeled", s.labeled}, {"scoped", s.scoped}, {"seconds", s.seconds},
+    ctx.emit({{"version", s.version},
+              {"labeled", s.labeled},
+              {"scoped", s.scoped},
+              {"seconds", s.seconds},
               {"models", model_dir(ctx, o)}},
              "trained model " + s.version + " on " + std::to_string(s.labeled) + " labeled issues (" +
                  std::to_string(s.scoped) + " with a scope decision) in " + fixed(s.seconds) + " s → " +
                  model_dir(ctx, o) + "\n");
   });
 
-  auto* classify = app.add_subcommand("classify", "Predict scope, symptom and root cause of every issue; manual labels "
-                                                  "stay in force and are never overwritten.\n"
-                                                  "Example: faultline classify --json");
+  auto* classify = app.add_subcommand("classify",
+                                      "Predict scope, symptom and root cause of every issue; manual labels "
+                                      "stay in force and are never overwritten.\n"
+                                      "Example: faultline classify --json");
   classify->add_option("--models", o.model_dir, "model directory (default: <db>.models)");
   classify->callback([&ctx] {
     auto db = ctx.open_db();
     auto s = classifier::classify_store(*db, model_dir(ctx, o));
-    ctx.emit({{"version", s.version}, {"classified", s.classified}, {"abstained", s.abstained}, {"manual", s.manual},
-              {"seconds", s.seconds}},
-             "classified " + std::to_string(s.classified) + " issues with model " + s.version + ": " +
-                 std::to_string(s.manual) + " keep their manual label, " + std::to_string(s.abstained) +
-                 " unlabeled ones are uncertain (export them with 'faultline label export --queue uncertain')\n");
+    ctx.emit(
+        {{"version", s.version},
+         {"classified", s.classified},
+         {"abstained", s.abstained},
+         {"manual", s.manual},
+         {"seconds", s.seconds}},
+        "classified " + std::to_string(s.classified) + " issues with model " + s.version + ": " +
+            std::to_string(s.manual) + " keep their manual label, " + std::to_string(s.abstained) +
+            " unlabeled ones are uncertain (export them with 'faultline label export --queue uncertain')\n");
   });
 
-  auto* eval = app.add_subcommand("eval", "Stratified K-fold cross-validation against the final manual labels, with "
-                                          "majority, rules-only and fastText-only baselines on the same folds.\n"
-                                          "Example: faultline eval --folds 10 --json");
+  auto* eval = app.add_subcommand("eval",
+                                  "Stratified K-fold cross-validation against the final manual labels, with "
+                                  "majority, rules-only and fastText-only baselines on the same folds.\n"
+                                  "Example: faultline eval --folds 10 --json");
   eval->add_option("--folds", o.folds, "number of folds")->check(CLI::Range(2, 100));
   eval->add_option("--seed", o.seed, "seed of the fold assignment");
   eval->callback([&ctx] {

@@ -4,9 +4,8 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "datasets/database.hpp"
 
@@ -16,7 +15,9 @@ struct Context {
   std::string db_path;
   bool json = false;
 
-  std::unique_ptr<datasets::Database> open_db() const { return std::make_unique<datasets::Database>(db_path); }
+  std::unique_ptr<datasets::Database> open_db() const {
+    return std::make_unique<datasets::Database>(db_path);
+  }
 
   // Prints `object` on stdout when --json is set, otherwise the human text.
   void emit(const nlohmann::json& object, const std::string& human) const {

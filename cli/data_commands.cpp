@@ -32,46 +32,51 @@ void print_taxonomy(const Context& ctx) {
 }  // namespace
 
 void add_data_commands(CLI::App& app, Context& ctx) {
-  auto* tax = app.add_subcommand("taxonomy", "Print the taxonomy of symptoms and root causes.\n"
-                                             "Example: faultline taxonomy --json");
+  auto* tax = app.add_subcommand("taxonomy",
+                                 "Print the taxonomy of symptoms and root causes.\n"
+                                 "Example: faultline taxonomy --json");
   tax->callback([&ctx] { print_taxonomy(ctx); });
 
-  auto* import = app.add_subcommand("import", "Load corpus records (JSONL) into the store; re-import updates.\n"
-                                              "Example: faultline import --snapshot datasets/snapshot/issues.jsonl");
+  auto* import = app.add_subcommand("import",
+                                    "Load corpus records (JSONL) into the store; re-import updates.\n"
+                                    "Example: faultline import --snapshot datasets/snapshot/issues.jsonl");
   static std::string snapshot;
   import->add_option("--snapshot", snapshot, "JSONL file of corpus records")->required();
   import->callback([&ctx] {
     auto db = ctx.open_db();
-    auto summary = datasets::import_snapshot(*db, snapshot);
-    ctx.emit({{"inserted", summary.inserted}, {"updated", summary.updated}, {"issues", datasets::count_issues(*db)}},
-             "imported " + snapshot + ": " + std::to_string(summary.inserted) + " new, " +
-                 std::to_string(summary.updated) + " updated; the store holds " +
-                 std::to_string(datasets::count_issues(*db)) + " issues\n");
-  });
+  auto summary = datasets::import_snapshot(*db, snapshot);
+  ctx.emit(
+      {{"inserted", summary.inserted}, {"updated", summary.updated}, {"issues", datasets::count_issues(*db)}},
+      "imported " + snapshot + ": " + std::to_string(summary.inserted) + " new, " +
+          std::to_string(summary.updated) + " updated; the store holds " +
+          std::to_string(datasets::count_issues(*db)) + " issues\n");
+});
 
-  auto* exp = app.add_subcommand("export", "Write issues, final labels or predictions to stdout or a file.\n"
-                                           "Example: faultline export --what issues --format jsonl --out issues.jsonl");
-  static std::string what = "issues", format = "jsonl", out_path;
-  exp->add_option("--what", what, "issues | labels | predictions")->check(CLI::IsMember({"issues", "labels", "predictions"}));
-  exp->add_option("--format", format, "jsonl | csv")->check(CLI::IsMember({"jsonl", "csv"}));
-  exp->add_option("--out", out_path, "output file (default: stdout)");
-  exp->callback([&ctx] {
-    auto db = ctx.open_db();
-    std::ofstream file;
-    if (!out_path.empty()) {
-      file.open(out_path);
-      if (!file) throw Error(out_path + ": cannot write the file");
-    }
-    std::ostream& out = out_path.empty() ? std::cout : file;
-    if (what == "issues") {
-      auto issues = datasets::load_issues(*db);
-      format == "jsonl" ? datasets::write_issues_jsonl(out, issues) : datasets::write_issues_csv(out, issues);
-    } else if (what == "labels") {
-      datasets::write_final_labels(*db, out, format);
-    } else {
-      datasets::write_predictions(*db, out, format);
-    }
-  });
-}
+auto* exp = app.add_subcommand("export",
+                               "Write issues, final labels or predictions to stdout or a file.\n"
+                               "Example: faultline export --what issues --format jsonl --out issues.jsonl");
+static std::string what = "issues", format = "jsonl", out_path;
+exp->add_option("--what", what, "issues | labels | predictions")
+    ->check(CLI::IsMember({"issues", "labels", "predictions"}));
+exp->add_option("--format", format, "jsonl | csv")->check(CLI::IsMember({"jsonl", "csv"}));
+exp->add_option("--out", out_path, "output file (default: stdout)");
+exp->callback([&ctx] {
+  auto db = ctx.open_db();
+  std::ofstream file;
+  if (!out_path.empty()) {
+    file.open(out_path);
+    if (!file) throw Error(out_path + ": cannot write the file");
+  }
+  std::ostream& out = out_path.empty() ? std::cout : file;
+  if (what == "issues") {
+    auto issues = datasets::load_issues(*db);
+    format == "jsonl" ? datasets::write_issues_jsonl(out, issues) : datasets::write_issues_csv(out, issues);
+  } else if (what == "labels") {
+    datasets::write_final_labels(*db, out, format);
+  } else {
+    datasets::write_predictions(*db, out, format);
+  }
+});
+}  // namespace faultline::cli
 
 }  // namespace faultline::cli

@@ -43,7 +43,8 @@ void screen(const Context& ctx, const FunnelOptions& o) {
 void sample(const Context& ctx, const FunnelOptions& o) {
   auto db = ctx.open_db();
   auto draw = classifier::draw_sample(*db, o.name, o.total, o.seed);
-  nlohmann::json j = {{"name", o.name}, {"total", o.total}, {"seed", o.seed}, {"repositories", nlohmann::json::object()}};
+  nlohmann::json j = {
+      {"name", o.name}, {"total", o.total}, {"seed", o.seed}, {"repositories", nlohmann::json::object()}};
   std::vector<std::vector<std::string>> rows{{"repository", "candidates", "sampled"}};
   for (const auto& [repo, d] : draw) {
     j["repositories"][repo] = {{"candidates", d.candidates}, {"sampled", d.allocated}};
@@ -56,42 +57,51 @@ void replace(const Context& ctx, const FunnelOptions& o) {
   auto db = ctx.open_db();
   auto [repo, number] = datasets::parse_issue_key(o.replace_key);
   auto r = classifier::replace_in_sample(*db, o.name, repo, number, o.reason);
-  ctx.emit({{"excluded", o.replace_key}, {"replacement", r.replacement_key}, {"distance_seconds", r.distance_seconds}},
-           "excluded " + o.replace_key + " (" + o.reason + "); replaced by " + r.replacement_key + ", created " +
-               std::to_string(r.distance_seconds / 86400) + " days apart\n");
+  ctx.emit({{"excluded", o.replace_key},
+            {"replacement", r.replacement_key},
+            {"distance_seconds", r.distance_seconds}},
+           "excluded " + o.replace_key + " (" + o.reason + "); replaced by " + r.replacement_key +
+               ", created " + std::to_string(r.distance_seconds / 86400) + " days apart\n");
 }
 
 void funnel(const Context& ctx, const FunnelOptions& o) {
   auto db = ctx.open_db();
   auto rows = classifier::compute_funnel(*db, o.name);
-  std::vector<std::vector<std::string>> table{{"repository", "raw", "candidate", "sampled", "excluded", "final"}};
+  std::vector<std::vector<std::string>> table{
+      {"repository", "raw", "candidate", "sampled", "excluded", "final"}};
   auto add = [&](const classifier::FunnelRow& r) {
     table.push_back({r.repo, std::to_string(r.raw), std::to_string(r.candidates), std::to_string(r.sampled),
                      std::to_string(r.excluded), std::to_string(r.labeled)});
   };
   for (const auto& r : rows) add(r);
   add(classifier::funnel_total(rows));
-  ctx.emit(classifier::funnel_json(rows), text_table(table) + "final = issues with an audited manual label\n");
+  ctx.emit(classifier::funnel_json(rows),
+           text_table(table) + "final = issues with an audited manual label\n");
 }
 
 }  // namespace
 
 void add_funnel_commands(CLI::App& app, Context& ctx) {
   static FunnelOptions o;
-  auto* scr = app.add_subcommand("screen", "Screen every stored issue into the candidate pool (closed, failure term "
-                                           "in the title, no out-of-scope label); records each decision's rule.\n"
-                                           "Example: faultline screen --json");
-  scr->add_option("--rules", o.rules_file, "screening rules JSON (default: the built-in taxonomy/screening.json)");
+  auto* scr = app.add_subcommand("screen",
+                                 "Screen every stored issue into the candidate pool (closed, failure term "
+                                 "in the title, no out-of-scope label); records each decision's rule.\n"
+                                 "Example: faultline screen --json");
+  scr->add_option("--rules", o.rules_file,
+                  "screening rules JSON (default: the built-in taxonomy/screening.json)");
   scr->callback([&ctx] { screen(ctx, o); });
 
-  auto* smp = app.add_subcommand("sample", "Draw a repository-stratified proportional sample of the candidates.\n"
-                                           "Example: faultline sample --total 300 --seed 7");
+  auto* smp = app.add_subcommand("sample",
+                                 "Draw a repository-stratified proportional sample of the candidates.\n"
+                                 "Example: faultline sample --total 300 --seed 7");
   smp->add_option("--total", o.total, "sample size");
   smp->add_option("--seed", o.seed, "random seed (same seed, same sample)");
   smp->add_option("--name", o.name, "sample name");
-  auto* rep = smp->add_subcommand("replace", "Exclude a sampled issue and replace it with the nearest-in-time "
-                                             "unsampled candidate of its repository.\n"
-                                             "Example: faultline sample replace NVIDIA/cutlass#1270 --reason \"no fix evidence\"");
+  auto* rep = smp->add_subcommand(
+      "replace",
+      "Exclude a sampled issue and replace it with the nearest-in-time "
+      "unsampled candidate of its repository.\n"
+      "Example: faultline sample replace NVIDIA/cutlass#1270 --reason \"no fix evidence\"");
   rep->add_option("issue", o.replace_key, "OWNER/NAME#NUMBER")->required();
   rep->add_option("--reason", o.reason, "why it is excluded")->required();
   smp->callback([&ctx, smp] {
@@ -99,8 +109,9 @@ void add_funnel_commands(CLI::App& app, Context& ctx) {
   });
   rep->callback([&ctx] { replace(ctx, o); });
 
-  auto* fun = app.add_subcommand("funnel", "Raw / candidate / sampled / final counts per repository (Table I).\n"
-                                           "Example: faultline funnel --json");
+  auto* fun = app.add_subcommand("funnel",
+                                 "Raw / candidate / sampled / final counts per repository (Table I).\n"
+                                 "Example: faultline funnel --json");
   fun->add_option("--name", o.name, "sample name");
   fun->callback([&ctx] { funnel(ctx, o); });
 }

@@ -1,8 +1,7 @@
 #include <cstdio>
 #include <fstream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "classifier/label_audit.hpp"
 #include "classifier/label_sheets.hpp"
@@ -26,13 +25,14 @@ struct LabelOptions {
 
 std::string audit_text(const classifier::AuditResult& a) {
   std::string text = "audit of " + std::to_string(a.n) + " issues labeled by every rater\n";
-  text += "  joint (symptom + root cause): kappa " + fixed(a.joint.kappa) + "  95% CI [" + fixed(a.joint.ci_low) +
-          ", " + fixed(a.joint.ci_high) + "]  observed " + fixed(a.joint.observed) + ", expected " +
-          fixed(a.joint.expected) + "\n";
-  text += "  symptom: kappa " + fixed(a.symptom.kappa) + "   root cause: kappa " + fixed(a.root_cause.kappa) + "\n";
+  text += "  joint (symptom + root cause): kappa " + fixed(a.joint.kappa) + "  95% CI [" +
+          fixed(a.joint.ci_low) + ", " + fixed(a.joint.ci_high) + "]  observed " + fixed(a.joint.observed) +
+          ", expected " + fixed(a.joint.expected) + "\n";
+  text += "  symptom: kappa " + fixed(a.symptom.kappa) + "   root cause: kappa " + fixed(a.root_cause.kappa) +
+          "\n";
   if (a.raters.size() > 2) text += "  Fleiss' kappa (joint, all raters): " + fixed(a.fleiss_joint) + "\n";
-  text += "  disagreements: " + std::to_string(a.disagreements.size()) + " (" + std::to_string(a.pending.size()) +
-          " awaiting adjudication)\n";
+  text += "  disagreements: " + std::to_string(a.disagreements.size()) + " (" +
+          std::to_string(a.pending.size()) + " awaiting adjudication)\n";
   for (const auto& d : a.disagreements) {
     std::string labels;
     for (const auto& l : d.labels) labels += (labels.empty() ? "" : " vs ") + l;
@@ -60,11 +60,14 @@ std::vector<std::string> split_raters(const std::string& text) {
 
 void add_label_commands(CLI::App& app, Context& ctx) {
   static LabelOptions o;
-  auto* label = app.add_subcommand("label", "Labeling sheets for raters: export to fill in, import when done.");
+  auto* label =
+      app.add_subcommand("label", "Labeling sheets for raters: export to fill in, import when done.");
   label->require_subcommand(1);
 
-  auto* exp = label->add_subcommand("export", "Write a labeling sheet (CSV) for a rater.\n"
-                                              "Example: faultline label export --rater alice --sample main --out alice.csv");
+  auto* exp =
+      label->add_subcommand("export",
+                            "Write a labeling sheet (CSV) for a rater.\n"
+                            "Example: faultline label export --rater alice --sample main --out alice.csv");
   exp->add_option("--rater", o.rater, "who will fill it in")->required();
   exp->add_option("--out", o.out, "CSV file to write")->required();
   exp->add_option("--sample", o.sample, "the issues of this sample");
@@ -82,33 +85,40 @@ void add_label_commands(CLI::App& app, Context& ctx) {
              "wrote " + std::to_string(rows) + " issues to " + o.out + " for " + o.rater + "\n");
   });
 
-  auto* imp = label->add_subcommand("import", "Import a rater's filled-in sheet as one batch, or nothing on any error.\n"
-                                              "Example: faultline label import --rater rater_a datasets/snapshot/labels_rater_a.csv");
+  auto* imp = label->add_subcommand(
+      "import",
+      "Import a rater's filled-in sheet as one batch, or nothing on any error.\n"
+      "Example: faultline label import --rater rater_a datasets/snapshot/labels_rater_a.csv");
   imp->add_option("--rater", o.rater, "whose labels these are")->required();
   imp->add_option("file", o.file, "the CSV (repo,number,[rater],symptom,root_cause,[note])")->required();
   imp->callback([&ctx] {
     auto db = ctx.open_db();
     auto r = classifier::import_label_sheet(*db, o.rater, o.file);
     ctx.emit({{"batch", r.batch_id}, {"labeled", r.labeled}, {"blank", r.skipped_blank}},
-             "imported batch " + std::to_string(r.batch_id) + " of " + o.rater + ": " + std::to_string(r.labeled) +
-                 " labels (" + std::to_string(r.skipped_blank) + " blank rows skipped); run 'faultline audit'\n");
+             "imported batch " + std::to_string(r.batch_id) + " of " + o.rater + ": " +
+                 std::to_string(r.labeled) + " labels (" + std::to_string(r.skipped_blank) +
+                 " blank rows skipped); run 'faultline audit'\n");
   });
 
-  auto* audit = app.add_subcommand("audit", "Agreement of raters (Cohen's kappa on the joint label and per axis, "
-                                             "Fleiss' kappa for 3+); when kappa passes the threshold, agreed and "
-                                             "adjudicated labels become final and override the classifier.\n"
-                                             "Example: faultline audit --raters rater_a,rater_b --threshold 0.8 --json");
+  auto* audit =
+      app.add_subcommand("audit",
+                         "Agreement of raters (Cohen's kappa on the joint label and per axis, "
+                         "Fleiss' kappa for 3+); when kappa passes the threshold, agreed and "
+                         "adjudicated labels become final and override the classifier.\n"
+                         "Example: faultline audit --raters rater_a,rater_b --threshold 0.8 --json");
   audit->add_option("--raters", o.raters, "comma-separated raters (default: every rater in the store)");
-  audit->add_option("--threshold", o.threshold, "kappa needed to accept the labels")->check(CLI::Range(-1.0, 1.0));
+  audit->add_option("--threshold", o.threshold, "kappa needed to accept the labels")
+      ->check(CLI::Range(-1.0, 1.0));
   audit->callback([&ctx] {
     auto db = ctx.open_db();
     auto result = classifier::run_audit(*db, split_raters(o.raters), o.threshold);
     ctx.emit(classifier::audit_json(result), audit_text(result));
   });
 
-  auto* adj = app.add_subcommand("adjudicate", "Import final labels for disagreements (or any issue) from a label CSV "
-                                               "whose rater column names the adjudicator, then re-run the last audit.\n"
-                                               "Example: faultline adjudicate datasets/snapshot/labels_adjudicated.csv");
+  auto* adj = app.add_subcommand("adjudicate",
+                                 "Import final labels for disagreements (or any issue) from a label CSV "
+                                 "whose rater column names the adjudicator, then re-run the last audit.\n"
+                                 "Example: faultline adjudicate datasets/snapshot/labels_adjudicated.csv");
   adj->add_option("file", o.file, "the CSV")->required();
   adj->callback([&ctx] {
     auto db = ctx.open_db();

@@ -10,8 +10,10 @@ int main(int argc, char** argv) {
 
   CLI::App app{
       "faultline — study and regression-test failures of GPU kernel libraries.\n"
-      "Pipeline: mine → screen → sample → label/audit → train/classify → report; reproducers run as a suite.\n"
-      "Example: faultline import --snapshot datasets/snapshot/issues.jsonl && faultline report --out out/report"};
+      "Pipeline: mine → screen → sample → label/audit → train/classify → report; reproducers run as a "
+      "suite.\n"
+      "Example: faultline import --snapshot datasets/snapshot/issues.jsonl && faultline report --out "
+      "out/report"};
   app.require_subcommand(1);
   app.fallthrough();
   app.option_defaults()->always_capture_default();

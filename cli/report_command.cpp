@@ -1,6 +1,5 @@
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli/commands.hpp"
 #include "reports/report_writer.hpp"
@@ -10,10 +9,11 @@ namespace faultline::cli {
 void add_report_command(CLI::App& app, Context& ctx) {
   static std::string out_dir, formats = "md,csv,tex,json,html";
   static bool manual_only = false;
-  auto* report = app.add_subcommand("report", "Write the study's tables (I–III), cross-tabs, findings and an HTML page "
-                                              "with charts. Manual labels win; confident predictions fill the rest "
-                                              "unless --manual-only.\n"
-                                              "Example: faultline report --out out/report --format md,html");
+  auto* report = app.add_subcommand("report",
+                                    "Write the study's tables (I–III), cross-tabs, findings and an HTML page "
+                                    "with charts. Manual labels win; confident predictions fill the rest "
+                                    "unless --manual-only.\n"
+                                    "Example: faultline report --out out/report --format md,html");
   report->add_option("--out", out_dir, "output directory")->required();
   report->add_option("--format", formats, "comma-separated: md,csv,tex,json,html");
   report->add_flag("--manual-only", manual_only, "leave predicted labels out");
@@ -29,8 +29,8 @@ void add_report_command(CLI::App& app, Context& ctx) {
     options.include_predictions = !manual_only;
     auto data = reports::load_report_data(*db, options);
     auto summary = reports::write_report(data, out_dir, chosen);
-    std::string text = "report of " + std::to_string(summary.cases) + " labeled issues written to " + out_dir + " (" +
-                       std::to_string(summary.files.size()) + " files)\n";
+    std::string text = "report of " + std::to_string(summary.cases) + " labeled issues written to " +
+                       out_dir + " (" + std::to_string(summary.files.size()) + " files)\n";
     for (const auto& finding : summary.findings) text += "  - " + finding + "\n";
     ctx.emit({{"cases", summary.cases}, {"files", summary.files}, {"findings", summary.findings}}, text);
   });

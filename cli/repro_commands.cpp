@@ -2,7 +2,6 @@
 
 #include <fstream>
 #include <iostream>
-
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
@@ -32,8 +31,8 @@ reproducers::Environment environment(const ReproOptions& o) {
 }
 
 nlohmann::json result_json(const reproducers::RunResult& r) {
-  return {{"id", r.id}, {"mode", r.mode}, {"variant", r.variant}, {"outcome", r.outcome}, {"detail", r.detail},
-          {"seconds", r.seconds}};
+  return {{"id", r.id},           {"mode", r.mode},     {"variant", r.variant},
+          {"outcome", r.outcome}, {"detail", r.detail}, {"seconds", r.seconds}};
 }
 
 std::string result_line(const reproducers::RunResult& r) {
@@ -54,8 +53,12 @@ void list(const Context& ctx, const ReproOptions& o) {
     for (const auto& [mode, variants] : m.modes) modes += (modes.empty() ? "" : ",") + mode;
     std::string source = m.issues.empty() ? "-" : m.issues.front();
     rows.push_back({m.id, m.symptom, m.root_cause, modes, source});
-    j.push_back({{"id", m.id}, {"title", m.title}, {"symptom", m.symptom}, {"root_cause", m.root_cause},
-                 {"issues", m.issues}, {"modes", modes}});
+    j.push_back({{"id", m.id},
+                 {"title", m.title},
+                 {"symptom", m.symptom},
+                 {"root_cause", m.root_cause},
+                 {"issues", m.issues},
+                 {"modes", modes}});
   }
   ctx.emit({{"reproducers", j}}, text_table(rows));
 }
@@ -84,8 +87,11 @@ int suite(const Context& ctx, const ReproOptions& o) {
   reproducers::link_manifest_issues(*db, manifests);
   bool tty = isatty(STDERR_FILENO);
   auto summary = reproducers::run_suite(*db, manifests, o.mode, env, [&](const reproducers::RunResult& r) {
-    if (!ctx.json) std::cout << result_line(r) << "\n" << std::flush;
-    else if (tty) std::cerr << "\r" << r.id << " [" << r.mode << "/" << r.variant << "] " << r.outcome << "\033[K" << std::flush;
+    if (!ctx.json)
+      std::cout << result_line(r) << "\n" << std::flush;
+    else if (tty)
+      std::cerr << "\r" << r.id << " [" << r.mode << "/" << r.variant << "] " << r.outcome << "\033[K"
+                << std::flush;
   });
   if (tty && ctx.json) std::cerr << "\r\033[K";
   if (!o.junit.empty()) {
@@ -96,10 +102,15 @@ int suite(const Context& ctx, const ReproOptions& o) {
   nlohmann::json results = nlohmann::json::array();
   for (const auto& r : summary.results) results.push_back(result_json(r));
   std::string counts;
-  for (const auto& [outcome, n] : summary.counts) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + outcome;
+  for (const auto& [outcome, n] : summary.counts)
+    counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + outcome;
   if (ctx.json) {
-    std::cout << nlohmann::json{{"run", summary.run_id}, {"mode", o.mode}, {"counts", summary.counts},
-                                {"healthy", summary.healthy()}, {"results", results}}.dump()
+    std::cout << nlohmann::json{{"run", summary.run_id},
+                                {"mode", o.mode},
+                                {"counts", summary.counts},
+                                {"healthy", summary.healthy()},
+                                {"results", results}}
+                     .dump()
               << "\n";
   } else {
     std::cout << "suite run " << summary.run_id << " (" << o.mode << "): " << counts
@@ -113,23 +124,29 @@ int suite(const Context& ctx, const ReproOptions& o) {
 void add_repro_commands(CLI::App& app, Context& ctx) {
   static ReproOptions o;
   static int exit_code = 0;
-  auto* repro = app.add_subcommand("repro", "Reproducers: small CUDA programs, buggy and fixed, that recreate a failure.");
+  auto* repro = app.add_subcommand(
+      "repro", "Reproducers: small CUDA programs, buggy and fixed, that recreate a failure.");
   repro->require_subcommand(1);
   auto* list_cmd = repro->add_subcommand("list", "List the reproducers.\nExample: faultline repro list");
-  list_cmd->add_option("--manifests", o.manifests, "manifest directory (default: the source tree's reproducers/)");
+  list_cmd->add_option("--manifests", o.manifests,
+                       "manifest directory (default: the source tree's reproducers/)");
   list_cmd->callback([&ctx] { list(ctx, o); });
-  auto* run_cmd = repro->add_subcommand("run", "Run one reproducer's variants in a mode.\n"
-                                               "Example: faultline repro run int16-bound-overflow --mode host");
+  auto* run_cmd = repro->add_subcommand("run",
+                                        "Run one reproducer's variants in a mode.\n"
+                                        "Example: faultline repro run int16-bound-overflow --mode host");
   run_cmd->add_option("id", o.id, "reproducer id")->required();
-  run_cmd->add_option("--mode", o.mode, "auto | build | host | gpu")->check(CLI::IsMember({"auto", "build", "host", "gpu"}));
+  run_cmd->add_option("--mode", o.mode, "auto | build | host | gpu")
+      ->check(CLI::IsMember({"auto", "build", "host", "gpu"}));
   run_cmd->add_option("--manifests", o.manifests, "manifest directory");
   run_cmd->callback([&ctx] {
     if (run_one(ctx, o) != 0) throw CLI::RuntimeError(1);
   });
 
-  auto* suite_cmd = app.add_subcommand("suite", "Run every reproducer as a regression suite: fixed variants must pass, "
-                                                "buggy ones must still show their symptom. Results go to the store.\n"
-                                                "Example: faultline suite --mode auto --junit suite.xml");
+  auto* suite_cmd =
+      app.add_subcommand("suite",
+                         "Run every reproducer as a regression suite: fixed variants must pass, "
+                         "buggy ones must still show their symptom. Results go to the store.\n"
+                         "Example: faultline suite --mode auto --junit suite.xml");
   suite_cmd->add_option("--mode", o.mode, "auto (build + host + gpu if present) | build | host | gpu")
       ->check(CLI::IsMember({"auto", "build", "host", "gpu"}));
   suite_cmd->add_option("--junit", o.junit, "write JUnit XML here");
@@ -139,8 +156,9 @@ void add_repro_commands(CLI::App& app, Context& ctx) {
     if (exit_code != 0) throw CLI::RuntimeError(exit_code);
   });
 
-  auto* link = app.add_subcommand("link", "Link a labeled issue to a reproducer.\n"
-                                          "Example: faultline link NVIDIA/cutlass#225 metadata-layout-mismatch");
+  auto* link = app.add_subcommand("link",
+                                  "Link a labeled issue to a reproducer.\n"
+                                  "Example: faultline link NVIDIA/cutlass#225 metadata-layout-mismatch");
   link->add_option("issue", o.issue, "OWNER/NAME#NUMBER")->required();
   link->add_option("id", o.id, "reproducer id")->required();
   link->add_option("--manifests", o.manifests, "manifest directory");
@@ -155,8 +173,9 @@ void add_repro_commands(CLI::App& app, Context& ctx) {
     ctx.emit({{"issue", o.issue}, {"reproducer", o.id}}, "linked " + o.issue + " to " + o.id + "\n");
   });
 
-  auto* doctor = app.add_subcommand("doctor", "What this machine can run: GPU, driver, CUDA, nvcc, compute capability, "
-                                              "and which reproducers' GPU mode applies.\nExample: faultline doctor");
+  auto* doctor = app.add_subcommand("doctor",
+                                    "What this machine can run: GPU, driver, CUDA, nvcc, compute capability, "
+                                    "and which reproducers' GPU mode applies.\nExample: faultline doctor");
   doctor->callback([&ctx] {
     auto env = environment(o);
     std::vector<std::vector<std::string>> rows;
@@ -169,12 +188,14 @@ void add_repro_commands(CLI::App& app, Context& ctx) {
     nlohmann::json runnable = nlohmann::json::object();
     text += "reproducers:\n";
     for (const auto& m : reproducers::load_manifests(env.manifest_dir)) {
-      std::string gpu = !m.modes.count("gpu") ? "no gpu mode"
-                        : !env.gpu            ? "gpu: skipped (no GPU)"
-                        : env.gpu->compute_capability + 1e-9 < m.min_compute_capability ? "gpu: skipped (capability too low)"
-                        : m.max_compute_capability && env.gpu->compute_capability > *m.max_compute_capability + 1e-9
-                            ? "gpu: skipped (device has the feature)"
-                            : "gpu: runs";
+      std::string gpu =
+          !m.modes.count("gpu") ? "no gpu mode"
+          : !env.gpu            ? "gpu: skipped (no GPU)"
+          : env.gpu->compute_capability + 1e-9 < m.min_compute_capability
+              ? "gpu: skipped (capability too low)"
+          : m.max_compute_capability && env.gpu->compute_capability > *m.max_compute_capability + 1e-9
+              ? "gpu: skipped (device has the feature)"
+              : "gpu: runs";
       std::string host = m.modes.count("host") ? "host: runs" : "no host mode";
       runnable[m.id] = {{"gpu", gpu}, {"host", host}};
       text += "  " + m.id + ": " + host + "; " + gpu + "\n";

@@ -6,7 +6,8 @@ namespace faultline::datasets {
 
 void replace_screening(Database& db, const std::vector<ScreeningDecision>& decisions) {
   db.exec("DELETE FROM screening");
-  Statement insert = db.prepare("INSERT INTO screening(issue_id, decision, rule, screened_at) VALUES (?,?,?,?)");
+  Statement insert =
+      db.prepare("INSERT INTO screening(issue_id, decision, rule, screened_at) VALUES (?,?,?,?)");
   std::string now = utc_now();
   for (const auto& d : decisions) {
     insert.bind_all(d.issue_id, d.decision, d.rule, now);
@@ -22,7 +23,9 @@ std::map<int64_t, ScreeningDecision> load_screening(Database& db) {
 }
 
 void add_to_sample(Database& db, const std::string& name, const SampleEntry& e) {
-  db.prepare("INSERT INTO samples(name, issue_id, status, origin, reason, replaced_by, seed) VALUES (?,?,?,?,?,?,?)")
+  db.prepare(
+        "INSERT INTO samples(name, issue_id, status, origin, reason, replaced_by, seed) VALUES "
+        "(?,?,?,?,?,?,?)")
       .bind_all(name, e.issue_id, e.status, e.origin, e.reason, std::optional<std::string>{}, e.seed)
       .run();
 }
@@ -34,7 +37,8 @@ void replace_sample(Database& db, const std::string& name, const std::vector<Sam
 
 std::vector<SampleEntry> load_sample(Database& db, const std::string& name) {
   Statement s = db.prepare(
-      "SELECT issue_id, status, origin, reason, replaced_by, seed FROM samples WHERE name = ? ORDER BY issue_id");
+      "SELECT issue_id, status, origin, reason, replaced_by, seed FROM samples WHERE name = ? ORDER BY "
+      "issue_id");
   s.bind_all(name);
   std::vector<SampleEntry> out;
   while (s.step()) {

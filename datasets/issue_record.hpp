@@ -9,7 +9,7 @@
 namespace faultline::datasets {
 
 struct IssueRecord {
-  int64_t id = 0;  // store row id; 0 before the record is stored
+  int64_t id = 0;    // store row id; 0 before the record is stored
   std::string repo;  // owner/name
   int64_t number = 0;
   std::string url;

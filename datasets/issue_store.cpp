@@ -1,8 +1,7 @@
 #include "datasets/issue_store.hpp"
 
-#include <unordered_map>
-
 #include <nlohmann/json.hpp>
+#include <unordered_map>
 
 #include "taxonomy/error.hpp"
 
@@ -60,16 +59,18 @@ UpsertResult upsert_issue(Database& db, const IssueRecord& issue) {
     db.prepare(
           "UPDATE issues SET url=?, state=?, created=?, updated=?, title=?, body=?, error_lines=?, env=?, "
           "discussion=?, scope=?, scope_reason=?, raw_json=COALESCE(?, raw_json) WHERE id=?")
-        .bind_all(issue.url, issue.state, issue.created, issue.updated, issue.title, issue.body, error_lines.dump(),
-                  issue.env, issue.discussion, issue.scope, issue.scope_reason, issue.raw_json, *existing)
+        .bind_all(issue.url, issue.state, issue.created, issue.updated, issue.title, issue.body,
+                  error_lines.dump(), issue.env, issue.discussion, issue.scope, issue.scope_reason,
+                  issue.raw_json, *existing)
         .run();
   } else {
     db.prepare(
-          "INSERT INTO issues(repository_id, number, url, state, created, updated, title, body, error_lines, env, "
+          "INSERT INTO issues(repository_id, number, url, state, created, updated, title, body, error_lines, "
+          "env, "
           "discussion, scope, scope_reason, raw_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
         .bind_all(repo_id, issue.number, issue.url, issue.state, issue.created, issue.updated, issue.title,
-                  issue.body, error_lines.dump(), issue.env, issue.discussion, issue.scope, issue.scope_reason,
-                  issue.raw_json)
+                  issue.body, error_lines.dump(), issue.env, issue.discussion, issue.scope,
+                  issue.scope_reason, issue.raw_json)
         .run();
   }
   int64_t id = existing ? *existing : db.last_insert_id();
@@ -85,7 +86,8 @@ UpsertResult upsert_issue(Database& db, const IssueRecord& issue) {
 namespace {
 
 const char* const kIssueColumns =
-    "SELECT i.id, r.full_name, i.number, i.url, i.state, i.created, i.updated, i.title, i.body, i.error_lines, "
+    "SELECT i.id, r.full_name, i.number, i.url, i.state, i.created, i.updated, i.title, i.body, "
+    "i.error_lines, "
     "i.env, i.discussion, i.scope, i.scope_reason, i.raw_json FROM issues i "
     "JOIN repositories r ON r.id = i.repository_id ";
 
@@ -157,7 +159,8 @@ void upsert_comment(Database& db, const CommentRecord& c) {
 
 void attach_comment_discussions(Database& db, std::vector<IssueRecord>& issues, size_t limit) {
   Statement s = db.prepare(
-      "SELECT r.full_name, c.issue_number, c.body FROM comments c JOIN repositories r ON r.id = c.repository_id "
+      "SELECT r.full_name, c.issue_number, c.body FROM comments c JOIN repositories r ON r.id = "
+      "c.repository_id "
       "ORDER BY c.repository_id, c.issue_number, c.created, c.id");
   std::unordered_map<std::string, std::string> by_issue;
   while (s.step()) {

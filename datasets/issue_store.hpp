@@ -13,7 +13,8 @@ namespace faultline::datasets {
 int64_t ensure_repository(Database& db, const std::string& full_name);
 std::optional<int64_t> find_repository(Database& db, const std::string& full_name);
 
-// Inserts or updates by (repo, number); replaces the issue's labels. Returns the row id and whether it was new.
+// Inserts or updates by (repo, number); replaces the issue's labels. Returns the row id and whether it was
+// new.
 struct UpsertResult {
   int64_t id;
   bool inserted;
@@ -40,7 +41,8 @@ struct CommentRecord {
 };
 void upsert_comment(Database& db, const CommentRecord& comment);
 // Mined issues carry their discussion as comments: joins each issue's comment bodies, oldest first, into
-// the discussion of issues that have none (imported corpus records keep their own). At most `limit` bytes each.
+// the discussion of issues that have none (imported corpus records keep their own). At most `limit` bytes
+// each.
 void attach_comment_discussions(Database& db, std::vector<IssueRecord>& issues, size_t limit = 4000);
 int64_t count_comments(Database& db);
 

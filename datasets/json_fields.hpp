@@ -3,9 +3,8 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "taxonomy/error.hpp"
 
@@ -24,13 +23,15 @@ inline std::string json_string(const nlohmann::json& object, const char* name, c
 }
 
 // An optional string field: absent or null → "".
-inline std::string json_optional_string(const nlohmann::json& object, const char* name, const std::string& where) {
+inline std::string json_optional_string(const nlohmann::json& object, const char* name,
+                                        const std::string& where) {
   return object.contains(name) ? json_string(object, name, where, true) : "";
 }
 
 inline int64_t json_integer(const nlohmann::json& object, const char* name, const std::string& where) {
   if (!object.contains(name)) throw Error(where + ": missing field '" + name + "'");
-  if (!object.at(name).is_number_integer()) throw Error(where + ": field '" + std::string(name) + "' must be an integer");
+  if (!object.at(name).is_number_integer())
+    throw Error(where + ": field '" + std::string(name) + "' must be an integer");
   return object.at(name).get<int64_t>();
 }
 

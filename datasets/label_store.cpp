@@ -16,7 +16,8 @@ int64_t create_label_batch(Database& db, const std::string& rater, const std::st
 
 void put_manual_label(Database& db, const ManualLabel& l) {
   db.prepare(
-        "INSERT INTO manual_labels(batch_id, issue_id, rater, symptom, root_cause, note) VALUES (?,?,?,?,?,?) "
+        "INSERT INTO manual_labels(batch_id, issue_id, rater, symptom, root_cause, note) VALUES "
+        "(?,?,?,?,?,?) "
         "ON CONFLICT(rater, issue_id) DO UPDATE SET batch_id=excluded.batch_id, symptom=excluded.symptom, "
         "root_cause=excluded.root_cause, note=excluded.note")
       .bind_all(l.batch_id, l.issue_id, l.rater, l.symptom, l.root_cause, l.note)
@@ -44,14 +45,16 @@ void put_adjudication(Database& db, const Adjudication& a) {
   db.prepare(
         "INSERT INTO adjudications(issue_id, adjudicator, symptom, root_cause, note, source, adjudicated_at) "
         "VALUES (?,?,?,?,?,?,?) ON CONFLICT(issue_id) DO UPDATE SET adjudicator=excluded.adjudicator, "
-        "symptom=excluded.symptom, root_cause=excluded.root_cause, note=excluded.note, source=excluded.source, "
+        "symptom=excluded.symptom, root_cause=excluded.root_cause, note=excluded.note, "
+        "source=excluded.source, "
         "adjudicated_at=excluded.adjudicated_at")
       .bind_all(a.issue_id, a.adjudicator, a.symptom, a.root_cause, a.note, a.source, utc_now())
       .run();
 }
 
 std::map<int64_t, Adjudication> load_adjudications(Database& db) {
-  Statement s = db.prepare("SELECT issue_id, adjudicator, symptom, root_cause, note, source FROM adjudications");
+  Statement s =
+      db.prepare("SELECT issue_id, adjudicator, symptom, root_cause, note, source FROM adjudications");
   std::map<int64_t, Adjudication> out;
   while (s.step()) {
     out[s.integer(0)] = {s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(5)};
@@ -97,8 +100,8 @@ void write_final_labels(Database& db, std::ostream& out, const std::string& form
       write_csv_row(out, {s.text(0), std::to_string(s.integer(1)), s.text(2), s.text(3), s.text(4),
                           "raters: " + s.text(5)});
     } else {
-      nlohmann::json j = {{"repo", s.text(0)},    {"number", s.integer(1)},     {"provenance", s.text(2)},
-                          {"symptom", s.text(3)}, {"root_cause", s.text(4)},    {"raters", s.text(5)}};
+      nlohmann::json j = {{"repo", s.text(0)},    {"number", s.integer(1)},  {"provenance", s.text(2)},
+                          {"symptom", s.text(3)}, {"root_cause", s.text(4)}, {"raters", s.text(5)}};
       out << j.dump() << '\n';
     }
   }

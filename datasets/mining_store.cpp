@@ -25,14 +25,17 @@ std::optional<std::string> load_cursor(Database& db, int64_t repository_id, cons
   return s.text(0);
 }
 
-void save_cursor(Database& db, int64_t repository_id, const std::string& listing, const std::string& next_url) {
+void save_cursor(Database& db, int64_t repository_id, const std::string& listing,
+                 const std::string& next_url) {
   db.prepare("INSERT OR REPLACE INTO mine_cursors(repository_id, listing, next_url) VALUES (?,?,?)")
       .bind_all(repository_id, listing, next_url)
       .run();
 }
 
 void clear_cursor(Database& db, int64_t repository_id, const std::string& listing) {
-  db.prepare("DELETE FROM mine_cursors WHERE repository_id = ? AND listing = ?").bind_all(repository_id, listing).run();
+  db.prepare("DELETE FROM mine_cursors WHERE repository_id = ? AND listing = ?")
+      .bind_all(repository_id, listing)
+      .run();
 }
 
 std::optional<std::string> load_high_water(Database& db, int64_t repository_id, const std::string& listing) {
@@ -43,11 +46,13 @@ std::optional<std::string> load_high_water(Database& db, int64_t repository_id, 
   return s.text(0);
 }
 
-void raise_high_water(Database& db, int64_t repository_id, const std::string& listing, const std::string& updated) {
+void raise_high_water(Database& db, int64_t repository_id, const std::string& listing,
+                      const std::string& updated) {
   // ISO 8601 UTC timestamps of one format compare correctly as text.
-  db.prepare(listing == "issues"
-                 ? "UPDATE repositories SET high_water_issues = ? WHERE id = ? AND (high_water_issues IS NULL OR high_water_issues < ?)"
-                 : "UPDATE repositories SET high_water_comments = ? WHERE id = ? AND (high_water_comments IS NULL OR high_water_comments < ?)")
+  db.prepare(listing == "issues" ? "UPDATE repositories SET high_water_issues = ? WHERE id = ? AND "
+                                   "(high_water_issues IS NULL OR high_water_issues < ?)"
+                                 : "UPDATE repositories SET high_water_comments = ? WHERE id = ? AND "
+                                   "(high_water_comments IS NULL OR high_water_comments < ?)")
       .bind_all(updated, repository_id, updated)
       .run();
 }
@@ -55,14 +60,16 @@ void raise_high_water(Database& db, int64_t repository_id, const std::string& li
 void rename_repository(Database& db, const std::string& old_name, const std::string& new_name) {
   if (old_name == new_name) return;
   if (find_repository(db, new_name)) {
-    throw Error("repository " + old_name + " was renamed to " + new_name + ", which is already in the store separately");
+    throw Error("repository " + old_name + " was renamed to " + new_name +
+                ", which is already in the store separately");
   }
   db.prepare("UPDATE repositories SET full_name = ?, previous_name = ? WHERE full_name = ?")
       .bind_all(new_name, old_name, old_name)
       .run();
 }
 
-void replace_timeline(Database& db, int64_t issue_id, const std::vector<std::pair<std::string, std::string>>& events,
+void replace_timeline(Database& db, int64_t issue_id,
+                      const std::vector<std::pair<std::string, std::string>>& events,
                       const std::vector<std::string>& raw) {
   db.prepare("DELETE FROM timeline_events WHERE issue_id = ?").bind_all(issue_id).run();
   Statement insert = db.prepare(

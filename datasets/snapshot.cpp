@@ -1,9 +1,8 @@
 #include "datasets/snapshot.hpp"
 
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-
-#include <nlohmann/json.hpp>
 
 #include "datasets/csv.hpp"
 #include "datasets/issue_store.hpp"
@@ -45,7 +44,8 @@ IssueRecord parse_record(const std::string& json_line, const std::string& where)
       r.repo.find('/', slash + 1) != std::string::npos) {
     throw Error(where + ": repo '" + r.repo + "' is not of the form OWNER/NAME");
   }
-  if (!record.contains("number") || !record.at("number").is_number_integer() || record.at("number").get<int64_t>() <= 0) {
+  if (!record.contains("number") || !record.at("number").is_number_integer() ||
+      record.at("number").get<int64_t>() <= 0) {
     throw Error(where + ": field 'number' must be a positive integer");
   }
   r.number = record.at("number").get<int64_t>();
@@ -106,10 +106,17 @@ ImportSummary import_snapshot(Database& db, const std::string& path) {
 
 void write_issues_jsonl(std::ostream& out, const std::vector<IssueRecord>& issues) {
   for (const auto& r : issues) {
-    json j = {{"repo", r.repo},       {"number", r.number},           {"url", r.url},
-              {"state", r.state},     {"created", r.created},         {"labels", r.labels},
-              {"title", r.title},     {"body", r.body},               {"error_lines", r.error_lines},
-              {"env", r.env},         {"discussion", r.discussion}};
+    json j = {{"repo", r.repo},
+              {"number", r.number},
+              {"url", r.url},
+              {"state", r.state},
+              {"created", r.created},
+              {"labels", r.labels},
+              {"title", r.title},
+              {"body", r.body},
+              {"error_lines", r.error_lines},
+              {"env", r.env},
+              {"discussion", r.discussion}};
     if (!r.updated.empty()) j["updated"] = r.updated;
     if (r.scope) {
       j["scope"] = *r.scope;

@@ -5,7 +5,9 @@
 namespace faultline::datasets {
 
 void link_reproducer(Database& db, int64_t issue_id, const std::string& repro_id) {
-  db.prepare("INSERT OR IGNORE INTO repro_links(issue_id, repro_id) VALUES (?, ?)").bind_all(issue_id, repro_id).run();
+  db.prepare("INSERT OR IGNORE INTO repro_links(issue_id, repro_id) VALUES (?, ?)")
+      .bind_all(issue_id, repro_id)
+      .run();
 }
 
 std::map<int64_t, std::vector<std::string>> load_reproducer_links(Database& db) {

@@ -43,7 +43,8 @@ std::string next_link(const std::string& link_header) {
     size_t end = link_header.find('>', pos);
     if (end == std::string::npos) break;
     size_t stop = link_header.find(',', end);
-    std::string params = link_header.substr(end + 1, stop == std::string::npos ? std::string::npos : stop - end - 1);
+    std::string params =
+        link_header.substr(end + 1, stop == std::string::npos ? std::string::npos : stop - end - 1);
     if (params.find("rel=\"next\"") != std::string::npos) return link_header.substr(pos + 1, end - pos - 1);
     pos = end + 1;
   }
@@ -59,7 +60,8 @@ void GitHubApi::wait_seconds(double seconds, const std::string& why) {
   while (true) {
     double left = std::chrono::duration<double>(until - std::chrono::steady_clock::now()).count();
     if (left <= 0) break;
-    if (options_.on_wait) options_.on_wait("waiting " + std::to_string(static_cast<int>(std::ceil(left))) + " s for " + why);
+    if (options_.on_wait)
+      options_.on_wait("waiting " + std::to_string(static_cast<int>(std::ceil(left))) + " s for " + why);
     std::this_thread::sleep_for(std::chrono::duration<double>(std::min(left, 1.0)));
   }
 }
@@ -82,30 +84,35 @@ Page GitHubApi::get(const std::string& path_or_url, const std::optional<datasets
       wait_seconds(wait_before_next_, "the rate limit to reset");
       wait_before_next_ = 0;
     }
-    if (options_.max_requests >= 0 && stats_.requests >= options_.max_requests) throw RequestBudgetExhausted{};
+    if (options_.max_requests >= 0 && stats_.requests >= options_.max_requests)
+      throw RequestBudgetExhausted{};
     std::vector<std::string> headers{"Accept: application/vnd.github+json",
                                      std::string("X-GitHub-Api-Version: ") + kApiVersion,
                                      "User-Agent: faultline/0.1"};
     if (!options_.token.empty()) headers.push_back("Authorization: Bearer " + options_.token);
     if (validator && !validator->etag.empty()) headers.push_back("If-None-Match: " + validator->etag);
-    if (validator && !validator->last_modified.empty()) headers.push_back("If-Modified-Since: " + validator->last_modified);
+    if (validator && !validator->last_modified.empty())
+      headers.push_back("If-Modified-Since: " + validator->last_modified);
 
     HttpResponse r;
     TransportError transport;
     ++stats_.requests;
     if (!http_.get(url, headers, &r, &transport)) {
-      if (attempt >= options_.max_retries) throw Error("GET " + url + ": " + transport.message + " (gave up after " +
-                                                       std::to_string(attempt) + " retries)");
+      if (attempt >= options_.max_retries)
+        throw Error("GET " + url + ": " + transport.message + " (gave up after " + std::to_string(attempt) +
+                    " retries)");
       ++stats_.retries;
       backoff(attempt++, "a retry after: " + transport.message);
       continue;
     }
     page.rate_remaining = header(r, "x-ratelimit-remaining");
-    if (page.rate_remaining == "0" && r.status < 400) wait_before_next_ = seconds_until_reset(header(r, "x-ratelimit-reset"));
+    if (page.rate_remaining == "0" && r.status < 400)
+      wait_before_next_ = seconds_until_reset(header(r, "x-ratelimit-reset"));
 
     if (r.status == 301 || r.status == 302 || r.status == 307 || r.status == 308) {
       std::string location = header(r, "location");
-      if (location.empty() || ++redirects > 5) throw Error("GET " + url + ": redirect without a usable Location");
+      if (location.empty() || ++redirects > 5)
+        throw Error("GET " + url + ": redirect without a usable Location");
       url = absolute(url, location);
       page.redirected = true;
       continue;
@@ -123,8 +130,8 @@ Page GitHubApi::get(const std::string& path_or_url, const std::optional<datasets
         continue;
       }
       if (r.status == 429 || r.body.find("secondary rate limit") != std::string::npos) {
-        if (attempt >= options_.max_retries) throw Error("GET " + url + ": still rate limited after " +
-                                                         std::to_string(attempt) + " retries");
+        if (attempt >= options_.max_retries)
+          throw Error("GET " + url + ": still rate limited after " + std::to_string(attempt) + " retries");
         ++stats_.retries;
         backoff(attempt++, "a secondary rate limit");
         continue;
@@ -132,8 +139,9 @@ Page GitHubApi::get(const std::string& path_or_url, const std::optional<datasets
       throw Error("GET " + url + ": 403 Forbidden (check GITHUB_TOKEN and its scopes)");
     }
     if (r.status >= 500) {
-      if (attempt >= options_.max_retries) throw Error("GET " + url + ": HTTP " + std::to_string(r.status) +
-                                                       " after " + std::to_string(attempt) + " retries");
+      if (attempt >= options_.max_retries)
+        throw Error("GET " + url + ": HTTP " + std::to_string(r.status) + " after " +
+                    std::to_string(attempt) + " retries");
       ++stats_.retries;
       backoff(attempt++, "a retry after HTTP " + std::to_string(r.status));
       continue;
@@ -145,10 +153,12 @@ Page GitHubApi::get(const std::string& path_or_url, const std::optional<datasets
       return page;
     }
     if (r.status == 404 || r.status == 410) {
-      throw Error("GET " + url + ": " + std::to_string(r.status) +
-                  (r.status == 404 ? " Not Found: no such repository, or not visible with this token" : " Gone"));
+      throw Error(
+          "GET " + url + ": " + std::to_string(r.status) +
+          (r.status == 404 ? " Not Found: no such repository, or not visible with this token" : " Gone"));
     }
-    if (r.status == 401) throw Error("GET " + url + ": 401 Unauthorized (GITHUB_TOKEN is invalid or expired)");
+    if (r.status == 401)
+      throw Error("GET " + url + ": 401 Unauthorized (GITHUB_TOKEN is invalid or expired)");
     if (r.status != 200) throw Error("GET " + url + ": unexpected HTTP " + std::to_string(r.status));
     try {
       page.body = nlohmann::json::parse(r.body);

@@ -3,10 +3,9 @@
 #pragma once
 
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "datasets/mining_store.hpp"
 #include "miner/http_client.hpp"
@@ -15,10 +14,10 @@ namespace faultline::miner {
 
 struct ApiOptions {
   std::string base_url = "https://api.github.com";
-  std::string token;           // never printed, logged or stored
-  long max_requests = -1;      // stop cleanly after this many (-1: no limit)
-  int backoff_ms = 1000;       // base of the exponential backoff
-  int max_retries = 5;         // per request, for 5xx, transport errors and secondary limits
+  std::string token;       // never printed, logged or stored
+  long max_requests = -1;  // stop cleanly after this many (-1: no limit)
+  int backoff_ms = 1000;   // base of the exponential backoff
+  int max_retries = 5;     // per request, for 5xx, transport errors and secondary limits
   std::function<void(const std::string&)> on_wait;  // hears "waiting N s for …" while sleeping
 };
 
@@ -30,11 +29,11 @@ struct RequestStats {
 };
 
 struct Page {
-  long status = 0;        // 200 or 304
-  std::string url;        // after redirects
+  long status = 0;  // 200 or 304
+  std::string url;  // after redirects
   bool redirected = false;
-  nlohmann::json body;    // parsed JSON (200 only)
-  std::string next_url;   // Link rel="next", empty on the last page
+  nlohmann::json body;   // parsed JSON (200 only)
+  std::string next_url;  // Link rel="next", empty on the last page
   datasets::Validator validator;
   std::string rate_remaining;
 };

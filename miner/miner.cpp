@@ -12,9 +12,12 @@
 namespace faultline::miner {
 
 const std::vector<std::string>& study_repositories() {
-  static const std::vector<std::string> repos = {"flashinfer-ai/flashinfer",   "Dao-AILab/flash-attention",
-                                                 "triton-lang/triton",         "NVIDIA/cutlass",
-                                                 "deepseek-ai/DeepGEMM",       "facebookresearch/xformers",
+  static const std::vector<std::string> repos = {"flashinfer-ai/flashinfer",
+                                                 "Dao-AILab/flash-attention",
+                                                 "triton-lang/triton",
+                                                 "NVIDIA/cutlass",
+                                                 "deepseek-ai/DeepGEMM",
+                                                 "facebookresearch/xformers",
                                                  "bitsandbytes-foundation/bitsandbytes"};
   return repos;
 }
@@ -36,7 +39,8 @@ datasets::IssueRecord parse_issue(const json& item, const std::string& repo, con
   if (item.contains("labels")) {
     if (!item.at("labels").is_array()) throw Error(where + ": 'labels' is not a list");
     for (const auto& l : item.at("labels")) {
-      if (l.is_object() && l.contains("name") && l.at("name").is_string()) r.labels.push_back(l.at("name").get<std::string>());
+      if (l.is_object() && l.contains("name") && l.at("name").is_string())
+        r.labels.push_back(l.at("name").get<std::string>());
     }
   }
   r.raw_json = item.dump();
@@ -51,7 +55,8 @@ datasets::CommentRecord parse_comment(const json& item, const std::string& repo,
   try {
     c.issue_number = std::stoll(issue_url.substr(issue_url.rfind('/') + 1));
   } catch (const std::exception&) {
-    throw Error(where + ": comment " + std::to_string(c.id) + " has an unreadable issue_url '" + issue_url + "'");
+    throw Error(where + ": comment " + std::to_string(c.id) + " has an unreadable issue_url '" + issue_url +
+                "'");
   }
   if (item.contains("user") && item.at("user").is_object() && item.at("user").contains("login")) {
     c.author = item.at("user").at("login").get<std::string>();
@@ -84,7 +89,8 @@ class RepositoryMiner {
 
   void run(std::string repo) {
     int64_t repo_id = datasets::ensure_repository(db_, repo);
-    bool first_mine = !datasets::load_high_water(db_, repo_id, "issues") && !datasets::load_cursor(db_, repo_id, "issues");
+    bool first_mine =
+        !datasets::load_high_water(db_, repo_id, "issues") && !datasets::load_cursor(db_, repo_id, "issues");
     if (first_mine) repo = check_repository(repo);
     listing(repo, repo_id, "issues");
     listing(repo, repo_id, "comments");
@@ -139,14 +145,16 @@ class RepositoryMiner {
 
   void store_page(const std::string& repo, int64_t repo_id, const std::string& kind, const Page& page) {
     std::string where = "GET " + page.url;
-    if (!page.body.is_array()) throw Error(where + ": expected a JSON list, got " + std::string(page.body.type_name()));
+    if (!page.body.is_array())
+      throw Error(where + ": expected a JSON list, got " + std::string(page.body.type_name()));
     std::vector<datasets::IssueRecord> issues;
     std::vector<datasets::CommentRecord> comments;
     std::string newest;
     long skipped = 0;
     // Parse everything before writing anything: a malformed item leaves the store as it was.
     for (const auto& item : page.body) {
-      if (!item.is_object()) throw Error(where + ": a list entry is " + std::string(item.type_name()) + ", not an object");
+      if (!item.is_object())
+        throw Error(where + ": a list entry is " + std::string(item.type_name()) + ", not an object");
       std::string updated = datasets::json_string(item, "updated_at", where);
       newest = std::max(newest, updated);
       if (kind == "issues") {
@@ -181,7 +189,8 @@ class RepositoryMiner {
               " issues, " + std::to_string(summary_.comments) + " comments, " +
               std::to_string(api_.stats().requests) + " requests" +
               (remaining.empty() ? "" : ", " + remaining + " left") +
-              (api_.stats().rate_limit_waits ? ", " + std::to_string(api_.stats().rate_limit_waits) + " waits" : ""));
+              (api_.stats().rate_limit_waits ? ", " + std::to_string(api_.stats().rate_limit_waits) + " waits"
+                                             : ""));
   }
 
   datasets::Database& db_;
@@ -192,7 +201,8 @@ class RepositoryMiner {
 };
 
 // Timeline events of every issue kept in the sample: cross-references and commits, the evidence of fixes.
-void mine_timelines(datasets::Database& db, GitHubApi& api, MineSummary& summary, const MineOptions& options) {
+void mine_timelines(datasets::Database& db, GitHubApi& api, MineSummary& summary,
+                    const MineOptions& options) {
   for (const auto& entry : datasets::load_sample(db, options.sample)) {
     if (entry.status != "sampled") continue;
     auto issue = datasets::load_issue(db, entry.issue_id);
@@ -205,12 +215,14 @@ void mine_timelines(datasets::Database& db, GitHubApi& api, MineSummary& summary
       if (!page.body.is_array()) throw Error("GET " + page.url + ": expected a JSON list");
       // Fields that GitHub leaves null or absent read as empty.
       auto text = [](const json& object, const char* name) {
-        return object.is_object() && object.contains(name) && object.at(name).is_string() ? object.at(name).get<std::string>()
-                                                                                          : std::string();
+        return object.is_object() && object.contains(name) && object.at(name).is_string()
+                   ? object.at(name).get<std::string>()
+                   : std::string();
       };
       for (const auto& e : page.body) {
         std::string reference;
-        if (e.contains("source") && e["source"].is_object()) reference = text(e["source"].value("issue", json()), "html_url");
+        if (e.contains("source") && e["source"].is_object())
+          reference = text(e["source"].value("issue", json()), "html_url");
         if (reference.empty()) reference = text(e, "commit_id");
         if (reference.empty()) reference = text(e, "sha");
         events.push_back({text(e, "event"), reference});
@@ -227,7 +239,8 @@ void mine_timelines(datasets::Database& db, GitHubApi& api, MineSummary& summary
 
 MineSummary mine(datasets::Database& db, const MineOptions& options,
                  const std::function<void(const std::string&)>& progress) {
-  if (options.repositories.empty()) throw Error("mine: name repositories with --repo OWNER/NAME or use --study");
+  if (options.repositories.empty())
+    throw Error("mine: name repositories with --repo OWNER/NAME or use --study");
   for (const auto& repo : options.repositories) {
     auto slash = repo.find('/');
     if (slash == std::string::npos || slash == 0 || slash + 1 == repo.size()) {
@@ -237,7 +250,8 @@ MineSummary mine(datasets::Database& db, const MineOptions& options,
   MineSummary summary;
   GitHubApi api(options.api);
   try {
-    for (const auto& repo : options.repositories) RepositoryMiner(db, api, summary, options, progress).run(repo);
+    for (const auto& repo : options.repositories)
+      RepositoryMiner(db, api, summary, options, progress).run(repo);
     if (options.timeline) mine_timelines(db, api, summary, options);
   } catch (const RequestBudgetExhausted&) {
     summary.stopped_early = true;

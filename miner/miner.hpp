@@ -3,10 +3,9 @@
 #pragma once
 
 #include <functional>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "datasets/database.hpp"
 #include "miner/github_api.hpp"
@@ -30,7 +29,7 @@ struct MineSummary {
   long pull_requests_skipped = 0;
   long comments = 0;
   long timeline_events = 0;
-  bool stopped_early = false;  // --max-requests reached; rerun to continue
+  bool stopped_early = false;                                // --max-requests reached; rerun to continue
   std::vector<std::pair<std::string, std::string>> renamed;  // old → new
 };
 

@@ -27,7 +27,8 @@ std::vector<std::string> compute_findings(const ReportData& data) {
   const auto& tax = taxonomy::Taxonomy::builtin();
   const long long n = static_cast<long long>(data.cases.size());
   std::vector<std::string> out;
-  if (n == 0) return {"No labeled issues yet: import and audit labels, or train and classify, to get findings."};
+  if (n == 0)
+    return {"No labeled issues yet: import and audit labels, or train and classify, to get findings."};
 
   std::map<std::string, int> symptoms, causes, dimensions, repos;
   int manual = 0;
@@ -42,10 +43,11 @@ std::vector<std::string> compute_findings(const ReportData& data) {
   int before_device = symptoms["deployment_failure"] + symptoms["build_failure"];
   out.push_back(std::string(2 * before_device > n ? "More than half" : "Less than half") +
                 " of the issues fail before any kernel runs on the device: deployment failures (" +
-                std::to_string(symptoms["deployment_failure"]) + "; " + percent(symptoms["deployment_failure"], n) +
-                ") and build failures (" + std::to_string(symptoms["build_failure"]) + "; " +
-                percent(symptoms["build_failure"], n) + ") together make " + std::to_string(before_device) + " of " +
-                std::to_string(n) + " (" + percent(before_device, n) + ").");
+                std::to_string(symptoms["deployment_failure"]) + "; " +
+                percent(symptoms["deployment_failure"], n) + ") and build failures (" +
+                std::to_string(symptoms["build_failure"]) + "; " + percent(symptoms["build_failure"], n) +
+                ") together make " + std::to_string(before_device) + " of " + std::to_string(n) + " (" +
+                percent(before_device, n) + ").");
 
   auto [top_symptom, top_symptom_n] = largest(symptoms);
   out.push_back("The most frequent symptom is " + tax.symptom(top_symptom).name + " with " +
@@ -57,13 +59,16 @@ std::vector<std::string> compute_findings(const ReportData& data) {
   for (const auto& d : tax.dimensions()) {
     if (d.id == top_dim) dim_name = d.name;
   }
-  out.push_back("The largest root cause is " + tax.root_cause(top_cause).name + " (" + std::to_string(top_cause_n) +
-                "; " + percent(top_cause_n, n) + "); the largest dimension is " + dim_name + " (" +
-                std::to_string(top_dim_n) + "; " + percent(top_dim_n, n) + ").");
+  out.push_back("The largest root cause is " + tax.root_cause(top_cause).name + " (" +
+                std::to_string(top_cause_n) + "; " + percent(top_cause_n, n) +
+                "); the largest dimension is " + dim_name + " (" + std::to_string(top_dim_n) + "; " +
+                percent(top_dim_n, n) + ").");
 
   int outside_library = n - dimensions["kernel_library"];
-  out.push_back("Root causes outside the kernel code itself — compilers, build systems and the runtime environment — "
-                "account for " + std::to_string(outside_library) + " issues (" + percent(outside_library, n) + ").");
+  out.push_back(
+      "Root causes outside the kernel code itself — compilers, build systems and the runtime environment — "
+      "account for " +
+      std::to_string(outside_library) + " issues (" + percent(outside_library, n) + ").");
 
   auto [top_repo, top_repo_n] = largest(repos);
   std::map<std::string, int> repo_symptoms;
@@ -71,8 +76,8 @@ std::vector<std::string> compute_findings(const ReportData& data) {
     if (c.repo == top_repo) ++repo_symptoms[c.symptom];
   }
   auto [repo_symptom, repo_symptom_n] = largest(repo_symptoms);
-  out.push_back(repository_name(top_repo) + " contributes the most issues (" + std::to_string(top_repo_n) + "; " +
-                percent(top_repo_n, n) + "), most of them " + tax.symptom(repo_symptom).name + " (" +
+  out.push_back(repository_name(top_repo) + " contributes the most issues (" + std::to_string(top_repo_n) +
+                "; " + percent(top_repo_n, n) + "), most of them " + tax.symptom(repo_symptom).name + " (" +
                 std::to_string(repo_symptom_n) + " of " + std::to_string(top_repo_n) + ").");
 
   // The category whose share differs most from the study's published share.
@@ -80,7 +85,8 @@ std::vector<std::string> compute_findings(const ReportData& data) {
   double drift = -1, ours = 0, theirs = 0;
   auto consider = [&](const taxonomy::Category& c, int count) {
     double share = 100.0 * count / n, study = 100.0 * c.study_count / tax.study().total;
-    if (std::fabs(share - study) > drift) drift = std::fabs(share - study), drift_name = c.name, ours = share, theirs = study;
+    if (std::fabs(share - study) > drift)
+      drift = std::fabs(share - study), drift_name = c.name, ours = share, theirs = study;
   };
   for (const auto& s : tax.symptoms()) consider(s, symptoms[s.id]);
   for (const auto& rc : tax.root_causes()) consider(rc, causes[rc.id]);
@@ -90,8 +96,9 @@ std::vector<std::string> compute_findings(const ReportData& data) {
 
   std::string provenance = std::to_string(manual) + " of " + std::to_string(n) + " labels are manual";
   if (data.audit_kappa) {
-    std::snprintf(buffer, sizeof buffer, " (audited: Cohen's kappa %.2f over %d issues; the study reports %.2f)",
-                  *data.audit_kappa, data.audit_n.value_or(0), tax.study().kappa);
+    std::snprintf(buffer, sizeof buffer,
+                  " (audited: Cohen's kappa %.2f over %d issues; the study reports %.2f)", *data.audit_kappa,
+                  data.audit_n.value_or(0), tax.study().kappa);
     provenance += buffer;
   }
   out.push_back(provenance + "; " + std::to_string(n - manual) +

@@ -50,7 +50,9 @@ std::string render_html(const ReportData& data, const std::vector<Table>& tables
   const auto& tax = taxonomy::Taxonomy::builtin();
   std::map<std::string, int> provenance;
   for (const auto& c : data.cases) ++provenance[c.provenance];
-  std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>faultline report</title><style>";
+  std::string html =
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>faultline "
+      "report</title><style>";
   html += kStyle;
   html += "</style></head><body>\n<h1>faultline report</h1>\n<p>Failures of GPU kernel libraries: " +
           std::to_string(data.cases.size()) + " labeled issues, compared with the study " +
@@ -74,20 +76,26 @@ std::string render_html(const ReportData& data, const std::vector<Table>& tables
   html += "<figure id=\"chart-heatmap\">" + heat_map_chart(data) +
           "<figcaption>Root cause × symptom: darker cells hold more issues.</figcaption></figure>\n";
   html += "<figure id=\"chart-funnel\">" + funnel_chart(data) +
-          "<figcaption>From all mined issues to the candidate pool to the final labeled set.</figcaption></figure>\n";
+          "<figcaption>From all mined issues to the candidate pool to the final labeled "
+          "set.</figcaption></figure>\n";
   html += "<figure id=\"chart-shares\">" + share_chart(data) +
           "<figcaption>Each category's share in this dataset and in the study.</figcaption></figure>\n";
   html += "<h2>Tables</h2>\n";
   for (const auto& t : tables) html += table_html(t) + "\n";
 
-  html += "<h2>Reproducers</h2>\n<table id=\"reproducers\"><thead><tr><th>Reproducer</th><th>Mode</th><th>Buggy</th>"
-          "<th>Fixed</th></tr></thead><tbody>";
+  html +=
+      "<h2>Reproducers</h2>\n<table "
+      "id=\"reproducers\"><thead><tr><th>Reproducer</th><th>Mode</th><th>Buggy</th>"
+      "<th>Fixed</th></tr></thead><tbody>";
   for (const auto& [id, status] : data.reproducers) {
-    html += "<tr id=\"repro-" + html_escape(id) + "\"><td>" + html_escape(id) + "</td><td>" + html_escape(status.mode) +
-            "</td><td>" + outcome(status.buggy) + "</td><td>" + outcome(status.fixed) + "</td></tr>";
+    html += "<tr id=\"repro-" + html_escape(id) + "\"><td>" + html_escape(id) + "</td><td>" +
+            html_escape(status.mode) + "</td><td>" + outcome(status.buggy) + "</td><td>" +
+            outcome(status.fixed) + "</td></tr>";
   }
-  html += "</tbody></table>\n<h2>Cases</h2>\n<table id=\"cases\"><thead><tr><th>Issue</th><th>Title</th><th>Symptom</th>"
-          "<th>Root cause</th><th>Label</th><th>Reproducer</th></tr></thead><tbody>";
+  html +=
+      "</tbody></table>\n<h2>Cases</h2>\n<table "
+      "id=\"cases\"><thead><tr><th>Issue</th><th>Title</th><th>Symptom</th>"
+      "<th>Root cause</th><th>Label</th><th>Reproducer</th></tr></thead><tbody>";
   for (const auto& c : data.cases) {
     std::string repro;
     for (const auto& id : c.reproducers) {
@@ -99,8 +107,8 @@ std::string render_html(const ReportData& data, const std::vector<Table>& tables
     if (c.provenance == "predicted") std::snprintf(confidence, sizeof confidence, " (p=%.2f)", c.confidence);
     html += "<tr><td><a href=\"" + html_escape(c.url) + "\">" + html_escape(c.issue) + "</a></td><td>" +
             html_escape(c.title) + "</td><td>" + html_escape(tax.symptom(c.symptom).name) + "</td><td>" +
-            html_escape(tax.root_cause(c.root_cause).name) + "</td><td>" + html_escape(c.provenance) + confidence +
-            "</td><td>" + repro + "</td></tr>";
+            html_escape(tax.root_cause(c.root_cause).name) + "</td><td>" + html_escape(c.provenance) +
+            confidence + "</td><td>" + repro + "</td></tr>";
   }
   html += "</tbody></table>\n</body></html>\n";
   return html;

@@ -28,8 +28,8 @@ ReportData load_report_data(datasets::Database& db, const ReportOptions& options
       c.symptom = f->second.symptom;
       c.root_cause = f->second.root_cause;
       c.provenance = f->second.provenance;
-    } else if (auto p = predictions.find(issue.id);
-               options.include_predictions && p != predictions.end() && !p->second.abstain && p->second.scope == "in") {
+    } else if (auto p = predictions.find(issue.id); options.include_predictions && p != predictions.end() &&
+                                                    !p->second.abstain && p->second.scope == "in") {
       c.symptom = p->second.symptom;
       c.root_cause = p->second.root_cause;
       c.provenance = "predicted";

@@ -19,7 +19,7 @@ struct Case {
   std::string title;
   std::string symptom;
   std::string root_cause;
-  std::string provenance;  // agreed | adjudicated | predicted
+  std::string provenance;   // agreed | adjudicated | predicted
   double confidence = 1.0;  // 1 for manual labels
   std::vector<std::string> reproducers;
 };

@@ -2,7 +2,6 @@
 
 #include <filesystem>
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "reports/findings.hpp"
@@ -31,7 +30,8 @@ void write_file(const std::filesystem::path& path, const std::string& content, R
 
 }  // namespace
 
-ReportSummary write_report(const ReportData& data, const std::string& out_dir, const std::set<std::string>& formats) {
+ReportSummary write_report(const ReportData& data, const std::string& out_dir,
+                           const std::set<std::string>& formats) {
   for (const auto& f : formats) {
     if (f != "md" && f != "csv" && f != "tex" && f != "json" && f != "html") {
       throw Error("report: unknown format '" + f + "' (use md, csv, tex, json, html)");
@@ -48,8 +48,10 @@ ReportSummary write_report(const ReportData& data, const std::string& out_dir, c
   summary.findings = compute_findings(data);
 
   std::string markdown = "# faultline report\n\n## Findings\n\n";
-  for (size_t i = 0; i < summary.findings.size(); ++i) markdown += std::to_string(i + 1) + ". " + summary.findings[i] + "\n";
-  nlohmann::json all = {{"cases", data.cases.size()}, {"findings", summary.findings}, {"tables", nlohmann::json::array()}};
+  for (size_t i = 0; i < summary.findings.size(); ++i)
+    markdown += std::to_string(i + 1) + ". " + summary.findings[i] + "\n";
+  nlohmann::json all = {
+      {"cases", data.cases.size()}, {"findings", summary.findings}, {"tables", nlohmann::json::array()}};
   for (const auto& t : tables) {
     if (formats.count("csv")) write_file(dir / (t.id + ".csv"), to_csv(t), summary);
     if (formats.count("tex")) write_file(dir / (t.id + ".tex"), to_latex(t), summary);
@@ -59,7 +61,8 @@ ReportSummary write_report(const ReportData& data, const std::string& out_dir, c
   }
   if (formats.count("md")) write_file(dir / "report.md", markdown, summary);
   if (formats.count("json")) write_file(dir / "report.json", all.dump(2) + "\n", summary);
-  if (formats.count("html")) write_file(dir / "index.html", render_html(data, tables, summary.findings), summary);
+  if (formats.count("html"))
+    write_file(dir / "index.html", render_html(data, tables, summary.findings), summary);
   return summary;
 }
 

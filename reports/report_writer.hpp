@@ -17,6 +17,7 @@ struct ReportSummary {
 };
 
 // formats ⊆ {md, csv, tex, json, html}; throws faultline::Error for another name or an unwritable directory.
-ReportSummary write_report(const ReportData& data, const std::string& out_dir, const std::set<std::string>& formats);
+ReportSummary write_report(const ReportData& data, const std::string& out_dir,
+                           const std::set<std::string>& formats);
 
 }  // namespace faultline::reports

@@ -25,8 +25,9 @@ std::string num(double v) {
 
 std::string rect(const std::string& cls, double x, double y, double w, double h, const std::string& fill,
                  const std::string& title) {
-  return "<rect class=\"" + cls + "\" x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" + num(w) + "\" height=\"" +
-         num(h) + "\" fill=\"" + fill + "\"><title>" + html_escape(title) + "</title></rect>";
+  return "<rect class=\"" + cls + "\" x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" + num(w) +
+         "\" height=\"" + num(h) + "\" fill=\"" + fill + "\"><title>" + html_escape(title) +
+         "</title></rect>";
 }
 
 std::string text(double x, double y, const std::string& s, const std::string& extra = "") {
@@ -35,8 +36,9 @@ std::string text(double x, double y, const std::string& s, const std::string& ex
 
 std::string svg_open(int w, int h, const std::string& label) {
   return "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"" + html_escape(label) +
-         "\" viewBox=\"0 0 " + std::to_string(w) + " " + std::to_string(h) + "\" width=\"" + std::to_string(w) +
-         "\" height=\"" + std::to_string(h) + "\" font-family=\"sans-serif\" font-size=\"11\">";
+         "\" viewBox=\"0 0 " + std::to_string(w) + " " + std::to_string(h) + "\" width=\"" +
+         std::to_string(w) + "\" height=\"" + std::to_string(h) +
+         "\" font-family=\"sans-serif\" font-size=\"11\">";
 }
 
 }  // namespace
@@ -60,7 +62,8 @@ std::string symptom_stack_chart(const ReportData& data) {
       int n = counts[repo][sym.id];
       if (n > 0) {
         double w = width * n / top;
-        s += rect("bar", x, y, w, bar_h, kPalette[k], repository_name(repo) + ": " + sym.name + " " + std::to_string(n));
+        s += rect("bar", x, y, w, bar_h, kPalette[k],
+                  repository_name(repo) + ": " + sym.name + " " + std::to_string(n));
         x += w;
       }
       ++k;
@@ -72,7 +75,8 @@ std::string symptom_stack_chart(const ReportData& data) {
   int k = 0;
   for (const auto& sym : tax().symptoms()) {
     double lx = left + 180.0 * (k % 3), ly = y + 6 + 16.0 * (k / 3);
-    s += "<rect x=\"" + num(lx) + "\" y=\"" + num(ly) + "\" width=\"10\" height=\"10\" fill=\"" + kPalette[k++] + "\"/>";
+    s += "<rect x=\"" + num(lx) + "\" y=\"" + num(ly) + "\" width=\"10\" height=\"10\" fill=\"" +
+         kPalette[k++] + "\"/>";
     s += text(lx + 14, ly + 9, sym.name);
   }
   return s + "</svg>";
@@ -102,7 +106,8 @@ std::string heat_map_chart(const ReportData& data) {
       int shade = 255 - static_cast<int>(200.0 * n / top);
       char fill[16];
       std::snprintf(fill, sizeof fill, "#%02x%02xff", shade, shade);
-      s += rect("cell", x, y, cell_w - 2, cell_h - 2, fill, rc.name + " × " + sym.name + ": " + std::to_string(n));
+      s += rect("cell", x, y, cell_w - 2, cell_h - 2, fill,
+                rc.name + " × " + sym.name + ": " + std::to_string(n));
       if (n > 0) s += text(x + cell_w / 2 - 1, y + 13, std::to_string(n), "text-anchor=\"middle\"");
       x += cell_w;
     }
@@ -113,14 +118,16 @@ std::string heat_map_chart(const ReportData& data) {
 
 std::string funnel_chart(const ReportData& data) {
   auto total = classifier::funnel_total(data.funnel);
-  const std::pair<const char*, int> stages[] = {{"Raw", total.raw}, {"Candidate", total.candidates}, {"Final", total.labeled}};
+  const std::pair<const char*, int> stages[] = {
+      {"Raw", total.raw}, {"Candidate", total.candidates}, {"Final", total.labeled}};
   int top = std::max(1, total.raw);
   std::string s = svg_open(620, 120, "Funnel from raw issues to the final labeled set");
   double y = 10;
   for (const auto& [name, n] : stages) {
     double w = 440.0 * n / top;
     s += text(80, y + 20, name, "text-anchor=\"end\"");
-    s += rect("funnel-bar", 90 + (440 - w) / 2, y, std::max(w, 1.0), 28, "#0072B2", std::string(name) + ": " + std::to_string(n));
+    s += rect("funnel-bar", 90 + (440 - w) / 2, y, std::max(w, 1.0), 28, "#0072B2",
+              std::string(name) + ": " + std::to_string(n));
     s += text(540, y + 20, std::to_string(n));
     y += 34;
   }
@@ -137,8 +144,10 @@ std::string share_chart(const ReportData& data) {
   const double left = 230, scale = 8, row = 26;
   int height = static_cast<int>(30 + row * categories.size() + 20);
   std::string s = svg_open(720, height, "Share of each category here and in the study");
-  s += "<rect x=\"" + num(left) + "\" y=\"4\" width=\"10\" height=\"10\" fill=\"#0072B2\"/>" + text(left + 14, 13, "this dataset");
-  s += "<rect x=\"" + num(left + 110) + "\" y=\"4\" width=\"10\" height=\"10\" fill=\"#BBBBBB\"/>" + text(left + 124, 13, "study");
+  s += "<rect x=\"" + num(left) + "\" y=\"4\" width=\"10\" height=\"10\" fill=\"#0072B2\"/>" +
+       text(left + 14, 13, "this dataset");
+  s += "<rect x=\"" + num(left + 110) + "\" y=\"4\" width=\"10\" height=\"10\" fill=\"#BBBBBB\"/>" +
+       text(left + 124, 13, "study");
   double y = 24;
   const double study_n = tax().study().total;
   for (const auto* c : categories) {

@@ -2,9 +2,8 @@
 // JSON for programs.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json_fwd.hpp>
+#include <string>
 
 #include "reports/tables.hpp"
 

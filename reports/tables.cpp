@@ -29,18 +29,24 @@ std::map<std::string, int> count_by(const std::vector<Case>& cases, std::string 
 }  // namespace
 
 Table funnel_table(const ReportData& data) {
-  Table t{"table1_funnel", "Dataset by repository (Table I)", {"Repository", "Raw", "Candidate", "Final"}, {}, {}, ""};
+  Table t{"table1_funnel",
+          "Dataset by repository (Table I)",
+          {"Repository", "Raw", "Candidate", "Final"},
+          {},
+          {},
+          ""};
   std::map<std::string, classifier::FunnelRow> by_repo;
   for (const auto& r : data.funnel) by_repo[r.repo] = r;
   for (const auto& repo : repository_order(data.cases)) {
     auto it = by_repo.find(repo);
     if (it == by_repo.end()) continue;
-    t.rows.push_back({repository_name(repo), std::to_string(it->second.raw), std::to_string(it->second.candidates),
-                      std::to_string(it->second.labeled)});
+    t.rows.push_back({repository_name(repo), std::to_string(it->second.raw),
+                      std::to_string(it->second.candidates), std::to_string(it->second.labeled)});
     t.total_rows.push_back(false);
   }
   auto total = classifier::funnel_total(data.funnel);
-  t.rows.push_back({"Total", std::to_string(total.raw), std::to_string(total.candidates), std::to_string(total.labeled)});
+  t.rows.push_back(
+      {"Total", std::to_string(total.raw), std::to_string(total.candidates), std::to_string(total.labeled)});
   t.total_rows.push_back(true);
   t.note = "Final = issues with an audited manual label.";
   return t;
@@ -49,7 +55,12 @@ Table funnel_table(const ReportData& data) {
 Table symptom_table(const ReportData& data) {
   const long long n = static_cast<long long>(data.cases.size());
   auto repos = repository_order(data.cases);
-  Table t{"table2_symptoms", "Symptoms by repository (Table II)", {"Category", "Total No.", "Total Ratio"}, {}, {}, ""};
+  Table t{"table2_symptoms",
+          "Symptoms by repository (Table II)",
+          {"Category", "Total No.", "Total Ratio"},
+          {},
+          {},
+          ""};
   for (const auto& repo : repos) {
     t.header.push_back(repository_name(repo) + " No.");
     t.header.push_back(repository_name(repo) + " Ratio");
@@ -58,7 +69,8 @@ Table symptom_table(const ReportData& data) {
   for (const auto& c : data.cases) ++counts[c.symptom][c.repo];
   auto totals = count_by(data.cases, &Case::symptom);
   std::vector<std::string> order = tax().symptom_ids();
-  std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) { return totals[a] > totals[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const auto& a, const auto& b) { return totals[a] > totals[b]; });
   for (const auto& s : order) {
     std::vector<std::string> row{tax().symptom(s).name, std::to_string(totals[s]), percent(totals[s], n)};
     for (const auto& repo : repos) {
@@ -82,12 +94,18 @@ Table symptom_table(const ReportData& data) {
 
 Table root_cause_table(const ReportData& data) {
   const long long n = static_cast<long long>(data.cases.size());
-  Table t{"table3_root_causes", "Root causes by dimension (Table III)", {"Dimension", "Category", "No.", "Ratio"}, {}, {}, ""};
+  Table t{"table3_root_causes",
+          "Root causes by dimension (Table III)",
+          {"Dimension", "Category", "No.", "Ratio"},
+          {},
+          {},
+          ""};
   auto totals = count_by(data.cases, &Case::root_cause);
   for (const auto& d : tax().dimensions()) {
     long long subtotal = 0;
     for (const auto& id : d.root_causes) {
-      t.rows.push_back({d.name, tax().root_cause(id).name, std::to_string(totals[id]), percent(totals[id], n)});
+      t.rows.push_back(
+          {d.name, tax().root_cause(id).name, std::to_string(totals[id]), percent(totals[id], n)});
       t.total_rows.push_back(false);
       subtotal += totals[id];
     }
@@ -149,8 +167,12 @@ Table root_cause_by_repository_table(const ReportData& data) {
 Table study_comparison_table(const ReportData& data) {
   const long long n = static_cast<long long>(data.cases.size());
   const long long study_n = tax().study().total;
-  Table t{"study_comparison", "Share of each category here and in the study", {"Axis", "Category", "No.", "Share",
-                                                                               "Study No.", "Study share"}, {}, {}, ""};
+  Table t{"study_comparison",
+          "Share of each category here and in the study",
+          {"Axis", "Category", "No.", "Share", "Study No.", "Study share"},
+          {},
+          {},
+          ""};
   auto symptoms = count_by(data.cases, &Case::symptom);
   for (const auto& s : tax().symptoms()) {
     t.rows.push_back({"symptom", s.name, std::to_string(symptoms[s.id]), percent(symptoms[s.id], n),

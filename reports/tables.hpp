@@ -10,7 +10,7 @@
 namespace faultline::reports {
 
 struct Table {
-  std::string id;     // file stem: table1_funnel, …
+  std::string id;  // file stem: table1_funnel, …
   std::string title;
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;

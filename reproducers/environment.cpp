@@ -27,7 +27,8 @@ Environment detect_environment() {
   env.have_cuda = FAULTLINE_HAVE_CUDA;
   env.nvcc = FAULTLINE_NVCC;
   if (!on_path("nvidia-smi")) return env;
-  auto query = run_process({"nvidia-smi", "--query-gpu=name,driver_version,compute_cap", "--format=csv,noheader"}, 20);
+  auto query =
+      run_process({"nvidia-smi", "--query-gpu=name,driver_version,compute_cap", "--format=csv,noheader"}, 20);
   if (query.exit_code == 0) {
     std::istringstream lines(query.output);
     std::string line;
@@ -68,7 +69,9 @@ std::vector<std::pair<std::string, std::string>> describe(const Environment& env
   if (env.have_cuda) {
     auto version = run_process({env.nvcc, "--version"}, 20);
     auto pos = version.output.find("release ");
-    out.push_back({"nvcc", env.nvcc + (pos == std::string::npos ? "" : " (" + trim(version.output.substr(pos, 13)) + ")")});
+    out.push_back(
+        {"nvcc",
+         env.nvcc + (pos == std::string::npos ? "" : " (" + trim(version.output.substr(pos, 13)) + ")")});
   } else {
     out.push_back({"nvcc", "not found when the build was configured: GPU harnesses were not built"});
   }

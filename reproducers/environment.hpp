@@ -14,11 +14,11 @@ struct Gpu {
 };
 
 struct Environment {
-  std::string build_dir;     // where CMake built the kernels
-  std::string manifest_dir;  // reproducers/*.json
-  bool have_cuda = false;    // nvcc was found when the build was configured
-  std::string nvcc;          // its path, when found
-  std::optional<Gpu> gpu;    // the first GPU nvidia-smi lists
+  std::string build_dir;            // where CMake built the kernels
+  std::string manifest_dir;         // reproducers/*.json
+  bool have_cuda = false;           // nvcc was found when the build was configured
+  std::string nvcc;                 // its path, when found
+  std::optional<Gpu> gpu;           // the first GPU nvidia-smi lists
   std::string cuda_driver_version;  // "CUDA Version" as nvidia-smi reports it
 };
 

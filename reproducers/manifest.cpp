@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-
 #include <nlohmann/json.hpp>
 
 #include "datasets/csv.hpp"
@@ -30,9 +29,11 @@ Manifest parse_manifest(const std::string& text, const std::string& path) {
     m.needs_cuda_toolkit = req.value("cuda_toolkit", false);
     m.timeout_s = j.value("timeout_s", 60);
     for (const auto& [mode, variants] : j.at("modes").items()) {
-      if (mode != "build" && mode != "host" && mode != "gpu") throw Error(path + ": unknown mode '" + mode + "'");
+      if (mode != "build" && mode != "host" && mode != "gpu")
+        throw Error(path + ": unknown mode '" + mode + "'");
       for (const auto& [variant, e] : variants.items()) {
-        if (variant != "buggy" && variant != "fixed") throw Error(path + ": unknown variant '" + variant + "'");
+        if (variant != "buggy" && variant != "fixed")
+          throw Error(path + ": unknown variant '" + variant + "'");
         Expectation x;
         x.expect = e.at("expect").get<std::string>();
         x.message = e.value("message", "");
@@ -40,9 +41,11 @@ Manifest parse_manifest(const std::string& text, const std::string& path) {
         x.artifact = e.value("artifact", "");
         x.artifact_matches = e.value("artifact_matches", "");
         x.artifact_lacks = e.value("artifact_lacks", "");
-        bool valid = mode == "build" ? (x.expect == "builds" || (x.expect == "fails" && !x.target.empty() && !x.message.empty()))
+        bool valid = mode == "build" ? (x.expect == "builds" ||
+                                        (x.expect == "fails" && !x.target.empty() && !x.message.empty()))
                                      : (x.expect == "symptom" || x.expect == "correct");
-        if (!valid) throw Error(path + ": " + mode + "/" + variant + " has an invalid expectation '" + x.expect + "'");
+        if (!valid)
+          throw Error(path + ": " + mode + "/" + variant + " has an invalid expectation '" + x.expect + "'");
         m.modes[mode][variant] = x;
       }
     }

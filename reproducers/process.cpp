@@ -54,7 +54,9 @@ ProcessResult run_process(const std::vector<std::string>& argv, int timeout_s) {
   char buffer[4096];
   bool open = true;
   while (open) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now())
+            .count();
     if (left <= 0) {
       result.timed_out = true;
       kill(-pid, SIGKILL);

@@ -15,7 +15,8 @@ constexpr int kHarnessCorrect = 0;
 constexpr int kHarnessSymptom = 10;
 constexpr int kHarnessSkipped = 77;
 
-std::string binary(const Environment& env, const Manifest& m, const std::string& variant, const std::string& kind) {
+std::string binary(const Environment& env, const Manifest& m, const std::string& variant,
+                   const std::string& kind) {
   return env.build_dir + "/kernels/" + m.id + "/repro_" + m.id + "_" + variant + "_" + kind;
 }
 
@@ -42,9 +43,11 @@ std::string first_match(const std::string& text, const std::regex& re) {
   return text.substr(begin, (end == std::string::npos ? text.size() : end) - begin);
 }
 
-RunResult run_build(const Manifest& m, const std::string& variant, const Expectation& x, const Environment& env) {
+RunResult run_build(const Manifest& m, const std::string& variant, const Expectation& x,
+                    const Environment& env) {
   RunResult r{m.id, "build", variant, "", "", 0};
-  if (m.needs_cuda_toolkit && !env.have_cuda) return {m.id, "build", variant, "skipped", "no nvcc: install the CUDA Toolkit", 0};
+  if (m.needs_cuda_toolkit && !env.have_cuda)
+    return {m.id, "build", variant, "skipped", "no nvcc: install the CUDA Toolkit", 0};
   if (x.expect == "fails") {
     if (x.target.size() > 4 && x.target.substr(x.target.size() - 4) == "_gpu" && !env.have_cuda) {
       return {m.id, "build", variant, "skipped", "no nvcc: install the CUDA Toolkit", 0};
@@ -55,12 +58,14 @@ RunResult run_build(const Manifest& m, const std::string& variant, const Expecta
     bool failed_as_expected = p.exit_code != 0 && !line.empty();
     r.outcome = outcome_for(variant, failed_as_expected);
     r.detail = failed_as_expected ? "fails to build as expected: " + line
-               : p.exit_code == 0 ? "builds, but it should fail with /" + x.message + "/"
-                                  : "fails to build, but without /" + x.message + "/: " + harness_detail(p.output);
+               : p.exit_code == 0
+                   ? "builds, but it should fail with /" + x.message + "/"
+                   : "fails to build, but without /" + x.message + "/: " + harness_detail(p.output);
     return r;
   }
   std::vector<std::string> targets;
-  if (m.modes.count("host") && m.modes.at("host").count(variant)) targets.push_back("repro_" + m.id + "_" + variant + "_host");
+  if (m.modes.count("host") && m.modes.at("host").count(variant))
+    targets.push_back("repro_" + m.id + "_" + variant + "_host");
   if (env.have_cuda && m.modes.count("gpu") && m.modes.at("gpu").count(variant)) {
     targets.push_back("repro_" + m.id + "_" + variant + "_gpu");
   }
@@ -85,31 +90,36 @@ RunResult run_build(const Manifest& m, const std::string& variant, const Expecta
   bool matches = x.artifact_matches.empty() || std::regex_search(text, std::regex(x.artifact_matches));
   bool lacks = x.artifact_lacks.empty() || !std::regex_search(text, std::regex(x.artifact_lacks));
   r.outcome = outcome_for(variant, matches && lacks);
-  r.detail = x.artifact + (matches ? " contains /" + x.artifact_matches + "/" : " lacks /" + x.artifact_matches + "/") +
-             (x.artifact_lacks.empty() ? "" : lacks ? ", no /" + x.artifact_lacks + "/" : ", but has /" + x.artifact_lacks + "/");
+  r.detail = x.artifact +
+             (matches ? " contains /" + x.artifact_matches + "/" : " lacks /" + x.artifact_matches + "/") +
+             (x.artifact_lacks.empty() ? ""
+              : lacks                  ? ", no /" + x.artifact_lacks + "/"
+                                       : ", but has /" + x.artifact_lacks + "/");
   return r;
 }
 
-RunResult run_harness(const Manifest& m, const std::string& mode, const std::string& variant, const Expectation& x,
-                      const Environment& env) {
+RunResult run_harness(const Manifest& m, const std::string& mode, const std::string& variant,
+                      const Expectation& x, const Environment& env) {
   RunResult r{m.id, mode, variant, "", "", 0};
   if (mode == "gpu") {
     if (!env.gpu) return {m.id, mode, variant, "skipped", "no GPU on this machine", 0};
     char cc[64];
     if (env.gpu->compute_capability + 1e-9 < m.min_compute_capability) {
-      std::snprintf(cc, sizeof cc, "compute capability %.1f < required %.1f", env.gpu->compute_capability, m.min_compute_capability);
+      std::snprintf(cc, sizeof cc, "compute capability %.1f < required %.1f", env.gpu->compute_capability,
+                    m.min_compute_capability);
       return {m.id, mode, variant, "skipped", cc, 0};
     }
     if (m.max_compute_capability && env.gpu->compute_capability > *m.max_compute_capability + 1e-9) {
-      std::snprintf(cc, sizeof cc, "compute capability %.1f has the feature (max %.1f)", env.gpu->compute_capability,
-                    *m.max_compute_capability);
+      std::snprintf(cc, sizeof cc, "compute capability %.1f has the feature (max %.1f)",
+                    env.gpu->compute_capability, *m.max_compute_capability);
       return {m.id, mode, variant, "skipped", cc, 0};
     }
   }
   std::string path = binary(env, m, variant, mode == "gpu" ? "gpu" : "host");
   if (!std::filesystem::exists(path)) {
     bool needs_cuda = mode == "gpu" || m.needs_cuda_toolkit;
-    if (needs_cuda && !env.have_cuda) return {m.id, mode, variant, "skipped", "not built: no CUDA Toolkit when configured", 0};
+    if (needs_cuda && !env.have_cuda)
+      return {m.id, mode, variant, "skipped", "not built: no CUDA Toolkit when configured", 0};
     return {m.id, mode, variant, outcome_for(variant, false), "harness not built: " + path, 0};
   }
   auto p = run_process({path}, m.timeout_s);
@@ -144,7 +154,8 @@ std::vector<std::string> resolve_modes(const std::string& mode, const Environmen
   return {mode};
 }
 
-std::vector<std::pair<std::string, std::string>> planned_runs(const Manifest& m, const std::vector<std::string>& modes) {
+std::vector<std::pair<std::string, std::string>> planned_runs(const Manifest& m,
+                                                              const std::vector<std::string>& modes) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& mode : modes) {
     auto it = m.modes.find(mode);
@@ -156,7 +167,8 @@ std::vector<std::pair<std::string, std::string>> planned_runs(const Manifest& m,
   return out;
 }
 
-RunResult run_variant(const Manifest& m, const std::string& mode, const std::string& variant, const Environment& env) {
+RunResult run_variant(const Manifest& m, const std::string& mode, const std::string& variant,
+                      const Environment& env) {
   const Expectation& x = m.modes.at(mode).at(variant);
   return mode == "build" ? run_build(m, variant, x, env) : run_harness(m, mode, variant, x, env);
 }

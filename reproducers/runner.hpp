@@ -23,9 +23,11 @@ struct RunResult {
 std::vector<std::string> resolve_modes(const std::string& mode, const Environment& env);
 
 // The (mode, variant) pairs the manifest defines for `modes`, in order.
-std::vector<std::pair<std::string, std::string>> planned_runs(const Manifest& m, const std::vector<std::string>& modes);
+std::vector<std::pair<std::string, std::string>> planned_runs(const Manifest& m,
+                                                              const std::vector<std::string>& modes);
 
-RunResult run_variant(const Manifest& m, const std::string& mode, const std::string& variant, const Environment& env);
+RunResult run_variant(const Manifest& m, const std::string& mode, const std::string& variant,
+                      const Environment& env);
 
 // True for outcomes that mean the suite is healthy (skips are neither healthy nor failures).
 bool is_failure(const std::string& outcome);

@@ -16,8 +16,9 @@ bool SuiteSummary::healthy() const {
   return true;
 }
 
-SuiteSummary run_suite(datasets::Database& db, const std::vector<Manifest>& manifests, const std::string& mode,
-                       const Environment& env, const std::function<void(const RunResult&)>& progress) {
+SuiteSummary run_suite(datasets::Database& db, const std::vector<Manifest>& manifests,
+                       const std::string& mode, const Environment& env,
+                       const std::function<void(const RunResult&)>& progress) {
   SuiteSummary summary;
   auto modes = resolve_modes(mode, env);
   db.transaction([&] { summary.run_id = datasets::start_suite_run(db, mode); });
@@ -25,7 +26,8 @@ SuiteSummary run_suite(datasets::Database& db, const std::vector<Manifest>& mani
     for (const auto& [run_mode, variant] : planned_runs(m, modes)) {
       RunResult r = run_variant(m, run_mode, variant, env);
       db.transaction([&] {
-        datasets::record_suite_result(db, summary.run_id, {r.id, r.variant, r.mode, r.outcome, r.detail, r.seconds});
+        datasets::record_suite_result(db, summary.run_id,
+                                      {r.id, r.variant, r.mode, r.outcome, r.detail, r.seconds});
       });
       ++summary.counts[r.outcome];
       if (progress) progress(r);
@@ -44,20 +46,22 @@ std::string junit_xml(const std::vector<RunResult>& results) {
     total += r.seconds;
   }
   char head[256];
-  std::snprintf(head, sizeof head,
-                "<testsuites><testsuite name=\"faultline-reproducers\" tests=\"%zu\" failures=\"%d\" skipped=\"%d\" "
-                "time=\"%.3f\">\n",
-                results.size(), failures, skipped, total);
+  std::snprintf(
+      head, sizeof head,
+      "<testsuites><testsuite name=\"faultline-reproducers\" tests=\"%zu\" failures=\"%d\" skipped=\"%d\" "
+      "time=\"%.3f\">\n",
+      results.size(), failures, skipped, total);
   std::string xml = std::string("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n") + head;
   for (const auto& r : results) {
     char time[32];
     std::snprintf(time, sizeof time, "%.3f", r.seconds);
-    xml += "  <testcase classname=\"" + datasets::escape_markup(r.mode) + "\" name=\"" + datasets::escape_markup(r.id + "." + r.variant) +
-           "\" time=\"" + time + "\">";
+    xml += "  <testcase classname=\"" + datasets::escape_markup(r.mode) + "\" name=\"" +
+           datasets::escape_markup(r.id + "." + r.variant) + "\" time=\"" + time + "\">";
     if (r.outcome == "skipped") {
       xml += "<skipped message=\"" + datasets::escape_markup(r.detail) + "\"/>";
     } else if (is_failure(r.outcome)) {
-      xml += "<failure message=\"" + datasets::escape_markup(r.outcome) + "\">" + datasets::escape_markup(r.detail) + "</failure>";
+      xml += "<failure message=\"" + datasets::escape_markup(r.outcome) + "\">" +
+             datasets::escape_markup(r.detail) + "</failure>";
     } else {
       xml += "<system-out>" + datasets::escape_markup(r.outcome + ": " + r.detail) + "</system-out>";
     }

@@ -21,8 +21,9 @@ struct SuiteSummary {
 
 // Runs and records each result in its own transaction, so a killed suite keeps what it finished.
 // `progress` (may be empty) hears about each result as it lands.
-SuiteSummary run_suite(datasets::Database& db, const std::vector<Manifest>& manifests, const std::string& mode,
-                       const Environment& env, const std::function<void(const RunResult&)>& progress);
+SuiteSummary run_suite(datasets::Database& db, const std::vector<Manifest>& manifests,
+                       const std::string& mode, const Environment& env,
+                       const std::function<void(const RunResult&)>& progress);
 
 std::string junit_xml(const std::vector<RunResult>& results);
 

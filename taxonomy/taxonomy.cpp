@@ -1,10 +1,9 @@
 #include "taxonomy/taxonomy.hpp"
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-
-#include <nlohmann/json.hpp>
 
 #include "taxonomy/builtin_data.hpp"
 #include "taxonomy/error.hpp"
@@ -43,8 +42,12 @@ Category parse_category(const json& node) {
 }
 
 json category_json(const Category& c) {
-  json j = {{"id", c.id},           {"name", c.name},         {"definition", c.definition},
-            {"includes", c.includes}, {"excludes", c.excludes}, {"decision_rules", c.decision_rules},
+  json j = {{"id", c.id},
+            {"name", c.name},
+            {"definition", c.definition},
+            {"includes", c.includes},
+            {"excludes", c.excludes},
+            {"decision_rules", c.decision_rules},
             {"study_count", c.study_count}};
   if (!c.dimension.empty()) j["dimension"] = c.dimension;
   if (!c.study_count_by_repo.empty()) j["study_count_by_repo"] = c.study_count_by_repo;
@@ -96,7 +99,8 @@ Taxonomy Taxonomy::from_json_text(const std::string& text, const std::string& or
   }
   for (const auto& c : t.root_causes_) {
     if (!seen.insert(c.id).second) {
-      fail(origin, "duplicate category id '" + c.id + "' (a root cause must belong to exactly one dimension)");
+      fail(origin,
+           "duplicate category id '" + c.id + "' (a root cause must belong to exactly one dimension)");
     }
   }
   for (const auto& d : t.dimensions_) {
@@ -116,8 +120,8 @@ Taxonomy Taxonomy::from_json_text(const std::string& text, const std::string& or
     for (const auto& [repo, n] : c.study_count_by_repo) by_repo_total[repo] += n;
   }
   if (symptom_total != t.study_.total) {
-    fail(origin, "symptom study counts sum to " + std::to_string(symptom_total) + ", expected the study total " +
-                     std::to_string(t.study_.total));
+    fail(origin, "symptom study counts sum to " + std::to_string(symptom_total) +
+                     ", expected the study total " + std::to_string(t.study_.total));
   }
   int root_total = 0;
   for (const auto& d : t.dimensions_) {
@@ -130,20 +134,21 @@ Taxonomy Taxonomy::from_json_text(const std::string& text, const std::string& or
     root_total += subtotal;
   }
   if (root_total != t.study_.total) {
-    fail(origin, "root-cause study counts sum to " + std::to_string(root_total) + ", expected the study total " +
-                     std::to_string(t.study_.total));
+    fail(origin, "root-cause study counts sum to " + std::to_string(root_total) +
+                     ", expected the study total " + std::to_string(t.study_.total));
   }
   int final_total = 0;
   for (const auto& r : t.study_.repositories) {
     final_total += r.final_count;
     if (by_repo_total.count(r.id) && by_repo_total[r.id] != r.final_count) {
-      fail(origin, "symptom counts of repository '" + r.id + "' sum to " + std::to_string(by_repo_total[r.id]) +
-                       ", but its final count is " + std::to_string(r.final_count));
+      fail(origin, "symptom counts of repository '" + r.id + "' sum to " +
+                       std::to_string(by_repo_total[r.id]) + ", but its final count is " +
+                       std::to_string(r.final_count));
     }
   }
   if (final_total != t.study_.total) {
-    fail(origin, "repository final counts sum to " + std::to_string(final_total) + ", expected the study total " +
-                     std::to_string(t.study_.total));
+    fail(origin, "repository final counts sum to " + std::to_string(final_total) +
+                     ", expected the study total " + std::to_string(t.study_.total));
   }
   return t;
 }
@@ -157,7 +162,8 @@ Taxonomy Taxonomy::load_file(const std::string& path) {
 }
 
 const Taxonomy& Taxonomy::builtin() {
-  static const Taxonomy instance = from_json_text(builtin_taxonomy_json(), "taxonomy/taxonomy.json (built in)");
+  static const Taxonomy instance =
+      from_json_text(builtin_taxonomy_json(), "taxonomy/taxonomy.json (built in)");
   return instance;
 }
 
@@ -214,7 +220,8 @@ nlohmann::json Taxonomy::to_json() const {
   for (const auto& c : symptoms_) j["symptoms"].push_back(category_json(c));
   j["dimensions"] = json::array();
   for (const auto& d : dimensions_) {
-    json dj = {{"id", d.id}, {"name", d.name}, {"definition", d.definition}, {"study_subtotal", d.study_subtotal}};
+    json dj = {
+        {"id", d.id}, {"name", d.name}, {"definition", d.definition}, {"study_subtotal", d.study_subtotal}};
     dj["root_causes"] = json::array();
     for (const auto& id : d.root_causes) dj["root_causes"].push_back(category_json(root_cause(id)));
     j["dimensions"].push_back(dj);

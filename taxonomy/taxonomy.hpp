@@ -2,11 +2,10 @@
 #pragma once
 
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 namespace faultline::taxonomy {
 
@@ -18,7 +17,7 @@ struct Category {
   std::vector<std::string> excludes;
   std::vector<std::string> decision_rules;
   int study_count = 0;
-  std::string dimension;                        // root causes only
+  std::string dimension;                           // root causes only
   std::map<std::string, int> study_count_by_repo;  // symptoms only
 };
 

@@ -25,6 +25,7 @@ int main() {
   int target = reference[kScanWidth / 2];  // should select token kScanWidth/2 + 1
   int token = sample_token(in, target);
   return faultline::repro::verdict(wrong > 0, std::to_string(wrong) + " of " + std::to_string(kScanWidth) +
-                                                  " CDF entries wrong; sampled token " + std::to_string(token) +
-                                                  ", expected " + std::to_string(sample_token(reference.data(), target)));
+                                                  " CDF entries wrong; sampled token " +
+                                                  std::to_string(token) + ", expected " +
+                                                  std::to_string(sample_token(reference.data(), target)));
 }

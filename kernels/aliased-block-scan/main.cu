@@ -39,6 +39,7 @@ int main() {
     wrong_trials += result != reference;
   }
   cudaFree(d_result);
-  return faultline::repro::verdict(wrong_trials > 0, std::to_string(wrong_trials) + " of " + std::to_string(trials) +
-                                                         " scans produced a wrong CDF");
+  return faultline::repro::verdict(
+      wrong_trials > 0,
+      std::to_string(wrong_trials) + " of " + std::to_string(trials) + " scans produced a wrong CDF");
 }

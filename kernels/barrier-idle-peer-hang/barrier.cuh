@@ -19,4 +19,6 @@ FL_HD inline int arrival_barrier(int consumer) {
 #endif
 }
 
-FL_HD inline bool producer_may_proceed(const volatile int* barriers) { return barriers[kProducerBarrier] >= kConsumers; }
+FL_HD inline bool producer_may_proceed(const volatile int* barriers) {
+  return barriers[kProducerBarrier] >= kConsumers;
+}

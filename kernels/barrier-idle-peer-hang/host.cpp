@@ -11,8 +11,8 @@ int main() {
   long polls = 0;
   while (!producer_may_proceed(barriers) && polls < kPolls) ++polls;
   bool hung = polls == kPolls;
-  return faultline::repro::verdict(hung, hung ? "producer still waiting after " + std::to_string(kPolls) +
-                                                    " polls: arrivals went to barrier " +
-                                                    std::to_string(arrival_barrier(0))
-                                              : "producer proceeded after " + std::to_string(polls) + " polls");
+  return faultline::repro::verdict(
+      hung, hung ? "producer still waiting after " + std::to_string(kPolls) +
+                       " polls: arrivals went to barrier " + std::to_string(arrival_barrier(0))
+                 : "producer proceeded after " + std::to_string(polls) + " polls");
 }

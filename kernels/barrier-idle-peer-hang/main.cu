@@ -39,6 +39,6 @@ int main() {
   FL_CUDA_OK(cudaMemcpy(&outcome, d_outcome, sizeof(int), cudaMemcpyDeviceToHost));
   cudaFree(d_outcome);
   if (outcome == 0) return 3;
-  return faultline::repro::verdict(outcome == 2, outcome == 2 ? "hang: producer timed out waiting for arrivals"
-                                                              : "producer proceeded");
+  return faultline::repro::verdict(
+      outcome == 2, outcome == 2 ? "hang: producer timed out waiting for arrivals" : "producer proceeded");
 }

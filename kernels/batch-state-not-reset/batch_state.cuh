@@ -41,4 +41,6 @@ FL_HD inline float dequantize(const QuantState* state, const signed char* q, int
   return state->absmax[b] * q[i] / 127.f;
 }
 
-FL_HD inline float input_value(int batch, int i) { return (batch + 1) * 0.5f * static_cast<float>((i * 37) % 17 - 8); }
+FL_HD inline float input_value(int batch, int i) {
+  return (batch + 1) * 0.5f * static_cast<float>((i * 37) % 17 - 8);
+}

@@ -17,12 +17,13 @@ int main() {
     for (int b = 0; b < kBlocksPerBatch; ++b) quantize_block(&state, x + b * kBlock, q + b * kBlock);
     float err = 0;
     for (int b = 0; b < kBlocksPerBatch; ++b) {
-      for (int i = 0; i < kBlock; ++i) err = std::fmax(err, std::fabs(dequantize(&state, q + b * kBlock, b, i) - x[b * kBlock + i]));
+      for (int i = 0; i < kBlock; ++i)
+        err = std::fmax(err, std::fabs(dequantize(&state, q + b * kBlock, b, i) - x[b * kBlock + i]));
     }
     worst = std::fmax(worst, err);
     wrong_batches += err > 0.1f;
   }
-  return faultline::repro::verdict(wrong_batches > 0, std::to_string(wrong_batches) + " of " +
-                                                          std::to_string(kBatches) + " batches dequantize wrongly (max error " +
-                                                          std::to_string(worst) + ")");
+  return faultline::repro::verdict(
+      wrong_batches > 0, std::to_string(wrong_batches) + " of " + std::to_string(kBatches) +
+                             " batches dequantize wrongly (max error " + std::to_string(worst) + ")");
 }

@@ -40,6 +40,7 @@ int main() {
   cudaFree(d_state);
   cudaFree(d_x);
   cudaFree(d_restored);
-  return faultline::repro::verdict(wrong_batches > 0, std::to_string(wrong_batches) + " of " +
-                                                          std::to_string(kBatches) + " batches dequantize wrongly");
+  return faultline::repro::verdict(
+      wrong_batches > 0,
+      std::to_string(wrong_batches) + " of " + std::to_string(kBatches) + " batches dequantize wrongly");
 }

@@ -18,6 +18,7 @@ int main() {
   cudaError_t err = cudaGetLastError();
   if (err == cudaSuccess) err = cudaDeviceSynchronize();
   cudaFree(d_out);
-  return faultline::repro::verdict(err != cudaSuccess, "launch with block_k " + std::to_string(block_k) + ": " +
-                                                           (err == cudaSuccess ? "ok" : faultline::repro::cuda_error_text(err)));
+  return faultline::repro::verdict(err != cudaSuccess,
+                                   "launch with block_k " + std::to_string(block_k) + ": " +
+                                       (err == cudaSuccess ? "ok" : faultline::repro::cuda_error_text(err)));
 }

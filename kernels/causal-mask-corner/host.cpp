@@ -8,6 +8,7 @@
 int main() {
   int wrong = 0;
   for (int q = 0; q < kSeqQ; ++q) wrong += std::fabs(attend(q, false) - attend(q, true)) > 1e-5f;
-  return faultline::repro::verdict(wrong > 0, std::to_string(wrong) + " of " + std::to_string(kSeqQ) +
-                                                  " query rows differ from the bottom-right causal reference");
+  return faultline::repro::verdict(wrong > 0,
+                                   std::to_string(wrong) + " of " + std::to_string(kSeqQ) +
+                                       " query rows differ from the bottom-right causal reference");
 }

@@ -24,5 +24,6 @@ int main() {
   cudaFree(d_ref);
   int wrong = 0;
   for (int q = 0; q < kSeqQ; ++q) wrong += std::fabs(out[q] - ref[q]) > 1e-5f;
-  return faultline::repro::verdict(wrong > 0, std::to_string(wrong) + " query rows differ from the reference");
+  return faultline::repro::verdict(wrong > 0,
+                                   std::to_string(wrong) + " query rows differ from the reference");
 }

@@ -24,16 +24,18 @@ inline int require_device(int major, int minor) {
   return 0;
 }
 
-inline std::string cuda_error_text(cudaError_t e) { return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e); }
+inline std::string cuda_error_text(cudaError_t e) {
+  return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
+}
 
 }  // namespace faultline::repro
 
 // Harness error (not a symptom): print and leave with exit code 3.
-#define FL_CUDA_OK(call)                                                                      \
-  do {                                                                                        \
-    cudaError_t fl_err = (call);                                                              \
-    if (fl_err != cudaSuccess) {                                                              \
+#define FL_CUDA_OK(call)                                                                                 \
+  do {                                                                                                   \
+    cudaError_t fl_err = (call);                                                                         \
+    if (fl_err != cudaSuccess) {                                                                         \
       std::fprintf(stderr, "%s failed: %s\n", #call, faultline::repro::cuda_error_text(fl_err).c_str()); \
-      return 3;                                                                               \
-    }                                                                                         \
+      return 3;                                                                                          \
+    }                                                                                                    \
   } while (0)

@@ -28,7 +28,8 @@ inline std::string json_escape(const std::string& s) {
 }
 
 inline int verdict(bool symptom_observed, const std::string& detail) {
-  std::printf("{\"symptom\": %s, \"detail\": \"%s\"}\n", symptom_observed ? "true" : "false", json_escape(detail).c_str());
+  std::printf("{\"symptom\": %s, \"detail\": \"%s\"}\n", symptom_observed ? "true" : "false",
+              json_escape(detail).c_str());
   std::fflush(stdout);
   return symptom_observed ? kSymptom : kCorrect;
 }

@@ -24,7 +24,8 @@ FL_HD inline float widen(Fp8 v) {
   int sign = v.bits >> 7;
   int exponent = (v.bits >> Fp8::kMantissaBits) & ((1 << Fp8::kExponentBits) - 1);
   int mantissa = v.bits & ((1 << Fp8::kMantissaBits) - 1);
-  float m = exponent == 0 ? mantissa / float(1 << Fp8::kMantissaBits) : 1.f + mantissa / float(1 << Fp8::kMantissaBits);
+  float m = exponent == 0 ? mantissa / float(1 << Fp8::kMantissaBits)
+                          : 1.f + mantissa / float(1 << Fp8::kMantissaBits);
   float value = ldexpf(m, (exponent == 0 ? 1 : exponent) - Fp8::kBias);
   return sign ? -value : value;
 }
@@ -32,7 +33,8 @@ FL_HD inline float widen(Fp8 v) {
 template <class A, class B>
 struct Fp8Mma {
 #if !FAULTLINE_FIXED
-  static_assert(std::is_same<A, B>::value, "faultline: mixed FP8 operand types (e4m3 x e5m2) are not supported");
+  static_assert(std::is_same<A, B>::value,
+                "faultline: mixed FP8 operand types (e4m3 x e5m2) are not supported");
 #endif
   FL_HD static float dot(const A* a, const B* b, int n) {
     float acc = 0.f;

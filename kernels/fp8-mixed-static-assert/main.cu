@@ -5,7 +5,9 @@
 #include "cuda_harness.cuh"
 #include "fp8_mma.cuh"
 
-__global__ void mma_kernel(const E4M3* a, const E5M2* b, float* out) { *out = Fp8Mma<E4M3, E5M2>::dot(a, b, kLength); }
+__global__ void mma_kernel(const E4M3* a, const E5M2* b, float* out) {
+  *out = Fp8Mma<E4M3, E5M2>::dot(a, b, kLength);
+}
 
 int main() {
   if (int skip = faultline::repro::require_device(7, 0)) return skip;
@@ -27,5 +29,6 @@ int main() {
   cudaFree(d_a);
   cudaFree(d_b);
   cudaFree(d_out);
-  return faultline::repro::verdict(std::fabs(dot - kExpectedDot) > 1e-6f, "e4m3 x e5m2 dot = " + std::to_string(dot));
+  return faultline::repro::verdict(std::fabs(dot - kExpectedDot) > 1e-6f,
+                                   "e4m3 x e5m2 dot = " + std::to_string(dot));
 }

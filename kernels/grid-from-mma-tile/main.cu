@@ -19,6 +19,6 @@ int main() {
   cudaFree(d_written);
   int missing = 0;
   for (int w : written) missing += w == 0;
-  return faultline::repro::verdict(missing > 0, std::to_string(missing) + " of " + std::to_string(kRows) +
-                                                    " output rows never computed");
+  return faultline::repro::verdict(
+      missing > 0, std::to_string(missing) + " of " + std::to_string(kRows) + " output rows never computed");
 }

@@ -13,7 +13,10 @@ constexpr int kRuntimeGroupVariant = 0;
 // Variant id for a group size: the size itself for the specialised kernels.
 FL_HD inline int dispatch_group_size(int group_size) {
   switch (group_size) {
-    case 1: case 2: case 4: case 8:
+    case 1:
+    case 2:
+    case 4:
+    case 8:
       return group_size;
     default:
 #if FAULTLINE_FIXED

@@ -13,5 +13,6 @@ int main() {
   int wrong = 0;
   for (int h = 0; h < kQueryHeads; ++h) wrong += kv_head_of(h, group) != h / 3;
   return faultline::repro::verdict(wrong > 0, "variant " + std::to_string(variant) + " maps " +
-                                                  std::to_string(kQueryHeads - wrong) + " of 12 heads correctly");
+                                                  std::to_string(kQueryHeads - wrong) +
+                                                  " of 12 heads correctly");
 }

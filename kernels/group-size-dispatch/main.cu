@@ -4,7 +4,9 @@
 #include "cuda_harness.cuh"
 #include "dispatch.cuh"
 
-__global__ void decode_kernel(int group_size, int* kv_head) { kv_head[threadIdx.x] = kv_head_of(threadIdx.x, group_size); }
+__global__ void decode_kernel(int group_size, int* kv_head) {
+  kv_head[threadIdx.x] = kv_head_of(threadIdx.x, group_size);
+}
 
 int main() {
   if (int skip = faultline::repro::require_device(7, 0)) return skip;

@@ -28,6 +28,7 @@ int main() {
   cudaFree(d_mass);
   int bad = 0;
   for (float m : mass) bad += !std::isfinite(m) || std::fabs(m - 1.f) > 1e-2f;
-  return faultline::repro::verdict(bad > 0, std::to_string(bad) + " of " + std::to_string(rows) +
-                                                " rows lost their softmax mass (first: " + std::to_string(mass[0]) + ")");
+  return faultline::repro::verdict(
+      bad > 0, std::to_string(bad) + " of " + std::to_string(rows) +
+                   " rows lost their softmax mass (first: " + std::to_string(mass[0]) + ")");
 }

@@ -11,8 +11,10 @@ int main() {
   }
   int wrong = 0;
   for (int r = 0; r < kMetaRows; ++r) {
-    for (int c = 0; c < kMetaCols; ++c) wrong += gather(metadata, r, c) != dense_value(r, c * 4 + chosen_lane(r, c));
+    for (int c = 0; c < kMetaCols; ++c)
+      wrong += gather(metadata, r, c) != dense_value(r, c * 4 + chosen_lane(r, c));
   }
-  return faultline::repro::verdict(wrong > 0, std::to_string(wrong) + " of " + std::to_string(kMetaRows * kMetaCols) +
+  return faultline::repro::verdict(wrong > 0, std::to_string(wrong) + " of " +
+                                                  std::to_string(kMetaRows * kMetaCols) +
                                                   " gathered values differ from the reference");
 }

@@ -29,7 +29,9 @@ int main() {
   cudaFree(d_out);
   int wrong = 0;
   for (int r = 0; r < kMetaRows; ++r) {
-    for (int c = 0; c < kMetaCols; ++c) wrong += out[r * kMetaCols + c] != dense_value(r, c * 4 + chosen_lane(r, c));
+    for (int c = 0; c < kMetaCols; ++c)
+      wrong += out[r * kMetaCols + c] != dense_value(r, c * 4 + chosen_lane(r, c));
   }
-  return faultline::repro::verdict(wrong > 0, std::to_string(wrong) + " gathered values differ from the reference");
+  return faultline::repro::verdict(wrong > 0,
+                                   std::to_string(wrong) + " gathered values differ from the reference");
 }

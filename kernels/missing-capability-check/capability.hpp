@@ -20,4 +20,6 @@ inline Path choose_path(int device_major) {
 }
 
 // Whether a launch of `path` finds a kernel image for the device (what the CUDA runtime checks).
-inline bool image_available(Path path, int device_major) { return path == Path::kPortable || device_major >= kFastPathMajor; }
+inline bool image_available(Path path, int device_major) {
+  return path == Path::kPortable || device_major >= kFastPathMajor;
+}

@@ -30,6 +30,7 @@ int main() {
   }
   if (err == cudaSuccess) err = cudaDeviceSynchronize();
   cudaFree(d_x);
-  return faultline::repro::verdict(err != cudaSuccess, std::string(path == Path::kFast ? "fast" : "portable") +
-                                                           " path: " + (err == cudaSuccess ? "ok" : faultline::repro::cuda_error_text(err)));
+  return faultline::repro::verdict(err != cudaSuccess,
+                                   std::string(path == Path::kFast ? "fast" : "portable") + " path: " +
+                                       (err == cudaSuccess ? "ok" : faultline::repro::cuda_error_text(err)));
 }

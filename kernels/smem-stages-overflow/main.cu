@@ -26,7 +26,7 @@ int main() {
     if (err == cudaSuccess) err = cudaDeviceSynchronize();
   }
   cudaFree(d_out);
-  return faultline::repro::verdict(err != cudaSuccess, std::to_string(bytes) + " bytes requested of " +
-                                                           std::to_string(capacity) + ": " +
-                                                           (err == cudaSuccess ? "launched" : faultline::repro::cuda_error_text(err)));
+  return faultline::repro::verdict(
+      err != cudaSuccess, std::to_string(bytes) + " bytes requested of " + std::to_string(capacity) + ": " +
+                              (err == cudaSuccess ? "launched" : faultline::repro::cuda_error_text(err)));
 }

@@ -7,7 +7,7 @@
 
 #include "portability.hpp"
 
-constexpr int kBlockN = 128;           // keys per stage
+constexpr int kBlockN = 128;  // keys per stage
 constexpr int kMaxStages = 16;
 constexpr int kHopperSmemPerCta = 232448;  // 227 KiB: the opt-in limit of H100/H200
 

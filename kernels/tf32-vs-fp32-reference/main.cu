@@ -4,7 +4,9 @@
 #include "compare.hpp"
 #include "cuda_harness.cuh"
 
-__global__ void gemm_kernel(float* c) { c[blockIdx.x * kDim + threadIdx.x] = gemm_element(blockIdx.x, threadIdx.x); }
+__global__ void gemm_kernel(float* c) {
+  c[blockIdx.x * kDim + threadIdx.x] = gemm_element(blockIdx.x, threadIdx.x);
+}
 
 int main() {
   if (int skip = faultline::repro::require_device(7, 0)) return skip;

@@ -31,7 +31,9 @@ FL_HD inline float operand(float x) {
 #endif
 }
 
-FL_HD inline float a_at(int i, int k) { return 1.0f + 0.000123f * static_cast<float>((i * 31 + k * 17) % 101); }
+FL_HD inline float a_at(int i, int k) {
+  return 1.0f + 0.000123f * static_cast<float>((i * 31 + k * 17) % 101);
+}
 FL_HD inline float b_at(int k, int j) { return 1.0f - 0.000077f * static_cast<float>((k * 13 + j * 7) % 89); }
 
 // One output element as the kernel computes it.

@@ -5,23 +5,22 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "classifier/classify_store.hpp"
-#include "classifier/text_features.hpp"
 #include "classifier/label_audit.hpp"
 #include "classifier/label_sheets.hpp"
+#include "classifier/text_features.hpp"
 #include "datasets/database.hpp"
 #include "datasets/issue_store.hpp"
 #include "datasets/label_store.hpp"
 #include "datasets/snapshot.hpp"
 #include "miner/miner.hpp"
 #include "reports/report_writer.hpp"
-#include "tests/miner/fake_server.hpp"
 #include "taxonomy/taxonomy.hpp"
+#include "tests/miner/fake_server.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace faultline;
@@ -37,13 +36,16 @@ struct Clock {
     getrusage(RUSAGE_SELF, &u);
     return u.ru_utime.tv_sec + u.ru_stime.tv_sec + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
   }
-  double wall_seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - wall).count(); }
+  double wall_seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - wall).count();
+  }
   double cpu_used() const { return cpu_seconds() - cpu; }
 };
 
 json results = json::object();
 
-void row(const std::string& name, const std::string& value, const std::string& baseline, const std::string& ratio) {
+void row(const std::string& name, const std::string& value, const std::string& baseline,
+         const std::string& ratio) {
   std::printf("  %-44s %-26s %-30s %s\n", name.c_str(), value.c_str(), baseline.c_str(), ratio.c_str());
 }
 
@@ -117,17 +119,26 @@ void bench_mining() {
   naive_mine(naive_db, server.url(), &naive_requests);
   double naive_wall = n.wall_seconds(), naive_cpu = n.cpu_used();
 
-  row("requests (repository-wide comments)", std::to_string(s.stats.requests), std::to_string(naive_requests) + " per-issue",
+  row("requests (repository-wide comments)", std::to_string(s.stats.requests),
+      std::to_string(naive_requests) + " per-issue",
       fmt("%.1fx fewer", static_cast<double>(naive_requests) / s.stats.requests));
-  row("wall time per 10,000 issues", fmt("%.2f s", wall), fmt("%.2f s", naive_wall), fmt("%.1fx faster", naive_wall / wall));
-  row("CPU time per 10,000 issues (miner only)", fmt("%.2f s", cpu), fmt("%.2f s", naive_cpu), fmt("%.1fx less", naive_cpu / cpu));
+  row("wall time per 10,000 issues", fmt("%.2f s", wall), fmt("%.2f s", naive_wall),
+      fmt("%.1fx faster", naive_wall / wall));
+  row("CPU time per 10,000 issues (miner only)", fmt("%.2f s", cpu), fmt("%.2f s", naive_cpu),
+      fmt("%.1fx less", naive_cpu / cpu));
   auto refresh_clock = Clock();
   auto refresh = miner::mine(db, o, {});
   row("refresh without changes", std::to_string(refresh.stats.requests) + " requests",
-      std::to_string(refresh.stats.not_modified) + " answered 304", fmt("%.3f s", refresh_clock.wall_seconds()));
-  results["mining"] = {{"requests", s.stats.requests}, {"wall_s", wall}, {"cpu_s", cpu}, {"baseline_requests", naive_requests},
-                       {"baseline_wall_s", naive_wall}, {"baseline_cpu_s", naive_cpu},
-                       {"refresh_requests", refresh.stats.requests}, {"refresh_not_modified", refresh.stats.not_modified}};
+      std::to_string(refresh.stats.not_modified) + " answered 304",
+      fmt("%.3f s", refresh_clock.wall_seconds()));
+  results["mining"] = {{"requests", s.stats.requests},
+                       {"wall_s", wall},
+                       {"cpu_s", cpu},
+                       {"baseline_requests", naive_requests},
+                       {"baseline_wall_s", naive_wall},
+                       {"baseline_cpu_s", naive_cpu},
+                       {"refresh_requests", refresh.stats.requests},
+                       {"refresh_not_modified", refresh.stats.not_modified}};
 }
 
 void bench_classifier_and_report() {
@@ -140,11 +151,13 @@ void bench_classifier_and_report() {
   classifier::run_audit(db, {"rater_a", "rater_b"}, 0.8);
   classifier::import_adjudications(db, snapshot + "/labels_adjudicated.csv");
 
-  std::printf("classifier: the bundled corpus (%lld issues)\n", static_cast<long long>(datasets::count_issues(db)));
+  std::printf("classifier: the bundled corpus (%lld issues)\n",
+              static_cast<long long>(datasets::count_issues(db)));
   Clock t;
   auto summary = classifier::train_from_store(db, dir.file("models"), 0.5);
   double train_s = t.wall_seconds();
-  row("training (3 axes, CV-chosen parameters)", fmt("%.2f s", train_s), "budget 5 s", fmt("%.2f of budget", train_s / 5.0));
+  row("training (3 axes, CV-chosen parameters)", fmt("%.2f s", train_s), "budget 5 s",
+      fmt("%.2f of budget", train_s / 5.0));
 
   auto model = classifier::IssueClassifier::load(dir.file("models"));
   auto issues = datasets::load_issues(db);
@@ -155,13 +168,17 @@ void bench_classifier_and_report() {
   double full_s = full.wall_seconds();
   Clock rules;
   size_t fired = 0;
-  for (size_t i = 0; i < n; ++i) fired += model.rules().fired(classifier::document_text(issues[i % issues.size()])).size();
+  for (size_t i = 0; i < n; ++i)
+    fired += model.rules().fired(classifier::document_text(issues[i % issues.size()])).size();
   double rules_s = rules.wall_seconds();
   row("classify (rules + 3 fastText models), 1 core", fmt("%.0f issues/s", n / full_s),
       fmt("rules alone %.0f issues/s", n / rules_s), fmt("%.2fx the rules' cost", full_s / rules_s));
   row("  against the 20,000 issues/s target", "", "", fmt("%.2fx the target", n / full_s / 20000.0));
-  results["classifier"] = {{"train_s", train_s}, {"classify_per_s", n / full_s}, {"rules_only_per_s", n / rules_s},
-                           {"version", summary.version}, {"abstained_share", static_cast<double>(abstained) / n}};
+  results["classifier"] = {{"train_s", train_s},
+                           {"classify_per_s", n / full_s},
+                           {"rules_only_per_s", n / rules_s},
+                           {"version", summary.version},
+                           {"abstained_share", static_cast<double>(abstained) / n}};
 
   std::printf("report: 10,000 labeled issues\n");
   datasets::Database big(dir.file("r.db"));
@@ -176,7 +193,8 @@ void bench_classifier_and_report() {
       r.state = "closed";
       r.title = "synthetic issue " + std::to_string(i);
       auto id = datasets::upsert_issue(big, r).id;
-      finals.push_back(datasets::FinalLabel{id, tax.symptoms()[i % 6].id, tax.root_causes()[(i * 7) % 15].id, "agreed", "a,b"});
+      finals.push_back(datasets::FinalLabel{id, tax.symptoms()[i % 6].id, tax.root_causes()[(i * 7) % 15].id,
+                                            "agreed", "a,b"});
     }
     auto audit = datasets::record_audit(big, "a,b", 10000, 0.9, 0.8, "pass");
     datasets::replace_final_labels(big, finals, audit);

@@ -1,7 +1,7 @@
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
-
-#include <gtest/gtest.h>
 
 #include "classifier/classify_store.hpp"
 #include "classifier/evaluation.hpp"
@@ -23,7 +23,8 @@ namespace {
 std::vector<LabeledIssue> tiny_corpus() {
   std::vector<LabeledIssue> out;
   const char* texts[3][2] = {
-      {"Training hangs forever in allreduce", "a deadlock between producer warps; the barrier never completes"},
+      {"Training hangs forever in allreduce",
+       "a deadlock between producer warps; the barrier never completes"},
       {"Kernel dies with out-of-bounds reads", "an illegal memory access from misaligned vector loads"},
       {"Cannot build from source", "setup.py lacks the gencode flag; nvcc fatal error during compilation"}};
   const char* labels[3][2] = {{"hang", "concurrency_error"},
@@ -112,7 +113,8 @@ TEST(Classifier, CorruptedOrMissingModelFilesGiveClearErrors) {
     IssueClassifier::load(models);
     FAIL();
   } catch (const faultline::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("symptom.ftz: the model file is damaged"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("symptom.ftz: the model file is damaged"), std::string::npos)
+        << e.what();
   }
   std::ofstream(ftz, std::ios::binary) << "garbage";
   EXPECT_THROW(IssueClassifier::load(models), faultline::Error);

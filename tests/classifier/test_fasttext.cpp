@@ -1,6 +1,6 @@
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "classifier/fasttext_model.hpp"
 #include "classifier/rules.hpp"
@@ -13,7 +13,8 @@ namespace {
 
 // The bundled corpus, normalised, labeled by scope: real vocabulary, real lengths.
 void corpus(std::vector<std::string>* docs, std::vector<std::string>* labels) {
-  for (const auto& r : faultline::datasets::read_snapshot(std::string(FAULTLINE_SOURCE_DIR) + "/datasets/snapshot/issues.jsonl")) {
+  for (const auto& r : faultline::datasets::read_snapshot(std::string(FAULTLINE_SOURCE_DIR) +
+                                                          "/datasets/snapshot/issues.jsonl")) {
     docs->push_back(normalize_for_fasttext(document_text(r)));
     labels->push_back(r.scope.value_or("in"));
   }

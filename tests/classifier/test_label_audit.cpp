@@ -1,7 +1,7 @@
+#include <gtest/gtest.h>
+
 #include <fstream>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "classifier/label_audit.hpp"
 #include "classifier/label_sheets.hpp"
@@ -54,15 +54,16 @@ TEST(LabelImport, PartlyInvalidCsvChangesNothingAndNamesLineAndValue) {
   faultline::testing::TempDir dir;
   Database db(dir.file("l.db"));
   add_issues(db, 3);
-  auto path = dir.write("a.csv", std::string(kHeader) + "a/b,1,alice,crash,api_misuse,\n" +
-                                     "a/b,2,alice,crash,cosmic_rays,\n");
+  auto path = dir.write(
+      "a.csv", std::string(kHeader) + "a/b,1,alice,crash,api_misuse,\n" + "a/b,2,alice,crash,cosmic_rays,\n");
   EXPECT_EQ(import_error(db, path), path + ":3: unknown root cause 'cosmic_rays'");
   dir.write("a.csv", std::string(kHeader) + "a/b,1,alice,crash,api_misuse,\na/b,1,alice,hang,api_misuse,\n");
   EXPECT_EQ(import_error(db, path), path + ":3: a/b#1 is labeled twice in this file");
   dir.write("a.csv", std::string(kHeader) + "a/b,1,alice,crash,api_misuse,\na/b,9,alice,hang,api_misuse,\n");
   EXPECT_EQ(import_error(db, path), path + ":3: issue a/b#9 is not in the store (import or mine it first)");
   dir.write("a.csv", std::string(kHeader) + "a/b,1,alice,crash,,\n");
-  EXPECT_EQ(import_error(db, path), path + ":2: a label needs one symptom and one root cause; 'root_cause' is empty");
+  EXPECT_EQ(import_error(db, path),
+            path + ":2: a label needs one symptom and one root cause; 'root_cause' is empty");
   dir.write("a.csv", std::string(kHeader) + "a/b,1,bob,crash,api_misuse,\n");
   EXPECT_EQ(import_error(db, path), path + ":2: the row is by rater 'bob', but the import is for 'alice'");
   dir.write("a.csv", std::string(kHeader) + "a/b,1,alice,crash,api_misuse,\n\"a/b,2\n");
@@ -77,10 +78,11 @@ TEST(LabelImport, ValidSheetIsOneBatchAndBlankRowsAreSkipped) {
   faultline::testing::TempDir dir;
   Database db(dir.file("l.db"));
   add_issues(db, 3);
-  auto path = dir.write("a.csv", "repo,number,url,title,text,symptom,root_cause,note\n"
-                                 "a/b,1,u,t,x,crash,api_misuse,n1\n"
-                                 "a/b,2,u,t,x,,,\n"
-                                 "a/b,3,u,t,x,hang,concurrency_error,\n");
+  auto path = dir.write("a.csv",
+                        "repo,number,url,title,text,symptom,root_cause,note\n"
+                        "a/b,1,u,t,x,crash,api_misuse,n1\n"
+                        "a/b,2,u,t,x,,,\n"
+                        "a/b,3,u,t,x,hang,concurrency_error,\n");
   auto r = import_label_sheet(db, "alice", path);
   EXPECT_EQ(r.labeled, 2);
   EXPECT_EQ(r.skipped_blank, 1);
@@ -126,8 +128,8 @@ TEST(Audit, PassingGatePromotesAgreedLabelsAndKeepsDisagreementPending) {
   EXPECT_EQ(load_final_labels(db).size(), 9u);
 
   // Adjudicating issue 10 re-runs the audit and promotes it with its provenance.
-  auto adj = import_adjudications(db, dir.write("adj.csv", std::string(kHeader) +
-                                                               "a/b,10,carol,hang,concurrency_error,settled\n"));
+  auto adj = import_adjudications(
+      db, dir.write("adj.csv", std::string(kHeader) + "a/b,10,carol,hang,concurrency_error,settled\n"));
   EXPECT_EQ(adj.imported, 1);
   ASSERT_TRUE(adj.audited);
   EXPECT_TRUE(adj.audit.pending.empty());
@@ -165,13 +167,14 @@ TEST(Audit, ThreeRatersUseFleiss) {
   two_raters(dir, db);
   std::string c = kHeader;
   for (int i = 1; i <= 10; ++i) {
-    c += "a/b," + std::to_string(i) + ",carol," + (i <= 5 ? "crash,api_misuse" : "hang,concurrency_error") + ",\n";
+    c += "a/b," + std::to_string(i) + ",carol," + (i <= 5 ? "crash,api_misuse" : "hang,concurrency_error") +
+         ",\n";
   }
   import_label_sheet(db, "carol", dir.write("c.csv", c));
   auto audit = run_audit(db, {}, 0.8);
-  // Items 1-9: all three agree (P_i = 1); item 10: two of three agree (P_i = 1/3) → P̄ = (9 + 1/3)/10 = 0.9333.
-  // Totals over 30 ratings: crash/api 15, hang/conc 14, hang/state 1 → P̄e = (.5)^2 + (14/30)^2 + (1/30)^2
-  // = .25 + .217778 + .001111 = .468889; kappa = (.933333 - .468889)/(.531111) = 0.874477.
+  // Items 1-9: all three agree (P_i = 1); item 10: two of three agree (P_i = 1/3) → P̄ = (9 + 1/3)/10 =
+  // 0.9333. Totals over 30 ratings: crash/api 15, hang/conc 14, hang/state 1 → P̄e = (.5)^2 + (14/30)^2 +
+  // (1/30)^2 = .25 + .217778 + .001111 = .468889; kappa = (.933333 - .468889)/(.531111) = 0.874477.
   EXPECT_NEAR(audit.fleiss_joint, 0.874477, 1e-5);
   EXPECT_EQ(audit.gate, "pass");
 }
@@ -180,13 +183,15 @@ TEST(LabelExport, SheetHoldsTheSampleWithEmptyLabelColumns) {
   faultline::testing::TempDir dir;
   Database db(dir.file("l.db"));
   add_issues(db, 5);
-  replace_sample(db, "s", {{*find_issue(db, "a/b", 2), "sampled", "draw", {}, {}, 1},
-                           {*find_issue(db, "a/b", 4), "excluded", "draw", std::string("dup"), {}, 1}});
+  replace_sample(db, "s",
+                 {{*find_issue(db, "a/b", 2), "sampled", "draw", {}, {}, 1},
+                  {*find_issue(db, "a/b", 4), "excluded", "draw", std::string("dup"), {}, 1}});
   std::ostringstream out;
   EXPECT_EQ(export_label_sheet(db, out, SheetSelection::kSample, "s"), 1);
   auto rows = parse_csv(out.str(), "sheet");
   ASSERT_EQ(rows.size(), 2u);  // header + issue 2 (issue 4 was excluded)
-  EXPECT_EQ(rows[0].fields, (std::vector<std::string>{"repo", "number", "url", "title", "text", "symptom", "root_cause", "note"}));
+  EXPECT_EQ(rows[0].fields, (std::vector<std::string>{"repo", "number", "url", "title", "text", "symptom",
+                                                      "root_cause", "note"}));
   EXPECT_EQ(rows[1].fields[1], "2");
   EXPECT_EQ(rows[1].fields[5], "");
   // Filled in and imported back, the sheet round-trips.

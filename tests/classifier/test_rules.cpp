@@ -26,12 +26,26 @@ TEST(Rules, EveryEntryFiresOnItsExampleAndNotOnItsNearMiss) {
 TEST(Rules, EveryCategoryOfBothAxesHasARule) {
   std::set<std::string> covered;
   for (const auto& r : RuleSet::builtin().rules()) covered.insert(r.category);
-  for (const auto& id : {"deployment_failure", "build_failure", "crash", "hang", "incorrect_functionality",
-                         "performance_degradation", "code_logic_error", "incorrect_numerical_computation",
-                         "incorrect_indexing", "tensor_layout_mismatch", "improper_memory_access",
-                         "state_mismanagement", "concurrency_error", "improper_kernel_dispatch",
-                         "resource_mismanagement", "performance_bug", "api_misuse",
-                         "incorrect_compiler_transformation", "build_misconfiguration", "hardware_incompatibility",
+  for (const auto& id : {"deployment_failure",
+                         "build_failure",
+                         "crash",
+                         "hang",
+                         "incorrect_functionality",
+                         "performance_degradation",
+                         "code_logic_error",
+                         "incorrect_numerical_computation",
+                         "incorrect_indexing",
+                         "tensor_layout_mismatch",
+                         "improper_memory_access",
+                         "state_mismanagement",
+                         "concurrency_error",
+                         "improper_kernel_dispatch",
+                         "resource_mismanagement",
+                         "performance_bug",
+                         "api_misuse",
+                         "incorrect_compiler_transformation",
+                         "build_misconfiguration",
+                         "hardware_incompatibility",
                          "software_incompatibility"}) {
     EXPECT_TRUE(covered.count(id)) << id;
   }
@@ -58,8 +72,9 @@ TEST(Rules, BadEntriesAreRejectedWithTheRuleNamed) {
     }
     return std::string();
   };
-  EXPECT_EQ(error(R"({"rules":[{"id":"x","axis":"symptom","category":"explosion","pattern":"a","weight":1}]})"),
-            "rules r.json: rule 'x': unknown symptom 'explosion'");
+  EXPECT_EQ(
+      error(R"({"rules":[{"id":"x","axis":"symptom","category":"explosion","pattern":"a","weight":1}]})"),
+      "rules r.json: rule 'x': unknown symptom 'explosion'");
   EXPECT_EQ(error(R"({"rules":[{"id":"x","axis":"mood","category":"crash","pattern":"a","weight":1}]})"),
             "rules r.json: rule 'x': axis 'mood' must be 'symptom' or 'root_cause'");
   EXPECT_NE(error(R"({"rules":[{"id":"x","axis":"symptom","category":"crash","pattern":"(a","weight":1}]})")

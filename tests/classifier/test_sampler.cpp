@@ -1,6 +1,6 @@
-#include <set>
-
 #include <gtest/gtest.h>
+
+#include <set>
 
 #include "classifier/sampler.hpp"
 #include "classifier/screening.hpp"
@@ -17,7 +17,8 @@ using namespace faultline::datasets;
 TEST(Allocation, ReproducesTheStudysTableOne) {
   // Candidates 390, 302, 815, 597, 38, 206, 833 sum to 3181. Quotas 300*n/3181:
   // 36.78, 28.48, 76.86, 56.30, 3.58, 19.43, 78.56 → floors 36+28+76+56+3+19+78 = 296.
-  // The 4 missing seats go to the largest remainders .86 (Triton), .78 (FlashInfer), .58 (DeepGEMM), .56 (bnb).
+  // The 4 missing seats go to the largest remainders .86 (Triton), .78 (FlashInfer), .58 (DeepGEMM), .56
+  // (bnb).
   EXPECT_EQ(allocate_largest_remainder({390, 302, 815, 597, 38, 206, 833}, 300),
             (std::vector<int>{37, 28, 77, 56, 4, 19, 79}));
 }
@@ -48,7 +49,9 @@ TEST(SeededChoice, EveryItemIsEquallyLikely) {
 
 TEST(Timestamps, DatesAndDateTimesBecomeEpochSeconds) {
   EXPECT_EQ(faultline::datasets::parse_iso8601("1970-01-02"), 86400);
-  EXPECT_EQ(faultline::datasets::parse_iso8601("2024-03-01T00:00:10Z") - faultline::datasets::parse_iso8601("2024-02-28"), 2 * 86400 + 10);  // leap year
+  EXPECT_EQ(faultline::datasets::parse_iso8601("2024-03-01T00:00:10Z") -
+                faultline::datasets::parse_iso8601("2024-02-28"),
+            2 * 86400 + 10);  // leap year
   EXPECT_EQ(faultline::datasets::parse_iso8601(""), -1);
 }
 
@@ -87,8 +90,9 @@ TEST(Replacement, PicksNearestCreationTimeNeverSampledOrExcluded) {
   Database db(dir.file("r.db"));
   fill(db);
   // Put #3 (Jan 12) and #4 (Jan 14) in the sample by hand, then replace #3.
-  replace_sample(db, "s", {{*find_issue(db, "a/b", 3), "sampled", "draw", {}, {}, 1},
-                           {*find_issue(db, "a/b", 4), "sampled", "draw", {}, {}, 1}});
+  replace_sample(db, "s",
+                 {{*find_issue(db, "a/b", 3), "sampled", "draw", {}, {}, 1},
+                  {*find_issue(db, "a/b", 4), "sampled", "draw", {}, {}, 1}});
   // Distances from Jan 12: #2 = 2 days, #4 = 2 days but sampled, #7 = 1 day but not a candidate (open).
   auto r = replace_in_sample(db, "s", "a/b", 3, "speculative cause only");
   EXPECT_EQ(r.replacement_key, "a/b#2");

@@ -68,11 +68,17 @@ TEST(Screening, OpenIssueIsExcludedWhateverItsTitle) {
 }
 
 TEST(Screening, EachOutOfScopeLabelExcludes) {
-  const std::vector<std::pair<std::string, std::string>> cases = {
-      {"question", "question"},         {"feature request", "feature_request"}, {"enhancement", "enhancement"},
-      {"documentation", "documentation"}, {"docs", "documentation"},           {"roadmap", "roadmap"},
-      {"tracking", "tracking"},         {"help wanted", "help_wanted"},         {"good first issue", "good_first_issue"},
-      {"chore", "chore"},               {"style", "style"}};
+  const std::vector<std::pair<std::string, std::string>> cases = {{"question", "question"},
+                                                                  {"feature request", "feature_request"},
+                                                                  {"enhancement", "enhancement"},
+                                                                  {"documentation", "documentation"},
+                                                                  {"docs", "documentation"},
+                                                                  {"roadmap", "roadmap"},
+                                                                  {"tracking", "tracking"},
+                                                                  {"help wanted", "help_wanted"},
+                                                                  {"good first issue", "good_first_issue"},
+                                                                  {"chore", "chore"},
+                                                                  {"style", "style"}};
   for (const auto& [label, id] : cases) {
     EXPECT_EQ(rule("Crash in paged prefill", "closed", {label}), "excluded label:" + id) << label;
   }
@@ -82,8 +88,8 @@ TEST(Screening, EachOutOfScopeLabelExcludes) {
 
 TEST(Screening, InvalidPatternIsReportedWithItsRule) {
   try {
-    ScreeningRules::from_json_text(R"({"title_terms":[{"id":"x","pattern":"(unclosed"}],"exclude_labels":[]})",
-                                   "r.json");
+    ScreeningRules::from_json_text(
+        R"({"title_terms":[{"id":"x","pattern":"(unclosed"}],"exclude_labels":[]})", "r.json");
     FAIL();
   } catch (const faultline::Error& e) {
     EXPECT_NE(std::string(e.what()).find("r.json: title term 'x' has an invalid pattern"), std::string::npos);
@@ -106,5 +112,6 @@ TEST(Screening, StoreRecordsEveryDecisionWithItsRule) {
   ASSERT_EQ(decisions.size(), 3u);
   EXPECT_EQ(decisions[*faultline::datasets::find_issue(db, "NVIDIA/cutlass", 1)].rule, "title:crash");
   EXPECT_EQ(decisions[*faultline::datasets::find_issue(db, "NVIDIA/cutlass", 2)].rule, "state:open");
-  EXPECT_EQ(decisions[*faultline::datasets::find_issue(db, "NVIDIA/cutlass", 3)].rule, "title:no-failure-term");
+  EXPECT_EQ(decisions[*faultline::datasets::find_issue(db, "NVIDIA/cutlass", 3)].rule,
+            "title:no-failure-term");
 }

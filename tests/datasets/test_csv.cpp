@@ -1,6 +1,6 @@
-#include <sstream>
-
 #include <gtest/gtest.h>
+
+#include <sstream>
 
 #include "datasets/csv.hpp"
 #include "taxonomy/error.hpp"

@@ -1,6 +1,6 @@
-#include <sstream>
-
 #include <gtest/gtest.h>
+
+#include <sstream>
 
 #include "datasets/database.hpp"
 #include "datasets/issue_store.hpp"
@@ -78,7 +78,8 @@ TEST(Snapshot, BadRecordsNameFileLineAndField) {
             "f.jsonl:7: repo 'cutlass' is not of the form OWNER/NAME");
   EXPECT_EQ(expect_error(R"({"repo":"a/b","number":-3,"state":"closed","title":"t"})"),
             "f.jsonl:7: field 'number' must be a positive integer");
-  EXPECT_EQ(expect_error(R"({"repo":"a/b","number":3,"state":"closed"})"), "f.jsonl:7: missing field 'title'");
+  EXPECT_EQ(expect_error(R"({"repo":"a/b","number":3,"state":"closed"})"),
+            "f.jsonl:7: missing field 'title'");
   EXPECT_EQ(expect_error(R"({"repo":"a/b","number":3,"state":"closed","title":"t","labels":"bug"})"),
             "f.jsonl:7: field 'labels' must be a list of strings");
   EXPECT_EQ(expect_error(R"({"repo":"a/b","number":3,"state":"closed","title":"t","scope":"maybe"})"),
@@ -92,7 +93,8 @@ TEST(Snapshot, DuplicateIssueInOneFileIsRejected) {
     read_snapshot(path);
     FAIL();
   } catch (const faultline::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("d.jsonl:2: flashinfer-ai/flashinfer#258 appears twice"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("d.jsonl:2: flashinfer-ai/flashinfer#258 appears twice"),
+              std::string::npos);
   }
 }
 

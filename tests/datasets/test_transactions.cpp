@@ -58,7 +58,8 @@ TEST(Transactions, ConstraintViolationInsideImportRollsBackEarlierRows) {
   Database db(dir.file("store.db"));
   EXPECT_THROW(db.transaction([&] {
     upsert_issue(db, issue(10));
-    db.prepare("INSERT INTO issues(repository_id, number, url, state, title) VALUES (999, 1, 'u', 'closed', 't')")
+    db.prepare(
+          "INSERT INTO issues(repository_id, number, url, state, title) VALUES (999, 1, 'u', 'closed', 't')")
         .run();  // no repository 999: the foreign key rejects it
   }),
                faultline::Error);

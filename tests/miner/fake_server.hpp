@@ -8,11 +8,10 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <thread>
-
-#include <nlohmann/json.hpp>
 
 #include "miner/http_client.hpp"
 #include "tests/temp_dir.hpp"
@@ -27,8 +26,8 @@ class FakeGitHub {
     std::string script = std::string(FAULTLINE_SOURCE_DIR) + "/tests/miner/fake_github.py";
     pid_ = fork();
     if (pid_ == 0) {
-      execlp("python3", "python3", script.c_str(), "--config", config_path.c_str(), "--port-file", port_file.c_str(),
-             static_cast<char*>(nullptr));
+      execlp("python3", "python3", script.c_str(), "--config", config_path.c_str(), "--port-file",
+             port_file.c_str(), static_cast<char*>(nullptr));
       _exit(127);
     }
     for (int i = 0; i < 200 && !std::filesystem::exists(port_file); ++i) {

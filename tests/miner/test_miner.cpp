@@ -1,12 +1,11 @@
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <thread>
-
-#include <gtest/gtest.h>
 
 #include "datasets/database.hpp"
 #include "datasets/funnel_store.hpp"
@@ -26,7 +25,8 @@ namespace {
 // request per listing from the new high-water mark) = 11 requests.
 json standard_repo() { return {{"repos", {{"o/r", {{"issues", 250}, {"prs", 30}, {"comments", 420}}}}}}; }
 
-miner::MineOptions options_for(const faultline::testing::FakeGitHub& server, std::vector<std::string> repos = {"o/r"}) {
+miner::MineOptions options_for(const faultline::testing::FakeGitHub& server,
+                               std::vector<std::string> repos = {"o/r"}) {
   miner::MineOptions o;
   o.repositories = std::move(repos);
   o.api.base_url = server.url();
@@ -34,7 +34,9 @@ miner::MineOptions options_for(const faultline::testing::FakeGitHub& server, std
   return o;
 }
 
-miner::MineSummary mine(datasets::Database& db, const miner::MineOptions& o) { return miner::mine(db, o, {}); }
+miner::MineSummary mine(datasets::Database& db, const miner::MineOptions& o) {
+  return miner::mine(db, o, {});
+}
 
 int64_t scalar(datasets::Database& db, const std::string& sql) {
   auto s = db.prepare(sql);
@@ -47,7 +49,8 @@ int64_t scalar(datasets::Database& db, const std::string& sql) {
 TEST(LinkHeader, FindsTheNextUrlAmongOthers) {
   EXPECT_EQ(miner::next_link(R"(<https://x/a?page=2&q=1>; rel="next", <https://x/a?page=9>; rel="last")"),
             "https://x/a?page=2&q=1");
-  EXPECT_EQ(miner::next_link(R"(<https://x/a?page=1>; rel="prev", <https://x/a?page=3>; rel="next")"), "https://x/a?page=3");
+  EXPECT_EQ(miner::next_link(R"(<https://x/a?page=1>; rel="prev", <https://x/a?page=3>; rel="next")"),
+            "https://x/a?page=3");
   EXPECT_EQ(miner::next_link(R"(<https://x/a?page=1>; rel="first")"), "");
   EXPECT_EQ(miner::next_link(""), "");
 }
@@ -129,7 +132,8 @@ TEST(Miner, TransientFaultsAndRateLimitsAreWaitedOutAndRetried) {
                       {"6", {{"status", 403}, {"remaining", 0}, {"reset_in", 1}}},
                       {"7", {{"truncate", true}}}};
   config["exhaust_at"] = 9;
-  config["close_connections"] = true;  // else libcurl retries a dropped keep-alive connection by itself, unseen
+  config["close_connections"] =
+      true;  // else libcurl retries a dropped keep-alive connection by itself, unseen
   faultline::testing::FakeGitHub server(config);
   faultline::testing::TempDir dir;
   datasets::Database db(dir.file("m.db"));
@@ -189,7 +193,8 @@ TEST(Miner, UnknownRepositoryIsAClearError) {
     mine(db, options_for(server, {"nobody/nothing"}));
     FAIL();
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("/repos/nobody/nothing: 404 Not Found"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("/repos/nobody/nothing: 404 Not Found"), std::string::npos)
+        << e.what();
   }
 }
 
@@ -268,7 +273,9 @@ TEST(Miner, KillDuringMineLosesNothingAndRerunCompletesWithoutDuplicates) {
     auto s = mine(db, options_for(server));
     EXPECT_EQ(datasets::count_issues(db), 2500);
     EXPECT_EQ(datasets::count_comments(db), 2000);
-    EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM (SELECT number FROM issues GROUP BY number HAVING COUNT(*) > 1)"), 0);
+    EXPECT_EQ(
+        scalar(db, "SELECT COUNT(*) FROM (SELECT number FROM issues GROUP BY number HAVING COUNT(*) > 1)"),
+        0);
     // The rerun resumed: together both runs made at most one extra request (the page in flight when killed).
     EXPECT_LE(before + s.stats.requests, 25 + 20 + 3 + 1);
   }

@@ -13,20 +13,36 @@ namespace faultline::testing {
 inline reports::ReportData study_report_data() {
   // Table II: symptom counts per repository, columns FlashInfer, FlashAttention, Triton, CUTLASS, DeepGEMM,
   // xFormers, bitsandbytes.
-  const std::vector<std::string> repos = {"flashinfer-ai/flashinfer", "Dao-AILab/flash-attention", "triton-lang/triton",
-                                          "NVIDIA/cutlass", "deepseek-ai/DeepGEMM", "facebookresearch/xformers",
+  const std::vector<std::string> repos = {"flashinfer-ai/flashinfer",
+                                          "Dao-AILab/flash-attention",
+                                          "triton-lang/triton",
+                                          "NVIDIA/cutlass",
+                                          "deepseek-ai/DeepGEMM",
+                                          "facebookresearch/xformers",
                                           "bitsandbytes-foundation/bitsandbytes"};
   const std::vector<std::pair<std::string, std::vector<int>>> table2 = {
-      {"deployment_failure", {3, 5, 13, 6, 0, 8, 47}},       {"build_failure", {7, 5, 29, 22, 2, 3, 5}},
-      {"crash", {18, 6, 10, 8, 1, 4, 16}},                    {"incorrect_functionality", {6, 7, 16, 13, 1, 1, 9}},
-      {"performance_degradation", {2, 4, 7, 5, 0, 3, 2}},     {"hang", {1, 1, 2, 2, 0, 0, 0}}};
+      {"deployment_failure", {3, 5, 13, 6, 0, 8, 47}},
+      {"build_failure", {7, 5, 29, 22, 2, 3, 5}},
+      {"crash", {18, 6, 10, 8, 1, 4, 16}},
+      {"incorrect_functionality", {6, 7, 16, 13, 1, 1, 9}},
+      {"performance_degradation", {2, 4, 7, 5, 0, 3, 2}},
+      {"hang", {1, 1, 2, 2, 0, 0, 0}}};
   // Table III: root-cause counts (they pair with symptoms arbitrarily; Table III does not cross them).
-  const std::vector<std::pair<std::string, int>> table3 = {
-      {"code_logic_error", 22},          {"incorrect_numerical_computation", 8}, {"incorrect_indexing", 4},
-      {"tensor_layout_mismatch", 12},    {"improper_memory_access", 7},          {"state_mismanagement", 2},
-      {"concurrency_error", 5},          {"improper_kernel_dispatch", 10},       {"resource_mismanagement", 6},
-      {"performance_bug", 17},           {"api_misuse", 26},                     {"incorrect_compiler_transformation", 46},
-      {"build_misconfiguration", 35},    {"hardware_incompatibility", 24},       {"software_incompatibility", 76}};
+  const std::vector<std::pair<std::string, int>> table3 = {{"code_logic_error", 22},
+                                                           {"incorrect_numerical_computation", 8},
+                                                           {"incorrect_indexing", 4},
+                                                           {"tensor_layout_mismatch", 12},
+                                                           {"improper_memory_access", 7},
+                                                           {"state_mismanagement", 2},
+                                                           {"concurrency_error", 5},
+                                                           {"improper_kernel_dispatch", 10},
+                                                           {"resource_mismanagement", 6},
+                                                           {"performance_bug", 17},
+                                                           {"api_misuse", 26},
+                                                           {"incorrect_compiler_transformation", 46},
+                                                           {"build_misconfiguration", 35},
+                                                           {"hardware_incompatibility", 24},
+                                                           {"software_incompatibility", 76}};
   std::vector<std::string> causes;
   for (const auto& [id, n] : table3) causes.insert(causes.end(), n, id);
 

@@ -1,6 +1,6 @@
-#include <regex>
-
 #include <gtest/gtest.h>
+
+#include <regex>
 
 #include "reports/findings.hpp"
 #include "reports/html_report.hpp"
@@ -33,7 +33,7 @@ TEST(Percent, RoundsHalfAwayFromZeroToTwoDecimals) {
   EXPECT_EQ(percent(82, 300), "27.33%");  // 27.333…
   EXPECT_EQ(percent(53, 300), "17.67%");  // 17.666…
   EXPECT_EQ(percent(1, 8), "12.50%");
-  EXPECT_EQ(percent(1, 800), "0.13%");    // exactly 0.125 → away from zero
+  EXPECT_EQ(percent(1, 800), "0.13%");  // exactly 0.125 → away from zero
   EXPECT_EQ(percent(-1, 800), "-0.13%");
   EXPECT_EQ(percent(1, 600), "0.17%");
   EXPECT_EQ(percent(300, 300), "100.00%");
@@ -69,8 +69,9 @@ TEST(StudyTables, RootCauseTableReproducesTableThree) {
   }
   EXPECT_EQ(subtotals, (std::vector<std::string>{"39.67%", "27.00%", "33.33%"}));
   // Every category's published share, in the paper's order.
-  const std::vector<std::string> shares = {"7.33%", "2.67%", "1.33%",  "4.00%",  "2.33%", "0.67%", "1.67%", "3.33%",
-                                           "2.00%", "5.67%", "8.67%", "15.33%", "11.67%", "8.00%", "25.33%"};
+  const std::vector<std::string> shares = {"7.33%", "2.67%",  "1.33%",  "4.00%", "2.33%",
+                                           "0.67%", "1.67%",  "3.33%",  "2.00%", "5.67%",
+                                           "8.67%", "15.33%", "11.67%", "8.00%", "25.33%"};
   std::vector<std::string> got;
   for (const auto& row : t.rows) {
     if (row[1] != "Subtotal" && row[0] != "Total") got.push_back(row[3]);

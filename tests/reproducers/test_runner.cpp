@@ -1,9 +1,8 @@
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
-
-#include <gtest/gtest.h>
 
 #include "reproducers/manifest.hpp"
 #include "reproducers/process.hpp"

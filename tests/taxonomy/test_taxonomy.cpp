@@ -1,8 +1,8 @@
-#include <fstream>
-#include <sstream>
-
 #include <gtest/gtest.h>
+
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "taxonomy/error.hpp"
 #include "taxonomy/taxonomy.hpp"
@@ -31,8 +31,9 @@ std::string error_of(const json& doc) {
 
 TEST(Taxonomy, ShippedFileHasTheDesignIds) {
   const Taxonomy& t = Taxonomy::builtin();
-  EXPECT_EQ(t.symptom_ids(), (std::vector<std::string>{"deployment_failure", "build_failure", "crash", "hang",
-                                                       "incorrect_functionality", "performance_degradation"}));
+  EXPECT_EQ(t.symptom_ids(),
+            (std::vector<std::string>{"deployment_failure", "build_failure", "crash", "hang",
+                                      "incorrect_functionality", "performance_degradation"}));
   EXPECT_EQ(t.root_cause_ids().size(), 15u);
   EXPECT_EQ(t.dimensions().size(), 3u);
   EXPECT_EQ(t.root_cause("api_misuse").dimension, "kernel_library");
@@ -58,14 +59,16 @@ TEST(Taxonomy, EveryCategoryHasDefinitionIncludesExcludesAndDecisionRules) {
 TEST(Taxonomy, RejectsDuplicateId) {
   json doc = shipped();
   doc["symptoms"][1]["id"] = "deployment_failure";
-  EXPECT_NE(error_of(doc).find("duplicate category id 'deployment_failure'"), std::string::npos) << error_of(doc);
+  EXPECT_NE(error_of(doc).find("duplicate category id 'deployment_failure'"), std::string::npos)
+      << error_of(doc);
 }
 
 TEST(Taxonomy, RejectsRootCauseInTwoDimensions) {
   json doc = shipped();
   json moved = doc["dimensions"][0]["root_causes"][0];  // code_logic_error also under the second dimension
   doc["dimensions"][1]["root_causes"].push_back(moved);
-  EXPECT_NE(error_of(doc).find("duplicate category id 'code_logic_error'"), std::string::npos) << error_of(doc);
+  EXPECT_NE(error_of(doc).find("duplicate category id 'code_logic_error'"), std::string::npos)
+      << error_of(doc);
 }
 
 TEST(Taxonomy, RejectsOrphanRootCause) {
@@ -77,7 +80,8 @@ TEST(Taxonomy, RejectsOrphanRootCause) {
 TEST(Taxonomy, RejectsWrongSymptomTotal) {
   json doc = shipped();
   doc["symptoms"][0]["study_count"] = 81;  // 299 instead of 300
-  EXPECT_NE(error_of(doc).find("symptom study counts sum to 299, expected the study total 300"), std::string::npos)
+  EXPECT_NE(error_of(doc).find("symptom study counts sum to 299, expected the study total 300"),
+            std::string::npos)
       << error_of(doc);
 }
 
