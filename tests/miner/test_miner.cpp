@@ -245,6 +245,28 @@ TEST(Miner, TimelinesOfSampledIssuesAreStored) {
   EXPECT_EQ(ref.text(0), "https://github.com/o/r/pull/1005");
 }
 
+TEST(MineCommand, JsonSummaryHasExactlyTheDesignKeys) {
+  faultline::testing::FakeGitHub server(standard_repo());
+  faultline::testing::TempDir dir;
+  std::string command = std::string(FAULTLINE_BINARY_DIR) + "/cli/faultline --db " + dir.file("c.db") +
+                        " --json mine --repo o/r --api-url " + server.url();
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string out;
+  char buffer[4096];
+  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
+  ASSERT_EQ(pclose(pipe), 0);
+  json summary = json::parse(out);  // one JSON object and nothing else on stdout
+  for (const char* key : {"requests", "not_modified", "issues", "pull_requests_skipped", "comments", "retries",
+                          "rate_limit_waits"}) {
+    EXPECT_TRUE(summary.contains(key)) << key;
+  }
+  EXPECT_EQ(summary["requests"], 11);
+  EXPECT_EQ(summary["issues"], 250);
+  EXPECT_EQ(summary["pull_requests_skipped"], 30);
+  EXPECT_EQ(summary["comments"], 420);
+}
+
 TEST(Miner, KillDuringMineLosesNothingAndRerunCompletesWithoutDuplicates) {
   json config = {{"repos", {{"o/r", {{"issues", 2500}, {"comments", 2000}}}}}, {"delay_ms", 40}};
   faultline::testing::FakeGitHub server(config);
