@@ -1,5 +1,6 @@
 #include "classifier/label_sheets.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -36,34 +37,38 @@ std::map<std::string, size_t> header_index(const datasets::CsvRow& header, const
 
 int export_label_sheet(datasets::Database& db, std::ostream& out, SheetSelection selection,
                        const std::string& sample_name) {
-  std::set<int64_t> chosen;
+  // The chosen issues with a sort key: 0 for all but the uncertain queue, which puts the classifier's
+  // least confident predictions first.
+  std::map<int64_t, double> chosen;
+  auto finals = datasets::load_final_labels(db);
   if (selection == SheetSelection::kSample) {
     for (const auto& e : datasets::load_sample(db, sample_name)) {
-      if (e.status == "sampled") chosen.insert(e.issue_id);
+      if (e.status == "sampled") chosen[e.issue_id] = 0;
     }
     if (chosen.empty()) throw Error("label export: sample '" + sample_name + "' is empty or does not exist");
   } else if (selection == SheetSelection::kUncertain) {
-    auto finals = datasets::load_final_labels(db);
     for (const auto& [id, p] : datasets::load_predictions(db)) {
-      if (p.abstain && !finals.count(id)) chosen.insert(id);
+      if (p.abstain && !finals.count(id)) chosen[id] = std::min(p.symptom_p, p.root_cause_p);
     }
   } else {
-    auto finals = datasets::load_final_labels(db);
     for (const auto& issue : datasets::load_issues(db)) {
-      if (!finals.count(issue.id)) chosen.insert(issue.id);
+      if (!finals.count(issue.id)) chosen[issue.id] = 0;
     }
   }
+  std::vector<datasets::IssueRecord> rows;
+  for (auto& issue : datasets::load_issues(db)) {
+    if (chosen.count(issue.id)) rows.push_back(std::move(issue));
+  }
+  std::stable_sort(rows.begin(), rows.end(),
+                   [&](const auto& a, const auto& b) { return chosen[a.id] < chosen[b.id]; });
   datasets::write_csv_row(out, {"repo", "number", "url", "title", "text", "symptom", "root_cause", "note"});
-  int rows = 0;
-  for (const auto& issue : datasets::load_issues(db)) {
-    if (!chosen.count(issue.id)) continue;
+  for (const auto& issue : rows) {
     std::string text = excerpt(issue.body, 400);
     if (!issue.error_lines.empty()) text += " | error: " + issue.error_lines.front();
     datasets::write_csv_row(
         out, {issue.repo, std::to_string(issue.number), issue.url, issue.title, text, "", "", ""});
-    ++rows;
   }
-  return rows;
+  return static_cast<int>(rows.size());
 }
 
 std::vector<LabelRow> read_label_csv(datasets::Database& db, const std::string& path, int* blank) {

@@ -12,8 +12,8 @@ namespace faultline::classifier {
 enum class SheetSelection { kUnlabeled, kSample, kUncertain };
 
 // Writes repo, number, url, title, text (a short excerpt), symptom, root_cause, note; the last three empty.
-// kSample takes the issues kept in `sample_name`; kUncertain those the classifier abstained on; kUnlabeled
-// every issue without a final label. Returns the number of rows.
+// kSample takes the issues kept in `sample_name`; kUncertain the unlabeled issues the classifier abstained
+// on, least confident first; kUnlabeled every issue without a final label. Returns the number of rows.
 int export_label_sheet(datasets::Database& db, std::ostream& out, SheetSelection selection,
                        const std::string& sample_name);
 

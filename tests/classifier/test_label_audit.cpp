@@ -201,3 +201,25 @@ TEST(LabelExport, SheetHoldsTheSampleWithEmptyLabelColumns) {
   EXPECT_EQ(r.labeled, 1);
   EXPECT_THROW(export_label_sheet(db, out, SheetSelection::kSample, "missing"), faultline::Error);
 }
+
+TEST(LabelExport, UncertainQueueListsAbstentionsLeastConfidentFirst) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("l.db"));
+  add_issues(db, 4);
+  auto id = [&](int n) { return *find_issue(db, "a/b", n); };
+  // Issue 1 confident; 2 and 3 abstained (3 less sure: min(.6, .2) = .2 < min(.4, .5) = .4); 4 abstained but
+  // already has a manual label.
+  replace_predictions(db, {{id(1), "v", "in", .9, "crash", .9, "api_misuse", .9, false, "[]"},
+                           {id(2), "v", "in", .9, "crash", .4, "api_misuse", .5, true, "[]"},
+                           {id(3), "v", "in", .9, "hang", .6, "concurrency_error", .2, true, "[]"},
+                           {id(4), "v", "in", .9, "hang", .1, "concurrency_error", .1, true, "[]"}});
+  db.transaction([&] {
+    replace_final_labels(db, {{id(4), "hang", "concurrency_error", "agreed", "x,y"}},
+                         record_audit(db, "x,y", 1, 1, .8, "pass"));
+  });
+  std::ostringstream out;
+  EXPECT_EQ(export_label_sheet(db, out, SheetSelection::kUncertain, ""), 2);
+  auto rows = parse_csv(out.str(), "queue");
+  EXPECT_EQ(rows[1].fields[1], "3");
+  EXPECT_EQ(rows[2].fields[1], "2");
+}
