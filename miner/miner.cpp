@@ -8,17 +8,16 @@
 #include "datasets/json_fields.hpp"
 #include "datasets/mining_store.hpp"
 #include "taxonomy/error.hpp"
+#include "taxonomy/taxonomy.hpp"
 
 namespace faultline::miner {
 
 const std::vector<std::string>& study_repositories() {
-  static const std::vector<std::string> repos = {"flashinfer-ai/flashinfer",
-                                                 "Dao-AILab/flash-attention",
-                                                 "triton-lang/triton",
-                                                 "NVIDIA/cutlass",
-                                                 "deepseek-ai/DeepGEMM",
-                                                 "facebookresearch/xformers",
-                                                 "bitsandbytes-foundation/bitsandbytes"};
+  static const std::vector<std::string> repos = [] {
+    std::vector<std::string> ids;
+    for (const auto& r : taxonomy::Taxonomy::builtin().study().repositories) ids.push_back(r.id);
+    return ids;
+  }();
   return repos;
 }
 

@@ -12,7 +12,7 @@
 
 namespace faultline::miner {
 
-// The seven repositories of the study.
+// The seven repositories of the study, as taxonomy/taxonomy.json lists them.
 const std::vector<std::string>& study_repositories();
 
 struct MineOptions {
