@@ -12,6 +12,17 @@ struct Column {
   std::vector<std::string> gold, combined, majority, rules, fasttext;
   std::vector<double> confidence;
 
+  // One held-out item on this axis: the combined prediction and what each baseline says.
+  void add(const std::string& truth, const std::string& predicted, double p, const AxisModel& axis,
+           const Distribution& rule_scores, const Tokens& tokens) {
+    gold.push_back(truth);
+    combined.push_back(predicted);
+    confidence.push_back(p);
+    majority.push_back(axis.majority());
+    rules.push_back(axis.predict_rules(rule_scores));
+    fasttext.push_back(best_of(axis.predict_fasttext(tokens)).first);
+  }
+
   AxisEvaluation score() const {
     return {score_axis(gold, combined, confidence), score_axis(gold, majority), score_axis(gold, rules),
             score_axis(gold, fasttext)};
@@ -42,18 +53,10 @@ Evaluation evaluate(const std::vector<LabeledIssue>& labeled, int folds, uint64_
     for (const auto* item : test) {
       IssueFeatures features = extract_features(model.rules(), item->issue);
       IssuePrediction p = model.predict(features);
-      symptom.gold.push_back(item->symptom);
-      symptom.combined.push_back(p.symptom);
-      symptom.confidence.push_back(p.symptom_p);
-      symptom.majority.push_back(model.symptom_model().majority());
-      symptom.rules.push_back(model.symptom_model().predict_rules(features.symptom_rules));
-      symptom.fasttext.push_back(best_of(model.symptom_model().predict_fasttext(features.tokens)).first);
-      cause.gold.push_back(item->root_cause);
-      cause.combined.push_back(p.root_cause);
-      cause.confidence.push_back(p.root_cause_p);
-      cause.majority.push_back(model.root_cause_model().majority());
-      cause.rules.push_back(model.root_cause_model().predict_rules(features.root_cause_rules));
-      cause.fasttext.push_back(best_of(model.root_cause_model().predict_fasttext(features.tokens)).first);
+      symptom.add(item->symptom, p.symptom, p.symptom_p, model.symptom_model(), features.symptom_rules,
+                  features.tokens);
+      cause.add(item->root_cause, p.root_cause, p.root_cause_p, model.root_cause_model(),
+                features.root_cause_rules, features.tokens);
     }
   }
   return {static_cast<int>(labeled.size()), folds, symptom.score(), cause.score()};
