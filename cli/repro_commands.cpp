@@ -16,17 +16,22 @@ namespace faultline::cli {
 
 namespace {
 
+constexpr const char* kBuildDirHelp =
+    "where the harnesses were built: a CMake build tree or an unpacked GPU bundle (default: this build)";
+
 struct ReproOptions {
   std::string id;
   std::string mode = "auto";
   std::string junit;
   std::string manifests;
+  std::string build_dir;
   std::string issue;
 };
 
 reproducers::Environment environment(const ReproOptions& o) {
   auto env = reproducers::detect_environment();
   if (!o.manifests.empty()) env.manifest_dir = o.manifests;
+  if (!o.build_dir.empty()) env.build_dir = o.build_dir;
   return env;
 }
 
@@ -138,6 +143,7 @@ void add_repro_commands(CLI::App& app, Context& ctx) {
   run_cmd->add_option("--mode", o.mode, "auto | build | host | gpu")
       ->check(CLI::IsMember({"auto", "build", "host", "gpu"}));
   run_cmd->add_option("--manifests", o.manifests, "manifest directory");
+  run_cmd->add_option("--build-dir", o.build_dir, kBuildDirHelp);
   run_cmd->callback([&ctx] {
     if (run_one(ctx, o) != 0) throw CLI::RuntimeError(1);
   });
@@ -151,6 +157,7 @@ void add_repro_commands(CLI::App& app, Context& ctx) {
       ->check(CLI::IsMember({"auto", "build", "host", "gpu"}));
   suite_cmd->add_option("--junit", o.junit, "write JUnit XML here");
   suite_cmd->add_option("--manifests", o.manifests, "manifest directory");
+  suite_cmd->add_option("--build-dir", o.build_dir, kBuildDirHelp);
   suite_cmd->callback([&ctx] {
     exit_code = suite(ctx, o);
     if (exit_code != 0) throw CLI::RuntimeError(exit_code);
@@ -176,6 +183,8 @@ void add_repro_commands(CLI::App& app, Context& ctx) {
   auto* doctor = app.add_subcommand("doctor",
                                     "What this machine can run: GPU, driver, CUDA, nvcc, compute capability, "
                                     "and which reproducers' GPU mode applies.\nExample: faultline doctor");
+  doctor->add_option("--manifests", o.manifests, "manifest directory");
+  doctor->add_option("--build-dir", o.build_dir, kBuildDirHelp);
   doctor->callback([&ctx] {
     auto env = environment(o);
     std::vector<std::vector<std::string>> rows;
@@ -188,14 +197,10 @@ void add_repro_commands(CLI::App& app, Context& ctx) {
     nlohmann::json runnable = nlohmann::json::object();
     text += "reproducers:\n";
     for (const auto& m : reproducers::load_manifests(env.manifest_dir)) {
-      std::string gpu =
-          !m.modes.count("gpu") ? "no gpu mode"
-          : !env.gpu            ? "gpu: skipped (no GPU)"
-          : env.gpu->compute_capability + 1e-9 < m.min_compute_capability
-              ? "gpu: skipped (capability too low)"
-          : m.max_compute_capability && env.gpu->compute_capability > *m.max_compute_capability + 1e-9
-              ? "gpu: skipped (device has the feature)"
-              : "gpu: runs";
+      auto skip = reproducers::gpu_skip_reason(m, env);
+      std::string gpu = !m.modes.count("gpu") ? "no gpu mode"
+                        : skip                ? "gpu: skipped (" + *skip + ")"
+                                              : "gpu: runs";
       std::string host = m.modes.count("host") ? "host: runs" : "no host mode";
       runnable[m.id] = {{"gpu", gpu}, {"host", host}};
       text += "  " + m.id + ": " + host + "; " + gpu + "\n";

@@ -68,10 +68,12 @@ std::vector<std::pair<std::string, std::string>> describe(const Environment& env
   }
   if (env.have_cuda) {
     auto version = run_process({env.nvcc, "--version"}, 20);
+    // nvcc prints "... release 13.0, V13.0.88": keep "release 13.0".
     auto pos = version.output.find("release ");
-    out.push_back(
-        {"nvcc",
-         env.nvcc + (pos == std::string::npos ? "" : " (" + trim(version.output.substr(pos, 13)) + ")")});
+    auto end = pos == std::string::npos ? pos : version.output.find_first_of(",\n", pos);
+    out.push_back({"nvcc", env.nvcc + (pos == std::string::npos
+                                           ? ""
+                                           : " (" + trim(version.output.substr(pos, end - pos)) + ")")});
   } else {
     out.push_back({"nvcc", "not found when the build was configured: GPU harnesses were not built"});
   }

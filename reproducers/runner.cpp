@@ -46,6 +46,15 @@ std::string first_match(const std::string& text, const std::regex& re) {
 RunResult run_build(const Manifest& m, const std::string& variant, const Expectation& x,
                     const Environment& env) {
   RunResult r{m.id, "build", variant, "", "", 0};
+  if (!std::filesystem::exists(env.build_dir + "/CMakeCache.txt")) {
+    return {m.id,
+            "build",
+            variant,
+            "skipped",
+            "no CMake build tree in " + env.build_dir +
+                " (prebuilt harnesses): build mode runs where the project is built",
+            0};
+  }
   if (m.needs_cuda_toolkit && !env.have_cuda)
     return {m.id, "build", variant, "skipped", "no nvcc: install the CUDA Toolkit", 0};
   if (x.expect == "fails") {
@@ -102,18 +111,7 @@ RunResult run_harness(const Manifest& m, const std::string& mode, const std::str
                       const Expectation& x, const Environment& env) {
   RunResult r{m.id, mode, variant, "", "", 0};
   if (mode == "gpu") {
-    if (!env.gpu) return {m.id, mode, variant, "skipped", "no GPU on this machine", 0};
-    char cc[64];
-    if (env.gpu->compute_capability + 1e-9 < m.min_compute_capability) {
-      std::snprintf(cc, sizeof cc, "compute capability %.1f < required %.1f", env.gpu->compute_capability,
-                    m.min_compute_capability);
-      return {m.id, mode, variant, "skipped", cc, 0};
-    }
-    if (m.max_compute_capability && env.gpu->compute_capability > *m.max_compute_capability + 1e-9) {
-      std::snprintf(cc, sizeof cc, "compute capability %.1f has the feature (max %.1f)",
-                    env.gpu->compute_capability, *m.max_compute_capability);
-      return {m.id, mode, variant, "skipped", cc, 0};
-    }
+    if (auto reason = gpu_skip_reason(m, env)) return {m.id, mode, variant, "skipped", *reason, 0};
   }
   std::string path = binary(env, m, variant, mode == "gpu" ? "gpu" : "host");
   if (!std::filesystem::exists(path)) {
@@ -141,6 +139,22 @@ RunResult run_harness(const Manifest& m, const std::string& mode, const std::str
 }
 
 }  // namespace
+
+std::optional<std::string> gpu_skip_reason(const Manifest& m, const Environment& env) {
+  if (!env.gpu) return "no GPU on this machine";
+  char reason[80];
+  if (env.gpu->compute_capability + 1e-9 < m.min_compute_capability) {
+    std::snprintf(reason, sizeof reason, "compute capability %.1f < required %.1f",
+                  env.gpu->compute_capability, m.min_compute_capability);
+    return reason;
+  }
+  if (m.max_compute_capability && env.gpu->compute_capability > *m.max_compute_capability + 1e-9) {
+    std::snprintf(reason, sizeof reason, "compute capability %.1f has the feature (max %.1f)",
+                  env.gpu->compute_capability, *m.max_compute_capability);
+    return reason;
+  }
+  return std::nullopt;
+}
 
 std::vector<std::string> resolve_modes(const std::string& mode, const Environment& env) {
   if (mode == "auto") {

@@ -2,6 +2,7 @@
 // reproduced / not-reproduced (buggy), pass / fail (fixed), or skipped with the reason.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,10 @@ struct RunResult {
   std::string detail;
   double seconds = 0;
 };
+
+// Why the device at hand cannot run `m`'s GPU mode (no GPU, capability too low, or it has the feature
+// whose absence the reproducer needs); nothing when it can.
+std::optional<std::string> gpu_skip_reason(const Manifest& m, const Environment& env);
 
 // Modes `auto` stands for on this machine: build and host, plus gpu when a GPU is present.
 std::vector<std::string> resolve_modes(const std::string& mode, const Environment& env);

@@ -97,8 +97,26 @@ TEST(Runner, GpuModeIsSkippedWithAReasonNeverPassed) {
   EXPECT_EQ(old.outcome, "skipped");
   EXPECT_EQ(old.detail, "compute capability 7.0 < required 8.0");
   EXPECT_EQ(run_variant(m, "gpu", "fixed", env_for(dir, Gpu{"H200", "570", 9.0})).outcome, "pass");
+  // A reproducer that needs a device without a feature (max 9.9) is skipped on one that has it.
+  m.max_compute_capability = 9.9;
+  EXPECT_EQ(gpu_skip_reason(m, env_for(dir, Gpu{"B200", "580", 10.0})),
+            std::optional<std::string>("compute capability 10.0 has the feature (max 9.9)"));
+  EXPECT_EQ(gpu_skip_reason(m, env_for(dir, Gpu{"H200", "580", 9.0})), std::nullopt);
   EXPECT_EQ(resolve_modes("auto", env_for(dir)), (std::vector<std::string>{"build", "host"}));
   EXPECT_FALSE(is_failure("skipped"));
+}
+
+TEST(Runner, BuildModeIsSkippedWithoutABuildTree) {
+  // Prebuilt harnesses (a GPU bundle) have no CMakeCache.txt: nothing can be rebuilt there.
+  faultline::testing::TempDir dir;
+  Manifest m = parse_manifest(R"({
+    "id": "demo", "title": "t", "symptom": "crash", "root_cause": "api_misuse", "issues": [],
+    "mechanism": "m", "requirements": {"min_compute_capability": "8.0"}, "timeout_s": 2,
+    "modes": {"build": {"buggy": {"expect": "builds"}, "fixed": {"expect": "builds"}}}})",
+                              "demo.json");
+  auto r = run_variant(m, "build", "fixed", env_for(dir));
+  EXPECT_EQ(r.outcome, "skipped");
+  EXPECT_NE(r.detail.find("no CMake build tree"), std::string::npos) << r.detail;
 }
 
 TEST(Manifest, ValidationNamesTheProblem) {
