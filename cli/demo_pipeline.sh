@@ -49,6 +49,7 @@ print(f"  baselines:  accuracy symptom/root cause: rules {base['rules']['symptom
       f"majority {base['majority']['symptom']['accuracy']:.3f}/{base['majority']['root_cause']['accuracy']:.3f}")
 print(f"predictions:  {cls['classified']} issues classified; {cls['manual']} keep their manual label; {cls['abstained']} unlabeled queued as uncertain")
 print(f"suite:        {counts}{'' if suite['healthy'] else ' (FAILURES: see ' + w + '/suite.json)'}")
-print(f"report:       {w}/report/index.html ({len(rep['files'])} files, {rep['cases']} labeled issues)")
+print(f"report:       {w}/report/index.html ({len(rep['files'])} files, {rep['cases']} labeled issues, "
+      f"{rep['cases_with_reproducer']} linked to a reproducer)")
 print(f"finding:      {rep['findings'][0]}")
 PY

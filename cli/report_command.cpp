@@ -29,10 +29,16 @@ void add_report_command(CLI::App& app, Context& ctx) {
     options.include_predictions = !manual_only;
     auto data = reports::load_report_data(*db, options);
     auto summary = reports::write_report(data, out_dir, chosen);
-    std::string text = "report of " + std::to_string(summary.cases) + " labeled issues written to " +
-                       out_dir + " (" + std::to_string(summary.files.size()) + " files)\n";
+    std::string text = "report of " + std::to_string(summary.cases) + " labeled issues (" +
+                       std::to_string(summary.cases_with_reproducer) +
+                       " linked to a reproducer) written to " + out_dir + " (" +
+                       std::to_string(summary.files.size()) + " files)\n";
     for (const auto& finding : summary.findings) text += "  - " + finding + "\n";
-    ctx.emit({{"cases", summary.cases}, {"files", summary.files}, {"findings", summary.findings}}, text);
+    ctx.emit({{"cases", summary.cases},
+              {"cases_with_reproducer", summary.cases_with_reproducer},
+              {"files", summary.files},
+              {"findings", summary.findings}},
+             text);
   });
 }
 

@@ -50,7 +50,7 @@ void list(const Context& ctx, const ReproOptions& o) {
   auto env = environment(o);
   auto manifests = reproducers::load_manifests(env.manifest_dir);
   auto db = ctx.open_db();
-  reproducers::link_manifest_issues(*db, manifests);
+  reproducers::register_manifests(*db, manifests);
   nlohmann::json j = nlohmann::json::array();
   std::vector<std::vector<std::string>> rows{{"id", "symptom", "root cause", "modes", "source"}};
   for (const auto& m : manifests) {
@@ -89,7 +89,7 @@ int suite(const Context& ctx, const ReproOptions& o) {
   auto env = environment(o);
   auto manifests = reproducers::load_manifests(env.manifest_dir);
   auto db = ctx.open_db();
-  reproducers::link_manifest_issues(*db, manifests);
+  reproducers::register_manifests(*db, manifests);
   bool tty = isatty(STDERR_FILENO);
   auto summary = reproducers::run_suite(*db, manifests, o.mode, env, [&](const reproducers::RunResult& r) {
     if (!ctx.json)
@@ -176,6 +176,7 @@ void add_repro_commands(CLI::App& app, Context& ctx) {
     auto [repo, number] = datasets::parse_issue_key(o.issue);
     auto db = ctx.open_db();
     int64_t issue_id = datasets::require_issue(*db, repo, number, "link");
+    reproducers::register_manifests(*db, manifests);
     db->transaction([&] { datasets::link_reproducer(*db, issue_id, o.id); });
     ctx.emit({{"issue", o.issue}, {"reproducer", o.id}}, "linked " + o.issue + " to " + o.id + "\n");
   });

@@ -171,6 +171,15 @@ CREATE TABLE timeline_events (
   PRIMARY KEY (issue_id, position)
 );
 )sql",
+      // 6: the reproducer catalog (from the manifests), so cases can be matched to reproducers by label.
+      R"sql(
+CREATE TABLE reproducers (
+  id TEXT PRIMARY KEY,
+  title TEXT NOT NULL,
+  symptom TEXT NOT NULL,
+  root_cause TEXT NOT NULL
+);
+)sql",
   };
   return steps;
 }

@@ -17,6 +17,22 @@ std::map<int64_t, std::vector<std::string>> load_reproducer_links(Database& db) 
   return out;
 }
 
+void replace_reproducer_catalog(Database& db, const std::vector<CatalogEntry>& entries) {
+  db.exec("DELETE FROM reproducers");
+  for (const auto& e : entries) {
+    db.prepare("INSERT INTO reproducers(id, title, symptom, root_cause) VALUES (?, ?, ?, ?)")
+        .bind_all(e.id, e.title, e.symptom, e.root_cause)
+        .run();
+  }
+}
+
+std::vector<CatalogEntry> load_reproducer_catalog(Database& db) {
+  Statement s = db.prepare("SELECT id, title, symptom, root_cause FROM reproducers ORDER BY id");
+  std::vector<CatalogEntry> out;
+  while (s.step()) out.push_back({s.text(0), s.text(1), s.text(2), s.text(3)});
+  return out;
+}
+
 int64_t start_suite_run(Database& db, const std::string& mode) {
   db.prepare("INSERT INTO suite_runs(mode, started_at) VALUES (?, ?)").bind_all(mode, utc_now()).run();
   return db.last_insert_id();

@@ -13,6 +13,17 @@ void link_reproducer(Database& db, int64_t issue_id, const std::string& repro_id
 // issue id → reproducer ids
 std::map<int64_t, std::vector<std::string>> load_reproducer_links(Database& db);
 
+// What the store knows of a reproducer: its manifest's id, title and the failure class it models.
+struct CatalogEntry {
+  std::string id;
+  std::string title;
+  std::string symptom;
+  std::string root_cause;
+};
+// Replaces the catalog with `entries` (the manifests as they are now).
+void replace_reproducer_catalog(Database& db, const std::vector<CatalogEntry>& entries);
+std::vector<CatalogEntry> load_reproducer_catalog(Database& db);  // ordered by id
+
 int64_t start_suite_run(Database& db, const std::string& mode);
 
 struct SuiteResult {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "reports/tables.hpp"
 #include "taxonomy/taxonomy.hpp"
@@ -103,6 +104,23 @@ std::vector<std::string> compute_findings(const ReportData& data) {
   }
   out.push_back(provenance + "; " + std::to_string(n - manual) +
                 " are classifier predictions above the abstention threshold.");
+
+  std::set<std::string> covered;
+  for (const auto& [id, status] : data.reproducers) {
+    if (!status.root_cause.empty()) covered.insert(status.root_cause);
+  }
+  if (!covered.empty()) {
+    int linked = 0, by_source = 0;
+    for (const auto& c : data.cases) {
+      linked += !c.reproducers.empty();
+      by_source += !c.reproducers.empty() && c.reproducers.front().how == "source";
+    }
+    out.push_back(std::to_string(linked) + " of " + std::to_string(n) + " cases link to a reproducer (" +
+                  std::to_string(by_source) + " modeled on the issue itself, " +
+                  std::to_string(linked - by_source) + " through their root cause); the reproducers cover " +
+                  std::to_string(covered.size()) + " of " + std::to_string(tax.root_causes().size()) +
+                  " root causes.");
+  }
   return out;
 }
 

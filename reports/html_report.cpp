@@ -85,12 +85,18 @@ std::string render_html(const ReportData& data, const std::vector<Table>& tables
 
   html +=
       "<h2>Reproducers</h2>\n<table "
-      "id=\"reproducers\"><thead><tr><th>Reproducer</th><th>Mode</th><th>Buggy</th>"
-      "<th>Fixed</th></tr></thead><tbody>";
+      "id=\"reproducers\"><thead><tr><th>Reproducer</th><th>Root cause</th><th>Cases</th><th>Mode</th>"
+      "<th>Buggy</th><th>Fixed</th></tr></thead><tbody>";
+  std::map<std::string, int> linked_cases;
+  for (const auto& c : data.cases) {
+    for (const auto& r : c.reproducers) ++linked_cases[r.id];
+  }
   for (const auto& [id, status] : data.reproducers) {
-    html += "<tr id=\"repro-" + html_escape(id) + "\"><td>" + html_escape(id) + "</td><td>" +
-            html_escape(status.mode) + "</td><td>" + outcome(status.buggy) + "</td><td>" +
-            outcome(status.fixed) + "</td></tr>";
+    std::string root_cause = status.root_cause.empty() ? "" : tax.root_cause(status.root_cause).name;
+    html += "<tr id=\"repro-" + html_escape(id) + "\"><td title=\"" + html_escape(status.title) + "\">" +
+            html_escape(id) + "</td><td>" + html_escape(root_cause) + "</td><td>" +
+            std::to_string(linked_cases[id]) + "</td><td>" + html_escape(status.mode) + "</td><td>" +
+            outcome(status.buggy) + "</td><td>" + outcome(status.fixed) + "</td></tr>";
   }
   html +=
       "</tbody></table>\n<h2>Cases</h2>\n<table "
@@ -98,9 +104,9 @@ std::string render_html(const ReportData& data, const std::vector<Table>& tables
       "<th>Root cause</th><th>Label</th><th>Reproducer</th></tr></thead><tbody>";
   for (const auto& c : data.cases) {
     std::string repro;
-    for (const auto& id : c.reproducers) {
-      auto it = data.reproducers.find(id);
-      repro += "<a href=\"#repro-" + html_escape(id) + "\">" + html_escape(id) + "</a> " +
+    for (const auto& r : c.reproducers) {
+      auto it = data.reproducers.find(r.id);
+      repro += "<a href=\"#repro-" + html_escape(r.id) + "\">" + html_escape(r.id) + "</a> (" + r.how + ") " +
                (it == data.reproducers.end() ? outcome("") : outcome(it->second.fixed)) + " ";
     }
     char confidence[32] = "";

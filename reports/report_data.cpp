@@ -17,11 +17,26 @@ int mode_rank(const std::string& mode) { return mode == "gpu" ? 3 : mode == "hos
 
 }  // namespace
 
+std::vector<CaseReproducer> case_reproducers(const Case& c, const std::vector<std::string>& source_links,
+                                             const std::vector<datasets::CatalogEntry>& catalog) {
+  std::vector<CaseReproducer> out;
+  for (const auto& id : source_links) out.push_back({id, "source"});
+  if (!out.empty()) return out;
+  const datasets::CatalogEntry* best = nullptr;
+  for (const auto& e : catalog) {
+    if (e.root_cause != c.root_cause) continue;
+    if (!best || (e.symptom == c.symptom && best->symptom != c.symptom)) best = &e;
+  }
+  if (best) out.push_back({best->id, "root cause"});
+  return out;
+}
+
 ReportData load_report_data(datasets::Database& db, const ReportOptions& options) {
   ReportData data;
   auto finals = datasets::load_final_labels(db);
   auto predictions = datasets::load_predictions(db);
   auto links = datasets::load_reproducer_links(db);
+  auto catalog = datasets::load_reproducer_catalog(db);
   for (const auto& issue : datasets::load_issues(db)) {
     Case c{issue.key(), issue.repo, issue.url, issue.title, "", "", "", 1.0, {}};
     if (auto f = finals.find(issue.id); f != finals.end()) {
@@ -37,7 +52,8 @@ ReportData load_report_data(datasets::Database& db, const ReportOptions& options
     } else {
       continue;
     }
-    if (auto l = links.find(issue.id); l != links.end()) c.reproducers = l->second;
+    auto l = links.find(issue.id);
+    c.reproducers = case_reproducers(c, l == links.end() ? std::vector<std::string>{} : l->second, catalog);
     data.cases.push_back(std::move(c));
   }
   data.funnel = classifier::compute_funnel(db, options.sample_name);
@@ -45,6 +61,10 @@ ReportData load_report_data(datasets::Database& db, const ReportOptions& options
   if (audit.step()) {
     data.audit_kappa = audit.real(0);
     data.audit_n = static_cast<int>(audit.integer(1));
+  }
+  for (const auto& e : catalog) {
+    data.reproducers[e.id].title = e.title;
+    data.reproducers[e.id].root_cause = e.root_cause;
   }
   std::map<std::string, int> best_rank;
   for (const auto& r : datasets::latest_suite_results(db)) {

@@ -9,8 +9,18 @@
 
 #include "classifier/funnel.hpp"
 #include "datasets/database.hpp"
+#include "datasets/suite_store.hpp"
 
 namespace faultline::reports {
+
+// A reproducer a case links to, and why: "source" (modeled on this very issue, from its manifest or
+// `faultline link`) or "root cause" (it exercises the case's root cause, with the case's symptom when one
+// does).
+struct CaseReproducer {
+  std::string id;
+  std::string how;
+  bool operator==(const CaseReproducer&) const = default;
+};
 
 struct Case {
   std::string issue;  // owner/name#number
@@ -21,10 +31,12 @@ struct Case {
   std::string root_cause;
   std::string provenance;   // agreed | adjudicated | predicted
   double confidence = 1.0;  // 1 for manual labels
-  std::vector<std::string> reproducers;
+  std::vector<CaseReproducer> reproducers;
 };
 
 struct ReproducerStatus {
+  std::string title;  // from the catalog the suite records; empty for results of unknown reproducers
+  std::string root_cause;
   std::string buggy;  // latest outcome of the buggy variant (any mode; gpu preferred over host over build)
   std::string fixed;
   std::string mode;
@@ -37,6 +49,11 @@ struct ReportData {
   std::optional<int> audit_n;
   std::map<std::string, ReproducerStatus> reproducers;
 };
+
+// The reproducers of a case: its source links when it has any, else the catalog's reproducer of its root
+// cause (the first, by id, of those with its symptom; failing that, the first of the root cause).
+std::vector<CaseReproducer> case_reproducers(const Case& c, const std::vector<std::string>& source_links,
+                                             const std::vector<datasets::CatalogEntry>& catalog);
 
 struct ReportOptions {
   bool include_predictions = true;  // add confident predictions for in-scope issues without a manual label

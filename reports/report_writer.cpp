@@ -44,14 +44,17 @@ ReportSummary write_report(const ReportData& data, const std::string& out_dir,
 
   ReportSummary summary;
   summary.cases = static_cast<int>(data.cases.size());
+  for (const auto& c : data.cases) summary.cases_with_reproducer += !c.reproducers.empty();
   auto tables = all_tables(data);
   summary.findings = compute_findings(data);
 
   std::string markdown = "# faultline report\n\n## Findings\n\n";
   for (size_t i = 0; i < summary.findings.size(); ++i)
     markdown += std::to_string(i + 1) + ". " + summary.findings[i] + "\n";
-  nlohmann::json all = {
-      {"cases", data.cases.size()}, {"findings", summary.findings}, {"tables", nlohmann::json::array()}};
+  nlohmann::json all = {{"cases", data.cases.size()},
+                        {"cases_with_reproducer", summary.cases_with_reproducer},
+                        {"findings", summary.findings},
+                        {"tables", nlohmann::json::array()}};
   for (const auto& t : tables) {
     if (formats.count("csv")) write_file(dir / (t.id + ".csv"), to_csv(t), summary);
     if (formats.count("tex")) write_file(dir / (t.id + ".tex"), to_latex(t), summary);

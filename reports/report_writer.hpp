@@ -12,6 +12,7 @@ namespace faultline::reports {
 
 struct ReportSummary {
   int cases = 0;
+  int cases_with_reproducer = 0;
   std::vector<std::string> files;
   std::vector<std::string> findings;
 };

@@ -189,13 +189,55 @@ Table study_comparison_table(const ReportData& data) {
   return t;
 }
 
+Table reproducer_coverage_table(const ReportData& data) {
+  Table t{"reproducer_coverage",
+          "Reproducers behind each root cause",
+          {"Root cause", "Cases", "Linked", "Reproducers", "Fixed passing"},
+          {},
+          {},
+          "Linked: cases with a reproducer modeled on the issue itself or exercising its root cause. Fixed "
+          "passing: fixed variants whose latest suite result is pass (gpu over host over build)."};
+  std::map<std::string, std::vector<std::string>> ids;
+  for (const auto& [id, status] : data.reproducers) {
+    if (!status.root_cause.empty()) ids[status.root_cause].push_back(id);
+  }
+  std::map<std::string, int> cases, linked;
+  for (const auto& c : data.cases) {
+    ++cases[c.root_cause];
+    linked[c.root_cause] += !c.reproducers.empty();
+  }
+  int total_cases = 0, total_linked = 0, total_repros = 0, total_passing = 0;
+  for (const auto& rc : tax().root_causes()) {
+    std::string names;
+    int passing = 0;
+    for (const auto& id : ids[rc.id]) {
+      names += (names.empty() ? "" : ", ") + id;
+      passing += data.reproducers.at(id).fixed == "pass";
+    }
+    int n = static_cast<int>(ids[rc.id].size());
+    t.rows.push_back({rc.name, std::to_string(cases[rc.id]), std::to_string(linked[rc.id]),
+                      names.empty() ? "none" : names, std::to_string(passing) + "/" + std::to_string(n)});
+    t.total_rows.push_back(false);
+    total_cases += cases[rc.id];
+    total_linked += linked[rc.id];
+    total_repros += n;
+    total_passing += passing;
+  }
+  t.rows.push_back({"Total", std::to_string(total_cases), std::to_string(total_linked),
+                    std::to_string(total_repros) + " reproducers",
+                    std::to_string(total_passing) + "/" + std::to_string(total_repros)});
+  t.total_rows.push_back(true);
+  return t;
+}
+
 std::vector<Table> all_tables(const ReportData& data) {
   return {funnel_table(data),
           symptom_table(data),
           root_cause_table(data),
           symptom_by_root_cause_table(data),
           root_cause_by_repository_table(data),
-          study_comparison_table(data)};
+          study_comparison_table(data),
+          reproducer_coverage_table(data)};
 }
 
 }  // namespace faultline::reports

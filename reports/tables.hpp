@@ -1,5 +1,5 @@
 // The report's tables, built from ReportData: the study's Tables I–III, two cross-tabs it does not print,
-// and each category's share beside the study's published share.
+// each category's share beside the study's published share, and the reproducers behind each root cause.
 #pragma once
 
 #include <string>
@@ -28,6 +28,9 @@ Table root_cause_table(const ReportData& data);
 Table symptom_by_root_cause_table(const ReportData& data);
 Table root_cause_by_repository_table(const ReportData& data);
 Table study_comparison_table(const ReportData& data);
+// Per root cause: its cases, how many link to a reproducer, which reproducers exercise it, and how many of
+// their fixed variants pass in the latest suite results.
+Table reproducer_coverage_table(const ReportData& data);
 
 std::vector<Table> all_tables(const ReportData& data);
 

@@ -70,10 +70,13 @@ std::string junit_xml(const std::vector<RunResult>& results) {
   return xml + "</testsuite></testsuites>\n";
 }
 
-int link_manifest_issues(datasets::Database& db, const std::vector<Manifest>& manifests) {
+int register_manifests(datasets::Database& db, const std::vector<Manifest>& manifests) {
   static const std::regex url_re("github\\.com/([^/]+/[^/]+)/issues/([0-9]+)");
   int added = 0;
   db.transaction([&] {
+    std::vector<datasets::CatalogEntry> catalog;
+    for (const auto& m : manifests) catalog.push_back({m.id, m.title, m.symptom, m.root_cause});
+    datasets::replace_reproducer_catalog(db, catalog);
     auto before = datasets::load_reproducer_links(db);
     for (const auto& m : manifests) {
       for (const auto& url : m.issues) {

@@ -27,7 +27,8 @@ SuiteSummary run_suite(datasets::Database& db, const std::vector<Manifest>& mani
 
 std::string junit_xml(const std::vector<RunResult>& results);
 
-// Links each manifest's source issues that are in the store to the reproducer. Returns links added.
-int link_manifest_issues(datasets::Database& db, const std::vector<Manifest>& manifests);
+// Records the manifests in the store's reproducer catalog and links each manifest's source issues that are
+// in the store to its reproducer, in one transaction. Returns the source links added.
+int register_manifests(datasets::Database& db, const std::vector<Manifest>& manifests);
 
 }  // namespace faultline::reproducers

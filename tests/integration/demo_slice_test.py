@@ -76,6 +76,10 @@ with tempfile.TemporaryDirectory() as tmp:
         assert int(count) == one(f"SELECT COUNT(*) FROM suite_results WHERE run_id={run_id} AND outcome='{outcome}'"), suite_line
     assert int(number(r"\((\d+) files, (?:\d+) labeled", first)) > 0
     assert int(number(r"files, (\d+) labeled issues", first)) == one("SELECT COUNT(*) FROM final_labels")
+    # A case links to a reproducer modeled on it, or to one whose root cause is its final label's.
+    linked = one("SELECT COUNT(*) FROM final_labels f WHERE f.root_cause IN (SELECT root_cause FROM reproducers) "
+                 "OR f.issue_id IN (SELECT issue_id FROM repro_links)")
+    assert int(number(r"labeled issues, (\d+) linked to a reproducer", first)) == linked > 0
     assert os.path.exists(os.path.join(work, "report", "index.html"))
     db.close()
 

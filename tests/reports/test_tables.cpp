@@ -121,3 +121,61 @@ TEST(Html, ChartsHaveOneMarkPerDatum) {
   EXPECT_EQ(count(html, "<script"), 0u);
   EXPECT_NE(html.find("href=\"https://github.com/NVIDIA/cutlass/issues/"), std::string::npos);
 }
+
+namespace {
+
+// Three reproducers: two for code_logic_error (a crash and a wrong result), one for performance_bug.
+const std::vector<faultline::datasets::CatalogEntry> kCatalog = {
+    {"bool-index", "t", "crash", "code_logic_error"},
+    {"causal-mask", "t", "incorrect_functionality", "code_logic_error"},
+    {"recompile", "t", "performance_degradation", "performance_bug"}};
+
+Case case_of(const std::string& symptom, const std::string& root_cause) {
+  return Case{"o/r#1", "o/r", "", "", symptom, root_cause, "agreed", 1.0, {}};
+}
+
+}  // namespace
+
+TEST(CaseReproducers, SourceLinksFirstThenTheRootCauseWithTheSameSymptomPreferred) {
+  // A case modeled by a reproducer keeps only that link, whatever its label.
+  EXPECT_EQ(case_reproducers(case_of("hang", "code_logic_error"), {"graph-sync"}, kCatalog),
+            (std::vector<CaseReproducer>{{"graph-sync", "source"}}));
+  // Same root cause and same symptom: causal-mask, although bool-index comes first by id.
+  EXPECT_EQ(case_reproducers(case_of("incorrect_functionality", "code_logic_error"), {}, kCatalog),
+            (std::vector<CaseReproducer>{{"causal-mask", "root cause"}}));
+  // No reproducer has the symptom: the first of the root cause.
+  EXPECT_EQ(case_reproducers(case_of("hang", "code_logic_error"), {}, kCatalog),
+            (std::vector<CaseReproducer>{{"bool-index", "root cause"}}));
+  // No reproducer exercises the root cause: no link.
+  EXPECT_TRUE(case_reproducers(case_of("crash", "api_misuse"), {}, kCatalog).empty());
+}
+
+TEST(CaseReproducers, CoverageTableAndFindingCountLinkedCases) {
+  ReportData data;
+  for (const auto& e : kCatalog) {
+    data.reproducers[e.id].root_cause = e.root_cause;
+    data.reproducers[e.id].fixed = "pass";
+  }
+  data.reproducers["causal-mask"].fixed = "fail";
+  // Worked by hand: 3 code-logic cases (all linked), 1 performance case (linked), 2 API-misuse cases (none).
+  std::vector<std::pair<std::string, std::string>> labels = {
+      {"crash", "code_logic_error"}, {"hang", "code_logic_error"}, {"crash", "code_logic_error"},
+      {"hang", "performance_bug"},   {"crash", "api_misuse"},      {"crash", "api_misuse"}};
+  for (const auto& [symptom, root_cause] : labels) {
+    Case c = case_of(symptom, root_cause);
+    c.reproducers = case_reproducers(c, {}, kCatalog);
+    data.cases.push_back(c);
+  }
+  data.cases[0].reproducers = {{"bool-index", "source"}};
+  Table t = reproducer_coverage_table(data);
+  EXPECT_EQ(row_named(t, "Code Logic Error"),
+            (std::vector<std::string>{"Code Logic Error", "3", "3", "bool-index, causal-mask", "1/2"}));
+  EXPECT_EQ(row_named(t, "API Misuse"), (std::vector<std::string>{"API Misuse", "2", "0", "none", "0/0"}));
+  EXPECT_EQ(t.rows.back(), (std::vector<std::string>{"Total", "6", "4", "3 reproducers", "2/3"}));
+  auto findings = compute_findings(data);
+  EXPECT_NE(
+      findings.back().find("4 of 6 cases link to a reproducer (1 modeled on the issue itself, 3 through "
+                           "their root cause); the reproducers cover 2 of 15 root causes"),
+      std::string::npos)
+      << findings.back();
+}
