@@ -67,11 +67,17 @@ LD_LIBRARY_PATH=$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} exec "$here/bin/fault
 LAUNCHER
 chmod 755 "$dest/faultline"
 
-newest_glibc=$(for f in "${executables[@]}" "$dest"/lib/*.so* "$dest"/lib/fallback/*; do objdump -T "$f" 2>/dev/null; done |
-  grep -o 'GLIBC_[0-9.]*' | sort -u -V | tail -1)
+newest_glibc() {
+  for f in "$@"; do objdump -T "$f" 2>/dev/null; done | grep -o 'GLIBC_[0-9.]*' | sort -u -V | tail -1 | cut -d_ -f2
+}
+glibc_own_runtime=$(newest_glibc "${executables[@]}" "$dest"/lib/*.so*)
+glibc_fallback=$(newest_glibc "$dest"/lib/fallback/*)
 {
+  source_dir=$(cd "$(dirname "$0")/.." && pwd)
+  commit=$(git -C "$source_dir" describe --always --dirty 2>/dev/null || echo "unknown (not a git checkout)")
   echo "faultline GPU bundle, packed $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -m) from $build"
-  echo "needs glibc: ${newest_glibc#GLIBC_} or newer (lib/fallback/ included; without it, less)"
+  echo "source: commit $commit"
+  echo "needs glibc: $glibc_own_runtime or newer with the machine's C++ runtime; $glibc_fallback or newer when lib/fallback/ is used"
   echo "harnesses: $(find "$dest/kernels" -type f | wc -l)"
   echo "libraries: $(cd "$dest/lib" && ls -- *.so* | tr '\n' ' ')"
   echo "fallback: $(cd "$dest/lib/fallback" && ls | tr '\n' ' ')"
