@@ -12,7 +12,7 @@ namespace faultline::reproducers {
 struct Expectation {
   std::string expect;            // build: builds | fails; host/gpu: symptom | correct
   std::string message;           // fails: regex the compiler output must match
-  std::string target;            // fails: the EXCLUDE_FROM_ALL CMake target to try
+  std::string target;            // fails: the EXCLUDE_FROM_ALL CMake target to try; builds: one more to build
   std::string artifact;          // builds: file (relative to the build dir) to inspect
   std::string artifact_matches;  // regex the artifact must contain
   std::string artifact_lacks;    // regex the artifact must not contain

@@ -79,6 +79,7 @@ RunResult run_build(const Manifest& m, const std::string& variant, const Expecta
     targets.push_back("repro_" + m.id + "_" + variant + "_gpu");
   }
   if (!x.artifact.empty() && env.have_cuda) targets.push_back("repro_" + m.id + "_" + variant + "_ptx");
+  if (!x.target.empty()) targets.push_back(x.target);
   if (targets.empty()) return {m.id, "build", variant, "skipped", "nothing to build here without nvcc", 0};
   std::vector<std::string> argv{"cmake", "--build", env.build_dir, "--target"};
   argv.insert(argv.end(), targets.begin(), targets.end());
