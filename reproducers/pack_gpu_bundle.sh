@@ -31,6 +31,12 @@ for harness in "$build"/kernels/*/repro_*; do
   mkdir -p "$dest/kernels/$id"
   install -m 755 "$harness" "$dest/kernels/$id/"
 done
+# Shared objects a harness loads itself (dlopen), in the layout it expects.
+(cd "$build/kernels" && find . -path '*/CMakeFiles' -prune -o -name 'lib*.so*' -print) |
+  while read -r so; do
+    mkdir -p "$dest/kernels/$(dirname "$so")"
+    cp -P "$build/kernels/$so" "$dest/kernels/$so"
+  done
 # Host symbols and debug info only; the CUDA fat binaries live in sections strip keeps.
 strip --strip-unneeded "$dest"/bin/faultline "$dest"/kernels/*/repro_*
 
@@ -78,8 +84,8 @@ glibc_fallback=$(newest_glibc "$dest"/lib/fallback/*)
   echo "faultline GPU bundle, packed $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -m) from $build"
   echo "source: commit $commit"
   echo "needs glibc: $glibc_own_runtime or newer with the machine's C++ runtime; $glibc_fallback or newer when lib/fallback/ is used"
-  echo "harnesses: $(find "$dest/kernels" -type f | wc -l)"
+  echo "harnesses: $(find "$dest/kernels" -type f -name 'repro_*' | wc -l)"
   echo "libraries: $(cd "$dest/lib" && ls -- *.so* | tr '\n' ' ')"
   echo "fallback: $(cd "$dest/lib/fallback" && ls | tr '\n' ' ')"
 } > "$dest/CONTENTS"
-echo "packed $(du -sh "$dest" | cut -f1) into $dest ($(find "$dest/kernels" -type f | wc -l) harnesses, $(find "$dest/lib" -type f | wc -l) libraries)"
+echo "packed $(du -sh "$dest" | cut -f1) into $dest ($(find "$dest/kernels" -type f -name 'repro_*' | wc -l) harnesses, $(find "$dest/lib" -type f | wc -l) libraries)"
