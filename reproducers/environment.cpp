@@ -1,5 +1,7 @@
 #include "reproducers/environment.hpp"
 
+#include <unistd.h>
+
 #include <sstream>
 
 #include "reproducers/process.hpp"
@@ -14,8 +16,16 @@ std::string trim(const std::string& s) {
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
 }
 
-bool on_path(const std::string& program) {
-  return run_process({"sh", "-c", "command -v " + program + " >/dev/null 2>&1"}, 10).exit_code == 0;
+// nvidia-smi from PATH, else from where drivers put it when PATH lacks it (containers often mount the
+// driver under /usr/local/nvidia); empty when there is none.
+std::string find_nvidia_smi() {
+  auto which = run_process({"sh", "-c", "command -v nvidia-smi"}, 10);
+  if (which.exit_code == 0) return trim(which.output);
+  for (const char* path :
+       {"/usr/local/nvidia/bin/nvidia-smi", "/usr/bin/nvidia-smi", "/usr/lib/wsl/lib/nvidia-smi"}) {
+    if (access(path, X_OK) == 0) return path;
+  }
+  return "";
 }
 
 }  // namespace
@@ -26,9 +36,9 @@ Environment detect_environment() {
   env.manifest_dir = FAULTLINE_DEFAULT_MANIFEST_DIR;
   env.have_cuda = FAULTLINE_HAVE_CUDA;
   env.nvcc = FAULTLINE_NVCC;
-  if (!on_path("nvidia-smi")) return env;
-  auto query =
-      run_process({"nvidia-smi", "--query-gpu=name,driver_version,compute_cap", "--format=csv,noheader"}, 20);
+  const std::string smi = find_nvidia_smi();
+  if (smi.empty()) return env;
+  auto query = run_process({smi, "--query-gpu=name,driver_version,compute_cap", "--format=csv,noheader"}, 20);
   if (query.exit_code == 0) {
     std::istringstream lines(query.output);
     std::string line;
@@ -45,7 +55,7 @@ Environment detect_environment() {
       }
     }
   }
-  auto header = run_process({"nvidia-smi"}, 20);
+  auto header = run_process({smi}, 20);
   auto pos = header.output.find("CUDA Version:");
   if (pos != std::string::npos) {
     std::istringstream rest(header.output.substr(pos + 13));

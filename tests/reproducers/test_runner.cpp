@@ -119,6 +119,29 @@ TEST(Runner, BuildModeIsSkippedWithoutABuildTree) {
   EXPECT_NE(r.detail.find("no CMake build tree"), std::string::npos) << r.detail;
 }
 
+TEST(Environment, ReadsTheGpuFromNvidiaSmi) {
+  // A stand-in nvidia-smi printing what driver 580 prints for an H200, first on PATH.
+  faultline::testing::TempDir dir;
+  std::string smi = (dir.path() / "nvidia-smi").string();
+  std::ofstream(smi)
+      << "#!/bin/sh\n"
+         "if [ \"$1\" = --query-gpu=name,driver_version,compute_cap ]; then\n"
+         "  echo 'NVIDIA H200, 580.159.03, 9.0'\n"
+         "else\n"
+         "  echo '| NVIDIA-SMI 580.159.03   Driver Version: 580.159.03   CUDA Version: 13.0 |'\n"
+         "fi\n";
+  chmod(smi.c_str(), 0755);
+  std::string path = std::getenv("PATH");
+  setenv("PATH", (dir.path().string() + ":" + path).c_str(), 1);
+  Environment env = detect_environment();
+  setenv("PATH", path.c_str(), 1);
+  ASSERT_TRUE(env.gpu.has_value());
+  EXPECT_EQ(env.gpu->name, "NVIDIA H200");
+  EXPECT_EQ(env.gpu->driver, "580.159.03");
+  EXPECT_DOUBLE_EQ(env.gpu->compute_capability, 9.0);
+  EXPECT_EQ(env.cuda_driver_version, "13.0");
+}
+
 TEST(Manifest, ValidationNamesTheProblem) {
   auto error = [](const std::string& text, const std::string& path = "demo.json") {
     try {
