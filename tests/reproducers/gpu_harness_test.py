@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
-"""Every GPU harness must carry code a Hopper GPU (the H200, compute capability 9.0) can load, read from the
-executables themselves, without a GPU and without cuobjdump:
+"""What can be checked of the GPU harnesses without a GPU.
+
+Every GPU harness must carry code a Hopper GPU (the H200, compute capability 9.0) can load, read from the
+executables themselves, without cuobjdump:
   - each repro_*_gpu holds sm_90 machine code (an ELF entry for arch 90) in its fat binary;
   - missing-capability-check's fast path (the fat binary with code for 10.0) holds nothing a 9.0 device
     can load: no sm_90 machine code and no PTX for 9.0 or below, which the driver would JIT-compile. Either
     would let the launch succeed on the H200 and hide the missing check the buggy variant must show.
+And on a machine without a GPU each harness must start (every library it links is there) and report a
+skip: exit 77 with a {"skipped": true, ...} line, so a missing GPU can never read as a pass.
 Skipped (77) when no GPU harness was built (no nvcc).
 
 Fat binary layout, as nvcc writes it into the .nv_fatbin section: a 16-byte header (magic 0xBA55ED50,
@@ -12,6 +16,7 @@ u16 version, u16 header size, u64 size of the entries), then entries, each with 
 u16 kind (1 PTX, 2 ELF), u16, u32 header size, u64 payload size, and holds u32 arch at offset 28.
 """
 import glob
+import json
 import os
 import struct
 import subprocess
@@ -73,6 +78,15 @@ def main():
             assert not any(loadable_on_sm90(*e) for b in fast for e in b), \
                 f"{name}: a 9.0 device could load the fast path: {fast}"
     print(f"{len(harnesses)} GPU harnesses carry sm_90 code; the capability-check fast path needs 10.0")
+
+    has_gpu = subprocess.run(["sh", "-c", "nvidia-smi -L 2>/dev/null | grep -q GPU"]).returncode == 0
+    if not has_gpu:
+        for path in harnesses:
+            run = subprocess.run([path], capture_output=True, text=True, timeout=60)
+            name = os.path.basename(path)
+            assert run.returncode == 77, f"{name}: exit {run.returncode} without a GPU: {run.stdout}{run.stderr}"
+            assert json.loads(run.stdout.strip().splitlines()[-1])["skipped"] is True, f"{name}: {run.stdout}"
+        print(f"without a GPU, all {len(harnesses)} start and report a skip")
     return 0
 
 
