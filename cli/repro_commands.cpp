@@ -70,6 +70,7 @@ void list(const Context& ctx, const ReproOptions& o) {
 
 int run_one(const Context& ctx, const ReproOptions& o) {
   auto env = environment(o);
+  reproducers::require_build_dir(env);
   auto manifests = reproducers::load_manifests(env.manifest_dir);
   const auto& m = reproducers::find_manifest(manifests, o.id);
   nlohmann::json j = nlohmann::json::array();
@@ -87,6 +88,7 @@ int run_one(const Context& ctx, const ReproOptions& o) {
 
 int suite(const Context& ctx, const ReproOptions& o) {
   auto env = environment(o);
+  reproducers::require_build_dir(env);
   auto manifests = reproducers::load_manifests(env.manifest_dir);
   auto db = ctx.open_db();
   reproducers::register_manifests(*db, manifests);

@@ -2,9 +2,11 @@
 
 #include <unistd.h>
 
+#include <filesystem>
 #include <sstream>
 
 #include "reproducers/process.hpp"
+#include "taxonomy/error.hpp"
 
 namespace faultline::reproducers {
 
@@ -62,6 +64,12 @@ Environment detect_environment() {
     rest >> env.cuda_driver_version;
   }
   return env;
+}
+
+void require_build_dir(const Environment& env) {
+  if (!std::filesystem::is_directory(env.build_dir)) {
+    throw Error(env.build_dir + ": no such build directory (build the project, or pass --build-dir)");
+  }
 }
 
 std::vector<std::pair<std::string, std::string>> describe(const Environment& env) {

@@ -25,6 +25,9 @@ struct Environment {
 // The build's own settings, then a probe of the GPU with nvidia-smi (absent GPU → no gpu).
 Environment detect_environment();
 
+// Throws faultline::Error naming the directory when the harnesses' build directory does not exist.
+void require_build_dir(const Environment& env);
+
 // One line per fact, for 'faultline doctor'.
 std::vector<std::pair<std::string, std::string>> describe(const Environment& env);
 

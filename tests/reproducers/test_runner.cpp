@@ -142,6 +142,21 @@ TEST(Environment, ReadsTheGpuFromNvidiaSmi) {
   EXPECT_EQ(env.cuda_driver_version, "13.0");
 }
 
+TEST(Environment, AMissingBuildDirectoryIsNamed) {
+  Environment env;
+  env.build_dir = "/nonexistent/faultline-build";
+  try {
+    require_build_dir(env);
+    FAIL() << "no error";
+  } catch (const faultline::Error& e) {
+    EXPECT_EQ(
+        std::string(e.what()),
+        "/nonexistent/faultline-build: no such build directory (build the project, or pass --build-dir)");
+  }
+  faultline::testing::TempDir dir;
+  require_build_dir(env_for(dir));
+}
+
 TEST(Manifest, ValidationNamesTheProblem) {
   auto error = [](const std::string& text, const std::string& path = "demo.json") {
     try {
