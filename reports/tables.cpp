@@ -117,26 +117,42 @@ Table root_cause_table(const ReportData& data) {
   return t;
 }
 
-Table symptom_by_root_cause_table(const ReportData& data) {
-  Table t{"crosstab_symptom_root_cause", "Root cause × symptom", {"Root cause"}, {}, {}, ""};
-  for (const auto& s : tax().symptoms()) t.header.push_back(s.name);
+namespace {
+
+// Root causes down, one column per (id, heading) across, counting cases whose `field` is that id, and a
+// Total column.
+Table root_cause_crosstab(const ReportData& data, const std::string& id, const std::string& title,
+                          const std::vector<std::pair<std::string, std::string>>& columns,
+                          std::string Case::*field) {
+  Table t{id, title, {"Root cause"}, {}, {}, ""};
+  for (const auto& [column, heading] : columns) t.header.push_back(heading);
   t.header.push_back("Total");
   std::map<std::string, std::map<std::string, int>> counts;
-  for (const auto& c : data.cases) ++counts[c.root_cause][c.symptom];
+  for (const auto& c : data.cases) ++counts[c.root_cause][c.*field];
   for (const auto& rc : tax().root_causes()) {
     std::vector<std::string> row{rc.name};
     int total = 0;
-    for (const auto& s : tax().symptoms()) {
-      row.push_back(std::to_string(counts[rc.id][s.id]));
-      total += counts[rc.id][s.id];
+    for (const auto& [column, heading] : columns) {
+      row.push_back(std::to_string(counts[rc.id][column]));
+      total += counts[rc.id][column];
     }
     row.push_back(std::to_string(total));
     t.rows.push_back(row);
     t.total_rows.push_back(false);
   }
+  return t;
+}
+
+}  // namespace
+
+Table symptom_by_root_cause_table(const ReportData& data) {
+  std::vector<std::pair<std::string, std::string>> symptoms;
+  for (const auto& s : tax().symptoms()) symptoms.push_back({s.id, s.name});
+  Table t = root_cause_crosstab(data, "crosstab_symptom_root_cause", "Root cause × symptom", symptoms,
+                                &Case::symptom);
   std::vector<std::string> total{"Total"};
   auto by_symptom = count_by(data.cases, &Case::symptom);
-  for (const auto& s : tax().symptoms()) total.push_back(std::to_string(by_symptom[s.id]));
+  for (const auto& [id, name] : symptoms) total.push_back(std::to_string(by_symptom[id]));
   total.push_back(std::to_string(data.cases.size()));
   t.rows.push_back(total);
   t.total_rows.push_back(true);
@@ -144,24 +160,10 @@ Table symptom_by_root_cause_table(const ReportData& data) {
 }
 
 Table root_cause_by_repository_table(const ReportData& data) {
-  auto repos = repository_order(data.cases);
-  Table t{"crosstab_root_cause_repository", "Root cause × repository", {"Root cause"}, {}, {}, ""};
-  for (const auto& repo : repos) t.header.push_back(repository_name(repo));
-  t.header.push_back("Total");
-  std::map<std::string, std::map<std::string, int>> counts;
-  for (const auto& c : data.cases) ++counts[c.root_cause][c.repo];
-  for (const auto& rc : tax().root_causes()) {
-    std::vector<std::string> row{rc.name};
-    int total = 0;
-    for (const auto& repo : repos) {
-      row.push_back(std::to_string(counts[rc.id][repo]));
-      total += counts[rc.id][repo];
-    }
-    row.push_back(std::to_string(total));
-    t.rows.push_back(row);
-    t.total_rows.push_back(false);
-  }
-  return t;
+  std::vector<std::pair<std::string, std::string>> repos;
+  for (const auto& repo : repository_order(data.cases)) repos.push_back({repo, repository_name(repo)});
+  return root_cause_crosstab(data, "crosstab_root_cause_repository", "Root cause × repository", repos,
+                             &Case::repo);
 }
 
 Table study_comparison_table(const ReportData& data) {
