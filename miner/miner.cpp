@@ -199,6 +199,14 @@ class RepositoryMiner {
   const std::function<void(const std::string&)>& progress_;
 };
 
+// A timeline event's field as text; the event kinds differ in shape, so a field that is absent, null or
+// not a string reads as empty.
+std::string timeline_text(const json& object, const char* name) {
+  return object.is_object() && object.contains(name) && object.at(name).is_string()
+             ? object.at(name).get<std::string>()
+             : std::string();
+}
+
 // Timeline events of every issue kept in the sample: cross-references and commits, the evidence of fixes.
 void mine_timelines(datasets::Database& db, GitHubApi& api, MineSummary& summary,
                     const MineOptions& options) {
@@ -212,19 +220,13 @@ void mine_timelines(datasets::Database& db, GitHubApi& api, MineSummary& summary
     while (!url.empty()) {
       Page page = api.get(url, std::nullopt);
       if (!page.body.is_array()) throw Error("GET " + page.url + ": expected a JSON list");
-      // Fields that GitHub leaves null or absent read as empty.
-      auto text = [](const json& object, const char* name) {
-        return object.is_object() && object.contains(name) && object.at(name).is_string()
-                   ? object.at(name).get<std::string>()
-                   : std::string();
-      };
       for (const auto& e : page.body) {
         std::string reference;
         if (e.contains("source") && e["source"].is_object())
-          reference = text(e["source"].value("issue", json()), "html_url");
-        if (reference.empty()) reference = text(e, "commit_id");
-        if (reference.empty()) reference = text(e, "sha");
-        events.push_back({text(e, "event"), reference});
+          reference = timeline_text(e["source"].value("issue", json()), "html_url");
+        if (reference.empty()) reference = timeline_text(e, "commit_id");
+        if (reference.empty()) reference = timeline_text(e, "sha");
+        events.push_back({timeline_text(e, "event"), reference});
         raw.push_back(e.dump());
       }
       url = page.next_url;
