@@ -66,11 +66,13 @@ void GitHubApi::wait_seconds(double seconds, const std::string& why) {
   }
 }
 
-void GitHubApi::backoff(int attempt, const std::string& why) {
+void GitHubApi::retry(int& attempt, const std::string& why, const std::string& give_up) {
+  if (attempt >= options_.max_retries) throw Error(give_up);
+  ++stats_.retries;
   // Exponential with full jitter: uniform in [0.5, 1.5) × base × 2^attempt.
   static std::mt19937 jitter(std::random_device{}());
   double factor = std::uniform_real_distribution<double>(0.5, 1.5)(jitter);
-  wait_seconds(options_.backoff_ms / 1000.0 * std::pow(2.0, attempt) * factor, why);
+  wait_seconds(options_.backoff_ms / 1000.0 * std::pow(2.0, attempt++) * factor, why);
 }
 
 Page GitHubApi::get(const std::string& path_or_url, const std::optional<datasets::Validator>& validator) {
@@ -98,11 +100,9 @@ Page GitHubApi::get(const std::string& path_or_url, const std::optional<datasets
     TransportError transport;
     ++stats_.requests;
     if (!http_.get(url, headers, &r, &transport)) {
-      if (attempt >= options_.max_retries)
-        throw Error("GET " + url + ": " + transport.message + " (gave up after " + std::to_string(attempt) +
-                    " retries)");
-      ++stats_.retries;
-      backoff(attempt++, "a retry after: " + transport.message);
+      retry(attempt, "a retry after: " + transport.message,
+            "GET " + url + ": " + transport.message + " (gave up after " + std::to_string(attempt) +
+                " retries)");
       continue;
     }
     page.rate_remaining = header(r, "x-ratelimit-remaining");
@@ -130,20 +130,16 @@ Page GitHubApi::get(const std::string& path_or_url, const std::optional<datasets
         continue;
       }
       if (r.status == 429 || r.body.find("secondary rate limit") != std::string::npos) {
-        if (attempt >= options_.max_retries)
-          throw Error("GET " + url + ": still rate limited after " + std::to_string(attempt) + " retries");
-        ++stats_.retries;
-        backoff(attempt++, "a secondary rate limit");
+        retry(attempt, "a secondary rate limit",
+              "GET " + url + ": still rate limited after " + std::to_string(attempt) + " retries");
         continue;
       }
       throw Error("GET " + url + ": 403 Forbidden (check GITHUB_TOKEN and its scopes)");
     }
     if (r.status >= 500) {
-      if (attempt >= options_.max_retries)
-        throw Error("GET " + url + ": HTTP " + std::to_string(r.status) + " after " +
-                    std::to_string(attempt) + " retries");
-      ++stats_.retries;
-      backoff(attempt++, "a retry after HTTP " + std::to_string(r.status));
+      retry(attempt, "a retry after HTTP " + std::to_string(r.status),
+            "GET " + url + ": HTTP " + std::to_string(r.status) + " after " + std::to_string(attempt) +
+                " retries");
       continue;
     }
     page.status = r.status;

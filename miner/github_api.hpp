@@ -52,7 +52,8 @@ class GitHubApi {
 
  private:
   void wait_seconds(double seconds, const std::string& why);
-  void backoff(int attempt, const std::string& why);
+  // One more retry after a jittered exponential wait, or Error(give_up) once the retries are spent.
+  void retry(int& attempt, const std::string& why, const std::string& give_up);
 
   ApiOptions options_;
   HttpClient http_;
