@@ -19,10 +19,11 @@ std::map<int64_t, std::vector<std::string>> load_reproducer_links(Database& db) 
 
 void replace_reproducer_catalog(Database& db, const std::vector<CatalogEntry>& entries) {
   db.exec("DELETE FROM reproducers");
+  Statement insert =
+      db.prepare("INSERT INTO reproducers(id, title, symptom, root_cause) VALUES (?, ?, ?, ?)");
   for (const auto& e : entries) {
-    db.prepare("INSERT INTO reproducers(id, title, symptom, root_cause) VALUES (?, ?, ?, ?)")
-        .bind_all(e.id, e.title, e.symptom, e.root_cause)
-        .run();
+    insert.bind_all(e.id, e.title, e.symptom, e.root_cause);
+    insert.run();
   }
 }
 
