@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "classifier/fnv1a.hpp"
 #include "datasets/csv.hpp"
 #include "taxonomy/error.hpp"
 
@@ -21,12 +22,6 @@ const char* const kMagic = "faultline-fasttext-v1";
 // fastText's own file header (FASTTEXT_FILEFORMAT_MAGIC_INT32 and FASTTEXT_VERSION of libfasttext 0.9).
 constexpr int32_t kFastTextMagic = 793712314;
 constexpr int32_t kFastTextVersion = 12;
-
-uint64_t fnv1a(const std::string& data) {
-  uint64_t h = 14695981039346656037ull;
-  for (unsigned char c : data) h = (h ^ c) * 1099511628211ull;
-  return h;
-}
 
 // A file removed when it goes out of scope.
 struct ScratchFile {

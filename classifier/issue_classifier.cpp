@@ -5,6 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "classifier/fnv1a.hpp"
 #include "classifier/text_features.hpp"
 #include "datasets/csv.hpp"
 #include "taxonomy/builtin_data.hpp"
@@ -12,15 +13,6 @@
 #include "taxonomy/taxonomy.hpp"
 
 namespace faultline::classifier {
-
-namespace {
-
-uint64_t fnv1a(uint64_t h, const std::string& data) {
-  for (unsigned char c : data) h = (h ^ c) * 1099511628211ull;
-  return h;
-}
-
-}  // namespace
 
 IssueFeatures extract_features(const RuleSet& rules, const datasets::IssueRecord& issue) {
   IssueFeatures f;
@@ -42,7 +34,7 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
   const auto& taxonomy = taxonomy::Taxonomy::builtin();
   IssueClassifier c;
   c.abstain_below_ = abstain_below;
-  uint64_t h = fnv1a(14695981039346656037ull, taxonomy::builtin_rules_json());
+  uint64_t h = fnv1a(taxonomy::builtin_rules_json());
   std::vector<AxisExample> symptoms, causes, scopes;
   for (const auto& l : labeled) {
     if (!taxonomy.is_symptom(l.symptom))
@@ -53,12 +45,12 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
     IssueFeatures f = extract_features(c.rules_, l.issue);
     symptoms.push_back({f.document, f.symptom_rules, l.symptom});
     causes.push_back({f.document, f.root_cause_rules, l.root_cause});
-    h = fnv1a(h, f.document + "\x1f" + l.symptom + "\x1f" + l.root_cause + "\n");
+    h = fnv1a(f.document + "\x1f" + l.symptom + "\x1f" + l.root_cause + "\n", h);
   }
   for (const auto& issue : scoped) {
     if (!issue.scope) continue;
     scopes.push_back({extract_features(c.rules_, issue).document, {}, *issue.scope});
-    h = fnv1a(h, issue.key() + "\x1f" + *issue.scope + "\n");
+    h = fnv1a(issue.key() + "\x1f" + *issue.scope + "\n", h);
   }
   if (symptoms.empty()) throw Error("train: no manual labels to learn from (import and audit labels first)");
   c.symptom_ = AxisModel::train("symptom", symptoms, training);
@@ -70,10 +62,10 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
     scope_training.rule_weights = {0.0};
     scope_training.grid.resize(1);
     c.scope_ = AxisModel::train("scope", scopes, scope_training);
-    h = fnv1a(h, c.scope_->describe().dump());
+    h = fnv1a(c.scope_->describe().dump(), h);
   }
-  h = fnv1a(h,
-            c.symptom_.describe().dump() + c.root_cause_.describe().dump() + std::to_string(abstain_below));
+  h = fnv1a(c.symptom_.describe().dump() + c.root_cause_.describe().dump() + std::to_string(abstain_below),
+            h);
   char version[17];
   std::snprintf(version, sizeof version, "%016llx", static_cast<unsigned long long>(h));
   c.version_ = version;

@@ -7,6 +7,7 @@
 #include <random>
 #include <set>
 
+#include "classifier/fnv1a.hpp"
 #include "datasets/clock.hpp"
 #include "datasets/funnel_store.hpp"
 #include "datasets/issue_store.hpp"
@@ -66,13 +67,6 @@ std::vector<size_t> seeded_choice(size_t population, size_t k, uint64_t seed) {
 }
 
 namespace {
-
-// FNV-1a: a fixed hash, unlike std::hash, so stratum streams agree across platforms.
-uint64_t fnv1a(const std::string& text) {
-  uint64_t h = 14695981039346656037ull;
-  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
-  return h;
-}
 
 struct Candidate {
   int64_t issue_id;
