@@ -77,15 +77,16 @@ newest_glibc() {
   for f in "$@"; do objdump -T "$f" 2>/dev/null; done | grep -o 'GLIBC_[0-9.]*' | sort -u -V | tail -1 | cut -d_ -f2
 }
 glibc_own_runtime=$(newest_glibc "${executables[@]}" "$dest"/lib/*.so*)
-glibc_fallback=$(newest_glibc "$dest"/lib/fallback/*)
+glibc_with_fallback=$(newest_glibc "${executables[@]}" "$dest"/lib/*.so* "$dest"/lib/fallback/*)
+harnesses=$(find "$dest/kernels" -type f -name 'repro_*' | wc -l)
 {
   source_dir=$(cd "$(dirname "$0")/.." && pwd)
   commit=$(git -C "$source_dir" describe --always --dirty 2>/dev/null || echo "unknown (not a git checkout)")
   echo "faultline GPU bundle, packed $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -m) from $build"
   echo "source: commit $commit"
-  echo "needs glibc: $glibc_own_runtime or newer with the machine's C++ runtime; $glibc_fallback or newer when lib/fallback/ is used"
-  echo "harnesses: $(find "$dest/kernels" -type f -name 'repro_*' | wc -l)"
+  echo "needs glibc: $glibc_own_runtime or newer with the machine's C++ runtime; $glibc_with_fallback or newer when lib/fallback/ is used"
+  echo "harnesses: $harnesses"
   echo "libraries: $(cd "$dest/lib" && ls -- *.so* | tr '\n' ' ')"
   echo "fallback: $(cd "$dest/lib/fallback" && ls | tr '\n' ' ')"
 } > "$dest/CONTENTS"
-echo "packed $(du -sh "$dest" | cut -f1) into $dest ($(find "$dest/kernels" -type f -name 'repro_*' | wc -l) harnesses, $(find "$dest/lib" -type f | wc -l) libraries)"
+echo "packed $(du -sh "$dest" | cut -f1) into $dest ($harnesses harnesses, $(find "$dest/lib" -type f | wc -l) libraries)"
