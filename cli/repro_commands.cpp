@@ -28,6 +28,11 @@ struct ReproOptions {
   std::string issue;
 };
 
+// Listing and linking need only the manifests, not a probe of the GPU.
+std::string manifest_dir(const ReproOptions& o) {
+  return o.manifests.empty() ? reproducers::default_manifest_dir() : o.manifests;
+}
+
 reproducers::Environment environment(const ReproOptions& o) {
   auto env = reproducers::detect_environment();
   if (!o.manifests.empty()) env.manifest_dir = o.manifests;
@@ -47,8 +52,7 @@ std::string result_line(const reproducers::RunResult& r) {
 }
 
 void list(const Context& ctx, const ReproOptions& o) {
-  auto env = environment(o);
-  auto manifests = reproducers::load_manifests(env.manifest_dir);
+  auto manifests = reproducers::load_manifests(manifest_dir(o));
   auto db = ctx.open_db();
   reproducers::register_manifests(*db, manifests);
   nlohmann::json j = nlohmann::json::array();
@@ -172,8 +176,7 @@ void add_repro_commands(CLI::App& app, Context& ctx) {
   link->add_option("id", o.id, "reproducer id")->required();
   link->add_option("--manifests", o.manifests, "manifest directory");
   link->callback([&ctx] {
-    auto env = environment(o);
-    auto manifests = reproducers::load_manifests(env.manifest_dir);
+    auto manifests = reproducers::load_manifests(manifest_dir(o));
     reproducers::find_manifest(manifests, o.id);
     auto [repo, number] = datasets::parse_issue_key(o.issue);
     auto db = ctx.open_db();

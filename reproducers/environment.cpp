@@ -32,10 +32,12 @@ std::string find_nvidia_smi() {
 
 }  // namespace
 
+std::string default_manifest_dir() { return FAULTLINE_DEFAULT_MANIFEST_DIR; }
+
 Environment detect_environment() {
   Environment env;
   env.build_dir = FAULTLINE_DEFAULT_BUILD_DIR;
-  env.manifest_dir = FAULTLINE_DEFAULT_MANIFEST_DIR;
+  env.manifest_dir = default_manifest_dir();
   env.have_cuda = FAULTLINE_HAVE_CUDA;
   env.nvcc = FAULTLINE_NVCC;
   const std::string smi = find_nvidia_smi();

@@ -22,6 +22,9 @@ struct Environment {
   std::string cuda_driver_version;  // "CUDA Version" as nvidia-smi reports it
 };
 
+// The source tree's reproducers/ as configured at build time.
+std::string default_manifest_dir();
+
 // The build's own settings, then a probe of the GPU with nvidia-smi (absent GPU → no gpu).
 Environment detect_environment();
 
