@@ -4,7 +4,6 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <numeric>
-#include <set>
 
 #include "classifier/kappa.hpp"
 #include "taxonomy/error.hpp"
@@ -17,30 +16,15 @@ AxisMetrics score_axis(const std::vector<std::string>& gold, const std::vector<s
     throw Error("metrics: need equal, non-empty label lists");
   AxisMetrics m;
   m.n = static_cast<int>(gold.size());
-  std::set<std::string> classes;
-  int correct = 0;
-  for (size_t i = 0; i < gold.size(); ++i) {
-    ++m.confusion[gold[i]][predicted[i]];
-    classes.insert(gold[i]);
-    classes.insert(predicted[i]);
-    if (gold[i] == predicted[i]) ++correct;
-  }
-  m.accuracy = static_cast<double>(correct) / m.n;
+  // Gold against predicted is an agreement table: accuracy is its p_o, and a class's specific agreement
+  // 2·tp / (row + col) = 2·tp / (2·tp + fp + fn) is that class's F1.
+  Agreement agreement = cohen_kappa(gold, predicted);
+  m.confusion = agreement.confusion;
+  m.accuracy = agreement.observed;
+  m.kappa = agreement.kappa;
   double f1_sum = 0;
-  for (const auto& c : classes) {
-    int tp = 0, fp = 0, fn = 0;
-    for (size_t i = 0; i < gold.size(); ++i) {
-      if (predicted[i] == c && gold[i] == c)
-        ++tp;
-      else if (predicted[i] == c)
-        ++fp;
-      else if (gold[i] == c)
-        ++fn;
-    }
-    f1_sum += tp == 0 ? 0.0 : 2.0 * tp / (2.0 * tp + fp + fn);
-  }
-  m.macro_f1 = f1_sum / classes.size();
-  m.kappa = cohen_kappa(gold, predicted).kappa;
+  for (const auto& [c, f1] : agreement.per_category) f1_sum += f1;
+  m.macro_f1 = f1_sum / agreement.per_category.size();
 
   if (confidence.size() == gold.size()) {
     m.reliability.resize(10);
