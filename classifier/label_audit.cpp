@@ -20,16 +20,6 @@ std::string join(const std::vector<std::string>& parts, const std::string& sep) 
   return out;
 }
 
-std::vector<std::string> split(const std::string& text, char sep) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  std::string part;
-  while (std::getline(in, part, sep)) {
-    if (!part.empty()) out.push_back(part);
-  }
-  return out;
-}
-
 std::string issue_key(datasets::Database& db, int64_t id) {
   auto issue = datasets::load_issue(db, id);
   return issue.key();
@@ -143,6 +133,16 @@ AuditResult run_audit(datasets::Database& db, std::vector<std::string> raters, d
   return result;
 }
 
+std::vector<std::string> parse_raters(const std::string& comma_separated) {
+  std::vector<std::string> out;
+  std::stringstream in(comma_separated);
+  std::string part;
+  while (std::getline(in, part, ',')) {
+    if (!part.empty()) out.push_back(part);
+  }
+  return out;
+}
+
 AdjudicationImport import_adjudications(datasets::Database& db, const std::string& path) {
   auto rows = read_label_csv(db, path);
   AdjudicationImport out;
@@ -155,7 +155,7 @@ AdjudicationImport import_adjudications(datasets::Database& db, const std::strin
   out.imported = static_cast<int>(rows.size());
   auto last = db.prepare("SELECT raters, threshold FROM audits ORDER BY id DESC LIMIT 1");
   if (last.step()) {
-    out.audit = run_audit(db, split(last.text(0), ','), last.real(1));
+    out.audit = run_audit(db, parse_raters(last.text(0)), last.real(1));
     out.audited = true;
   }
   return out;

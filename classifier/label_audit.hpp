@@ -40,6 +40,9 @@ struct AuditResult {
 // pending. When the gate fails, final labels are left exactly as they were.
 AuditResult run_audit(datasets::Database& db, std::vector<std::string> raters, double threshold);
 
+// "alice,bob" → {"alice", "bob"}, empty parts dropped: --raters and the audit record use this form.
+std::vector<std::string> parse_raters(const std::string& comma_separated);
+
 // Imports adjudications (label CSV; the rater column names the adjudicator) in one transaction, then
 // re-runs the latest audit so that the adjudicated items are promoted. Returns that audit (n = 0 if none).
 struct AdjudicationImport {

@@ -1,7 +1,6 @@
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "classifier/label_audit.hpp"
 #include "classifier/label_sheets.hpp"
@@ -44,16 +43,6 @@ std::string audit_text(const classifier::AuditResult& a) {
             std::to_string(a.promoted_adjudicated) + " adjudicated\n";
   }
   return text;
-}
-
-std::vector<std::string> split_raters(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  std::string part;
-  while (std::getline(in, part, ',')) {
-    if (!part.empty()) out.push_back(part);
-  }
-  return out;
 }
 
 }  // namespace
@@ -111,7 +100,7 @@ void add_label_commands(CLI::App& app, Context& ctx) {
       ->check(CLI::Range(-1.0, 1.0));
   audit->callback([&ctx] {
     auto db = ctx.open_db();
-    auto result = classifier::run_audit(*db, split_raters(o.raters), o.threshold);
+    auto result = classifier::run_audit(*db, classifier::parse_raters(o.raters), o.threshold);
     ctx.emit(classifier::audit_json(result), audit_text(result));
   });
 
