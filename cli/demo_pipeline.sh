@@ -35,7 +35,6 @@ adj, train, cls, ev, suite, rep = load("adjudicate"), load("train"), load("class
 audit = adj["audit"]
 s, r = ev["symptom"], ev["root_cause"]
 base = ev["baselines"]
-counts = ", ".join(f"{n} {k}" for k, n in sorted(suite["counts"].items()))
 print(f"issues:       {imp['issues']} in the store, {scr['candidates']} candidates after screening")
 print(f"labels:       rater_a {a['labeled']}, rater_b {b['labeled']}; audit on {audit['n']} issues: kappa {audit['kappa_joint']:.3f} "
       f"(95% CI {audit['kappa_joint_ci95'][0]:.3f}-{audit['kappa_joint_ci95'][1]:.3f}), gate {audit['gate']}")
@@ -48,8 +47,9 @@ print(f"  baselines:  accuracy symptom/root cause: rules {base['rules']['symptom
       f"fastText {base['fasttext']['symptom']['accuracy']:.3f}/{base['fasttext']['root_cause']['accuracy']:.3f}, "
       f"majority {base['majority']['symptom']['accuracy']:.3f}/{base['majority']['root_cause']['accuracy']:.3f}")
 print(f"predictions:  {cls['classified']} issues classified; {cls['manual']} keep their manual label; {cls['abstained']} unlabeled queued as uncertain")
-print(f"suite:        {counts}{'' if suite['healthy'] else ' (FAILURES: see ' + w + '/suite.json)'}")
-print(f"report:       {w}/report/index.html ({len(rep['files'])} files, {rep['cases']} labeled issues, "
-      f"{rep['cases_with_reproducer']} linked to a reproducer)")
+print(f"suite:        {suite['summary']}{'' if suite['healthy'] else ' (FAILURES: see ' + w + '/suite.json)'}")
+print(f"report:       {w}/report/index.html ({len(rep['files'])} files, {rep['cases']} labeled issues: "
+      f"{rep['cases_with_source_reproducer']} with a reproducer modeled on them, "
+      f"{rep['cases_with_related_reproducer']} with a related reproducer only)")
 print(f"finding:      {rep['findings'][0]}")
 PY
