@@ -3,7 +3,7 @@
 #include <map>
 #include <sstream>
 
-#include "datasets/csv.hpp"
+#include "common/csv.hpp"
 
 namespace faultline::reproducers {
 
@@ -102,8 +102,8 @@ std::string metadata_markdown(const std::vector<MetadataRow>& rows) {
 
 std::string metadata_csv(const std::vector<MetadataRow>& rows) {
   std::ostringstream out;
-  datasets::write_csv_row(out, kHeader);
-  for (const auto& r : rows) datasets::write_csv_row(out, fields(r));
+  common::write_csv_row(out, kHeader);
+  for (const auto& r : rows) common::write_csv_row(out, fields(r));
   return out.str();
 }
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "datasets/suite_store.hpp"
+#include "datasets/store/suite_store.hpp"
 #include "reproducers/manifest.hpp"
 
 namespace faultline::reproducers {

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <thread>
 
-#include "taxonomy/error.hpp"
+#include "common/error.hpp"
 
 namespace faultline::reproducers {
 

@@ -4,10 +4,10 @@
 
 #include <filesystem>
 
-#include "datasets/csv.hpp"
+#include "common/text_file.hpp"
 #include "reproducers/harness_output.hpp"
 #include "reproducers/process.hpp"
-#include "taxonomy/error.hpp"
+#include "common/error.hpp"
 
 namespace faultline::reproducers {
 
@@ -107,7 +107,7 @@ RunResult run_build(const Manifest& m, const std::string& variant, const Expecta
     return r;
   }
   // The compiled artifact is inspected: what the compiler produced could have come out either way.
-  std::string text = datasets::read_text_file(env.build_dir + "/" + x.artifact);
+  std::string text = common::read_text_file(env.build_dir + "/" + x.artifact);
   bool matches = pattern_found(x.artifact_matches, text);
   bool lacks = x.artifact_lacks.empty() || !pattern_found(x.artifact_lacks, text);
   r.outcome = outcome_for(variant, x, matches && lacks);

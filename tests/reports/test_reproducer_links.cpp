@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
 
-#include "datasets/database.hpp"
-#include "datasets/issue_store.hpp"
-#include "datasets/label_store.hpp"
-#include "datasets/suite_store.hpp"
+#include "datasets/store/database.hpp"
+#include "datasets/store/issue_store.hpp"
+#include "datasets/store/label_store.hpp"
+#include "datasets/store/suite_store.hpp"
 #include "reports/report_data.hpp"
 #include "tests/temp_dir.hpp"
 

@@ -4,13 +4,13 @@
 #include <filesystem>
 #include <fstream>
 
-#include "datasets/suite_store.hpp"
+#include "datasets/store/suite_store.hpp"
 #include "reproducers/harness_output.hpp"
 #include "reproducers/manifest.hpp"
 #include "reproducers/process.hpp"
 #include "reproducers/runner.hpp"
 #include "reproducers/suite.hpp"
-#include "taxonomy/error.hpp"
+#include "common/error.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace faultline::reproducers;
