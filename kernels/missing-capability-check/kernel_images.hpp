@@ -25,7 +25,7 @@ inline std::vector<KernelImage> images_of(const std::string& cuda_architectures)
     const std::string entry = cuda_architectures.substr(begin, end - begin);
     const size_t digits = entry.find_first_not_of("0123456789");
     const std::string suffix = digits == std::string::npos ? "" : entry.substr(digits);
-    if (digits == 0 || (suffix != "" && suffix != "-real" && suffix != "-virtual")) {
+    if (entry.empty() || digits == 0 || (suffix != "" && suffix != "-real" && suffix != "-virtual")) {
       throw std::runtime_error("unsupported CUDA_ARCHITECTURES entry '" + entry + "'");
     }
     const int arch = std::stoi(entry.substr(0, digits));
