@@ -5,7 +5,7 @@
 #include <random>
 #include <thread>
 
-#include "taxonomy/error.hpp"
+#include "common/error.hpp"
 
 namespace faultline::miner {
 

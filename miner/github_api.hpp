@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "datasets/mining_store.hpp"
+#include "datasets/store/mining_store.hpp"
 #include "miner/http_client.hpp"
 
 namespace faultline::miner {

@@ -2,12 +2,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "datasets/clock.hpp"
-#include "datasets/funnel_store.hpp"
-#include "datasets/issue_store.hpp"
-#include "datasets/json_fields.hpp"
-#include "datasets/mining_store.hpp"
-#include "taxonomy/error.hpp"
+#include "common/clock.hpp"
+#include "datasets/store/funnel_store.hpp"
+#include "datasets/store/issue_store.hpp"
+#include "common/json_fields.hpp"
+#include "datasets/store/mining_store.hpp"
+#include "common/error.hpp"
 #include "taxonomy/taxonomy.hpp"
 
 namespace faultline::miner {
@@ -28,13 +28,13 @@ using nlohmann::json;
 datasets::IssueRecord parse_issue(const json& item, const std::string& repo, const std::string& where) {
   datasets::IssueRecord r;
   r.repo = repo;
-  r.number = datasets::json_integer(item, "number", where);
-  r.url = datasets::json_string(item, "html_url", where);
-  r.state = datasets::json_string(item, "state", where);
-  r.created = datasets::json_string(item, "created_at", where);
-  r.updated = datasets::json_string(item, "updated_at", where);
-  r.title = datasets::json_string(item, "title", where);
-  r.body = datasets::json_string(item, "body", where, true);
+  r.number = common::json_integer(item, "number", where);
+  r.url = common::json_string(item, "html_url", where);
+  r.state = common::json_string(item, "state", where);
+  r.created = common::json_string(item, "created_at", where);
+  r.updated = common::json_string(item, "updated_at", where);
+  r.title = common::json_string(item, "title", where);
+  r.body = common::json_string(item, "body", where, true);
   if (item.contains("labels")) {
     if (!item.at("labels").is_array()) throw Error(where + ": 'labels' is not a list");
     for (const auto& l : item.at("labels")) {
@@ -48,9 +48,9 @@ datasets::IssueRecord parse_issue(const json& item, const std::string& repo, con
 
 datasets::CommentRecord parse_comment(const json& item, const std::string& repo, const std::string& where) {
   datasets::CommentRecord c;
-  c.id = datasets::json_integer(item, "id", where);
+  c.id = common::json_integer(item, "id", where);
   c.repo = repo;
-  std::string issue_url = datasets::json_string(item, "issue_url", where);
+  std::string issue_url = common::json_string(item, "issue_url", where);
   try {
     c.issue_number = std::stoll(issue_url.substr(issue_url.rfind('/') + 1));
   } catch (const std::exception&) {
@@ -60,9 +60,9 @@ datasets::CommentRecord parse_comment(const json& item, const std::string& repo,
   if (item.contains("user") && item.at("user").is_object() && item.at("user").contains("login")) {
     c.author = item.at("user").at("login").get<std::string>();
   }
-  c.created = datasets::json_string(item, "created_at", where);
-  c.updated = datasets::json_string(item, "updated_at", where);
-  c.body = datasets::json_string(item, "body", where, true);
+  c.created = common::json_string(item, "created_at", where);
+  c.updated = common::json_string(item, "updated_at", where);
+  c.body = common::json_string(item, "body", where, true);
   c.raw_json = item.dump();
   return c;
 }
@@ -77,7 +77,7 @@ std::string listing_url(const std::string& repo, const std::string& listing, con
 // The refresh point after a high-water mark: one second later (GitHub timestamps have whole seconds), so
 // the newest stored object is not fetched again.
 std::string after(const std::string& high_water) {
-  return datasets::format_iso8601(datasets::parse_iso8601(high_water) + 1);
+  return common::format_iso8601(common::parse_iso8601(high_water) + 1);
 }
 
 class RepositoryMiner {
@@ -100,7 +100,7 @@ class RepositoryMiner {
   std::string check_repository(const std::string& repo) {
     Page page = api_.get("/repos/" + repo, std::nullopt);
     std::string where = "GET " + page.url;
-    std::string actual = datasets::json_string(page.body, "full_name", where);
+    std::string actual = common::json_string(page.body, "full_name", where);
     if (actual != repo) {
       db_.transaction([&] { datasets::rename_repository(db_, repo, actual); });
       summary_.renamed.push_back({repo, actual});
@@ -154,7 +154,7 @@ class RepositoryMiner {
     for (const auto& item : page.body) {
       if (!item.is_object())
         throw Error(where + ": a list entry is " + std::string(item.type_name()) + ", not an object");
-      std::string updated = datasets::json_string(item, "updated_at", where);
+      std::string updated = common::json_string(item, "updated_at", where);
       newest = std::max(newest, updated);
       if (kind == "issues") {
         if (item.contains("pull_request")) {
