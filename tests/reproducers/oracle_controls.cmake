@@ -6,7 +6,7 @@ set(fma_dir ${CMAKE_SOURCE_DIR}/kernels/fma-contraction-orientation)
 add_executable(oracle_control_fma_buggy_no_contraction ${fma_dir}/host.cpp)
 target_compile_definitions(oracle_control_fma_buggy_no_contraction PRIVATE FAULTLINE_FIXED=0)
 target_include_directories(oracle_control_fma_buggy_no_contraction PRIVATE ${fma_dir} ${CMAKE_SOURCE_DIR}/kernels/common)
-target_compile_options(oracle_control_fma_buggy_no_contraction PRIVATE -Wall -Wextra -Werror -O2 -ffp-contract=off)
+target_compile_options(oracle_control_fma_buggy_no_contraction PRIVATE -Wall -Wextra -O2 -ffp-contract=off)
 set_target_properties(oracle_control_fma_buggy_no_contraction PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
 
 faultline_test(test_oracles SOURCES reproducers/test_oracles.cpp LIBS faultline_reproducers PkgConfig::RE2)

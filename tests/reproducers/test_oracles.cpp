@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "datasets/csv.hpp"
+#include "common/text_file.hpp"
 #include "reproducers/manifest.hpp"
 #include "reproducers/process.hpp"
 #include "tests/temp_dir.hpp"
@@ -87,7 +87,7 @@ std::string probe_ptx(const faultline::testing::TempDir& dir, int fixed,
   argv.insert(argv.end(), extra.begin(), extra.end());
   auto p = run_process(argv, 300);
   EXPECT_EQ(p.exit_code, 0) << p.output;
-  return faultline::datasets::read_text_file(out);
+  return faultline::common::read_text_file(out);
 }
 
 // Counts of the register-form FFMA and FADD instructions in the machine code of an sm_90 cubin. Each
@@ -99,7 +99,7 @@ struct FloatOps {
 };
 
 FloatOps float_ops_of_cubin(const std::string& path) {
-  const std::string elf = faultline::datasets::read_text_file(path);
+  const std::string elf = faultline::common::read_text_file(path);
   auto u16 = [&](size_t at) {
     uint16_t v;
     std::memcpy(&v, elf.data() + at, 2);
