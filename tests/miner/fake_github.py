@@ -33,6 +33,7 @@ Control (GET, not counted): /_control/stats, /_control/touch?repo=o/r&issues=1,2
 /_control/rename?from=o/r&to=o/new, /_control/reset
 """
 import argparse
+import bisect
 import email.utils
 import gzip
 import hashlib
@@ -76,11 +77,13 @@ class Repo:
         self.clock = BASE + timedelta(minutes=total + 1)
         self.sort_entries()
         self.sorted_comments = sorted(self.comments.values(), key=lambda c: (c["updated"], c["id"]))
+        self.comment_keys = [c["updated"] for c in self.sorted_comments]
 
     def sort_entries(self):
         unlisted = self.deleted | self.not_found | self.hidden | set(self.transferred)
         self.sorted_entries = sorted((e for e in self.entries.values() if e["number"] not in unlisted),
                                      key=lambda e: (e["updated"], e["number"]))
+        self.entry_keys = [e["updated"] for e in self.sorted_entries]  # for since= by bisection
 
     def touch(self, numbers, same_second=False):
         for n in numbers:
@@ -244,10 +247,12 @@ class Handler(BaseHTTPRequestHandler):
                     return self.json(200, {"id": repo.id, "full_name": repo.full_name}, rate)
                 if rest == ["issues"]:
                     entries = repo.sorted_entries
-                    return self.listing(entries, lambda e: repo.issue_json(base, e), query, url.path, rate)
+                    return self.listing(entries, lambda e: repo.issue_json(base, e), query, url.path, rate,
+                                        repo.entry_keys)
                 if rest == ["issues", "comments"]:
                     entries = repo.sorted_comments
-                    return self.listing(entries, lambda c: repo.comment_json(base, c), query, url.path, rate)
+                    return self.listing(entries, lambda c: repo.comment_json(base, c), query, url.path, rate,
+                                        repo.comment_keys)
                 if len(rest) == 2 and rest[0] == "issues" and rest[1].isdigit():
                     n = int(rest[1])
                     if n in repo.transferred:
@@ -279,10 +284,13 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(304, b"", {"ETag": etag, **headers})
         return self.send(status, body, {"Content-Type": "application/json", "ETag": etag, **headers})
 
-    def listing(self, entries, to_json, query, path, rate):
+    def listing(self, entries, to_json, query, path, rate, keys=None):
         since = query.get("since", [None])[0]
         if since:
-            entries = [e for e in entries if iso(e["updated"]) >= since]
+            since_time = datetime.strptime(since, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+            if keys is None:
+                keys = [e["updated"] for e in entries]
+            entries = entries[bisect.bisect_left(keys, since_time):]
         if query.get("sort") == ["created"] and query.get("direction") == ["desc"]:
             entries = sorted(entries, key=lambda e: -e["number"])
         items = entries
