@@ -503,6 +503,23 @@ TEST(MineCommand, WarnsOnceWhenNoTokenIsSet) {
 
 // ---- Bounded, visible waits ----
 
+TEST(MineCommand, WaitingIsSaidOnStderrEvenWhenItIsNotATerminal) {
+  json config = standard_repo();
+  // The first issue page of each run: request 2, and 14 = 11 + 1 (the retry) + the second run's 2.
+  json spent = {{"status", 403}, {"remaining", 0}, {"reset_in", 1}};
+  config["faults"] = {{"2", spent}, {"14", spent}};
+  faultline::testing::FakeGitHub server(config);
+  faultline::testing::TempDir dir;
+  std::string args = " mine --repo o/r --api-url " + server.url();
+  auto said = run_faultline("GITHUB_TOKEN=t", "--db " + dir.file("a.db") + args, dir);  // stderr: a file
+  ASSERT_EQ(said.status, 0) << said.err;
+  EXPECT_EQ(occurrences(said.err, "for the rate limit to reset (until "), 1u) << said.err;
+  auto quiet = run_faultline("GITHUB_TOKEN=t", "--db " + dir.file("b.db") + args + " --quiet", dir);
+  ASSERT_EQ(quiet.status, 0) << quiet.err;
+  EXPECT_EQ(occurrences(quiet.err, "waiting"), 0u) << quiet.err;
+  EXPECT_EQ(server.requests(), 2 * 12);  // both runs met the spent limit
+}
+
 TEST(Miner, ResetBeyondMaxWaitStopsCleanlyAndSaysWhenToRunAgain) {
   json config = standard_repo();
   config["faults"] = {{"3", {{"status", 403}, {"remaining", 0}, {"reset_at", 9999999999LL}}}};
