@@ -1,8 +1,12 @@
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdio>
+#include <thread>
 #include <nlohmann/json.hpp>
 
-#include "classifier/classify_store.hpp"
-#include "classifier/evaluation.hpp"
+#include "classifier/model/classify_store.hpp"
+#include "classifier/model/evaluation.hpp"
 #include "cli/commands.hpp"
 #include "cli/text_table.hpp"
 
@@ -15,15 +19,16 @@ struct ClassifierOptions {
   double abstain_below = 0.5;
   int folds = 10;
   uint64_t seed = 7;
+  int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 };
 
 std::string model_dir(const Context& ctx, const ClassifierOptions& o) {
-  return o.model_dir.empty() ? classifier::default_model_dir(ctx.db_path) : o.model_dir;
+  return o.model_dir.empty() ? model::default_model_dir(ctx.db_path) : o.model_dir;
 }
 
-std::string evaluation_text(const classifier::Evaluation& e) {
+std::string evaluation_text(const model::Evaluation& e) {
   std::vector<std::vector<std::string>> rows{{"axis / method", "accuracy", "macro-F1", "kappa"}};
-  auto add = [&](const std::string& name, const classifier::AxisMetrics& m) {
+  auto add = [&](const std::string& name, const model::AxisMetrics& m) {
     rows.push_back({name, fixed(m.accuracy), fixed(m.macro_f1), fixed(m.kappa)});
   };
   for (const auto& [axis, ev] : {std::pair{"symptom", &e.symptom}, std::pair{"root cause", &e.root_cause}}) {
@@ -56,7 +61,7 @@ void add_classifier_commands(CLI::App& app, Context& ctx) {
       ->check(CLI::Range(0.0, 1.0));
   train->callback([&ctx] {
     auto db = ctx.open_db();
-    auto s = classifier::train_from_store(*db, model_dir(ctx, o), o.abstain_below);
+    auto s = model::train_from_store(*db, model_dir(ctx, o), o.abstain_below);
     ctx.emit({{"version", s.version},
               {"labeled", s.labeled},
               {"scoped", s.scoped},
@@ -74,7 +79,7 @@ void add_classifier_commands(CLI::App& app, Context& ctx) {
   classify->add_option("--models", o.model_dir, "model directory (default: <db>.models)");
   classify->callback([&ctx] {
     auto db = ctx.open_db();
-    auto s = classifier::classify_store(*db, model_dir(ctx, o));
+    auto s = model::classify_store(*db, model_dir(ctx, o));
     ctx.emit(
         {{"version", s.version},
          {"classified", s.classified},
@@ -92,11 +97,20 @@ void add_classifier_commands(CLI::App& app, Context& ctx) {
                                   "Example: faultline eval --folds 10 --json");
   eval->add_option("--folds", o.folds, "number of folds")->check(CLI::Range(2, 100));
   eval->add_option("--seed", o.seed, "seed of the fold assignment");
+  eval->add_option("--jobs", o.jobs, "folds trained at once (default: the number of cores); results do not "
+                                     "depend on it")
+      ->check(CLI::Range(1, 256));
   eval->callback([&ctx] {
     auto db = ctx.open_db();
-    auto e = classifier::evaluate(classifier::load_labeled_issues(*db), o.folds, o.seed,
-                                  classifier::AxisTraining::standard());
-    ctx.emit(classifier::evaluation_json(e), evaluation_text(e));
+    model::FoldProgress progress;
+    if (isatty(STDERR_FILENO)) {
+      progress = [](int done, int folds) {
+        std::fprintf(stderr, "\reval: %d of %d folds trained%s", done, folds, done == folds ? "\n" : "");
+      };
+    }
+    auto e = model::evaluate(model::load_labeled_issues(*db), o.folds, o.seed, model::AxisTraining::standard(),
+                             o.jobs, progress);
+    ctx.emit(model::evaluation_json(e), evaluation_text(e));
   });
 }
 

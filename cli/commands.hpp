@@ -12,6 +12,7 @@ void add_funnel_commands(CLI::App& app, Context& ctx);      // screen, sample, f
 void add_label_commands(CLI::App& app, Context& ctx);       // label, audit, adjudicate
 void add_classifier_commands(CLI::App& app, Context& ctx);  // train, classify, eval
 void add_report_command(CLI::App& app, Context& ctx);       // report
+void add_demo_summary_command(CLI::App& app, Context& ctx);  // demo-summary
 void add_repro_commands(CLI::App& app, Context& ctx);       // repro, suite, link, doctor
 void add_mine_command(CLI::App& app, Context& ctx);         // mine
 

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "datasets/database.hpp"
+#include "datasets/store/database.hpp"
 
 namespace faultline::cli {
 

@@ -2,11 +2,11 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
-#include "datasets/issue_store.hpp"
-#include "datasets/label_store.hpp"
-#include "datasets/prediction_store.hpp"
-#include "datasets/snapshot.hpp"
-#include "taxonomy/error.hpp"
+#include "datasets/store/issue_store.hpp"
+#include "datasets/store/label_store.hpp"
+#include "datasets/store/prediction_store.hpp"
+#include "datasets/store/snapshot.hpp"
+#include "common/error.hpp"
 #include "taxonomy/taxonomy.hpp"
 
 namespace faultline::cli {

@@ -26,30 +26,4 @@ step "cross-validate ($folds folds)";    run eval --folds "$folds" > "$work/eval
 step "run the reproducer suite";         run suite --mode auto --junit "$work/suite.xml" > "$work/suite.json" || true
 step "write the report";                 run report --out "$work/report" > "$work/report.json"
 
-python3 - "$work" <<'PY'
-import json, sys
-w = sys.argv[1]
-load = lambda name: json.load(open(f"{w}/{name}.json"))
-imp, scr, a, b = load("import"), load("screen"), load("rater_a"), load("rater_b")
-adj, train, cls, ev, suite, rep = load("adjudicate"), load("train"), load("classify"), load("eval"), load("suite"), load("report")
-audit = adj["audit"]
-s, r = ev["symptom"], ev["root_cause"]
-base = ev["baselines"]
-counts = ", ".join(f"{n} {k}" for k, n in sorted(suite["counts"].items()))
-print(f"issues:       {imp['issues']} in the store, {scr['candidates']} candidates after screening")
-print(f"labels:       rater_a {a['labeled']}, rater_b {b['labeled']}; audit on {audit['n']} issues: kappa {audit['kappa_joint']:.3f} "
-      f"(95% CI {audit['kappa_joint_ci95'][0]:.3f}-{audit['kappa_joint_ci95'][1]:.3f}), gate {audit['gate']}")
-print(f"final labels: {audit['promoted']['agreed']} agreed + {audit['promoted']['adjudicated']} adjudicated "
-      f"= {audit['promoted']['agreed'] + audit['promoted']['adjudicated']}; {len(audit['pending'])} pending")
-print(f"classifier:   model {train['version']}, trained on {train['labeled']} labels ({train['scoped']} with a scope decision)")
-print(f"  {ev['folds']}-fold CV:  symptom acc {s['accuracy']:.3f} macro-F1 {s['macro_f1']:.3f} kappa {s['kappa']:.3f}; "
-      f"root cause acc {r['accuracy']:.3f} macro-F1 {r['macro_f1']:.3f} kappa {r['kappa']:.3f}")
-print(f"  baselines:  accuracy symptom/root cause: rules {base['rules']['symptom']['accuracy']:.3f}/{base['rules']['root_cause']['accuracy']:.3f}, "
-      f"fastText {base['fasttext']['symptom']['accuracy']:.3f}/{base['fasttext']['root_cause']['accuracy']:.3f}, "
-      f"majority {base['majority']['symptom']['accuracy']:.3f}/{base['majority']['root_cause']['accuracy']:.3f}")
-print(f"predictions:  {cls['classified']} issues classified; {cls['manual']} keep their manual label; {cls['abstained']} unlabeled queued as uncertain")
-print(f"suite:        {counts}{'' if suite['healthy'] else ' (FAILURES: see ' + w + '/suite.json)'}")
-print(f"report:       {w}/report/index.html ({len(rep['files'])} files, {rep['cases']} labeled issues, "
-      f"{rep['cases_with_reproducer']} linked to a reproducer)")
-print(f"finding:      {rep['findings'][0]}")
-PY
+"$faultline" demo-summary "$work"

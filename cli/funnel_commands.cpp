@@ -1,11 +1,11 @@
 #include <nlohmann/json.hpp>
 
-#include "classifier/funnel.hpp"
-#include "classifier/sampler.hpp"
-#include "classifier/screening.hpp"
+#include "classifier/funnel/funnel.hpp"
+#include "classifier/funnel/sampler.hpp"
+#include "classifier/funnel/screening.hpp"
 #include "cli/commands.hpp"
 #include "cli/text_table.hpp"
-#include "datasets/issue_record.hpp"
+#include "datasets/store/issue_record.hpp"
 
 namespace faultline::cli {
 
@@ -22,9 +22,9 @@ struct FunnelOptions {
 
 void screen(const Context& ctx, const FunnelOptions& o) {
   auto db = ctx.open_db();
-  auto rules = o.rules_file.empty() ? classifier::ScreeningRules::builtin()
-                                    : classifier::ScreeningRules::load_file(o.rules_file);
-  auto funnel = classifier::screen_store(*db, rules);
+  auto rules = o.rules_file.empty() ? funnel::ScreeningRules::builtin()
+                                    : funnel::ScreeningRules::load_file(o.rules_file);
+  auto funnel = funnel::screen_store(*db, rules);
   nlohmann::json j = {{"repositories", nlohmann::json::object()}};
   std::vector<std::vector<std::string>> rows{{"repository", "raw", "candidates"}};
   int raw = 0, candidates = 0;
@@ -42,7 +42,7 @@ void screen(const Context& ctx, const FunnelOptions& o) {
 
 void sample(const Context& ctx, const FunnelOptions& o) {
   auto db = ctx.open_db();
-  auto draw = classifier::draw_sample(*db, o.name, o.total, o.seed);
+  auto draw = funnel::draw_sample(*db, o.name, o.total, o.seed);
   nlohmann::json j = {
       {"name", o.name}, {"total", o.total}, {"seed", o.seed}, {"repositories", nlohmann::json::object()}};
   std::vector<std::vector<std::string>> rows{{"repository", "candidates", "sampled"}};
@@ -56,7 +56,7 @@ void sample(const Context& ctx, const FunnelOptions& o) {
 void replace(const Context& ctx, const FunnelOptions& o) {
   auto db = ctx.open_db();
   auto [repo, number] = datasets::parse_issue_key(o.replace_key);
-  auto r = classifier::replace_in_sample(*db, o.name, repo, number, o.reason);
+  auto r = funnel::replace_in_sample(*db, o.name, repo, number, o.reason);
   ctx.emit({{"excluded", o.replace_key},
             {"replacement", r.replacement_key},
             {"distance_seconds", r.distance_seconds}},
@@ -66,16 +66,16 @@ void replace(const Context& ctx, const FunnelOptions& o) {
 
 void funnel(const Context& ctx, const FunnelOptions& o) {
   auto db = ctx.open_db();
-  auto rows = classifier::compute_funnel(*db, o.name);
+  auto rows = funnel::compute_funnel(*db, o.name);
   std::vector<std::vector<std::string>> table{
       {"repository", "raw", "candidate", "sampled", "excluded", "final"}};
-  auto add = [&](const classifier::FunnelRow& r) {
+  auto add = [&](const funnel::FunnelRow& r) {
     table.push_back({r.repo, std::to_string(r.raw), std::to_string(r.candidates), std::to_string(r.sampled),
                      std::to_string(r.excluded), std::to_string(r.labeled)});
   };
   for (const auto& r : rows) add(r);
-  add(classifier::funnel_total(rows));
-  ctx.emit(classifier::funnel_json(rows),
+  add(funnel::funnel_total(rows));
+  ctx.emit(funnel::funnel_json(rows),
            text_table(table) + "final = issues with an audited manual label\n");
 }
 

@@ -2,11 +2,11 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "classifier/label_audit.hpp"
-#include "classifier/label_sheets.hpp"
+#include "classifier/annotation/label_audit.hpp"
+#include "classifier/annotation/label_sheets.hpp"
 #include "cli/commands.hpp"
 #include "cli/text_table.hpp"
-#include "taxonomy/error.hpp"
+#include "common/error.hpp"
 
 namespace faultline::cli {
 
@@ -22,7 +22,7 @@ struct LabelOptions {
   double threshold = 0.8;
 };
 
-std::string audit_text(const classifier::AuditResult& a) {
+std::string audit_text(const annotation::AuditResult& a) {
   std::string text = "audit of " + std::to_string(a.n) + " issues labeled by every rater\n";
   text += "  joint (symptom + root cause): kappa " + fixed(a.joint.kappa) + "  95% CI [" +
           fixed(a.joint.ci_low) + ", " + fixed(a.joint.ci_high) + "]  observed " + fixed(a.joint.observed) +
@@ -66,10 +66,10 @@ void add_label_commands(CLI::App& app, Context& ctx) {
     auto db = ctx.open_db();
     std::ofstream out(o.out);
     if (!out) throw Error(o.out + ": cannot write the file");
-    auto selection = !o.sample.empty()  ? classifier::SheetSelection::kSample
-                     : !o.queue.empty() ? classifier::SheetSelection::kUncertain
-                                        : classifier::SheetSelection::kUnlabeled;
-    int rows = classifier::export_label_sheet(*db, out, selection, o.sample);
+    auto selection = !o.sample.empty()  ? annotation::SheetSelection::kSample
+                     : !o.queue.empty() ? annotation::SheetSelection::kUncertain
+                                        : annotation::SheetSelection::kUnlabeled;
+    int rows = annotation::export_label_sheet(*db, out, selection, o.sample);
     ctx.emit({{"rows", rows}, {"out", o.out}, {"rater", o.rater}},
              "wrote " + std::to_string(rows) + " issues to " + o.out + " for " + o.rater + "\n");
   });
@@ -82,7 +82,7 @@ void add_label_commands(CLI::App& app, Context& ctx) {
   imp->add_option("file", o.file, "the CSV (repo,number,[rater],symptom,root_cause,[note])")->required();
   imp->callback([&ctx] {
     auto db = ctx.open_db();
-    auto r = classifier::import_label_sheet(*db, o.rater, o.file);
+    auto r = annotation::import_label_sheet(*db, o.rater, o.file);
     ctx.emit({{"batch", r.batch_id}, {"labeled", r.labeled}, {"blank", r.skipped_blank}},
              "imported batch " + std::to_string(r.batch_id) + " of " + o.rater + ": " +
                  std::to_string(r.labeled) + " labels (" + std::to_string(r.skipped_blank) +
@@ -100,8 +100,8 @@ void add_label_commands(CLI::App& app, Context& ctx) {
       ->check(CLI::Range(-1.0, 1.0));
   audit->callback([&ctx] {
     auto db = ctx.open_db();
-    auto result = classifier::run_audit(*db, classifier::parse_raters(o.raters), o.threshold);
-    ctx.emit(classifier::audit_json(result), audit_text(result));
+    auto result = annotation::run_audit(*db, annotation::parse_raters(o.raters), o.threshold);
+    ctx.emit(annotation::audit_json(result), audit_text(result));
   });
 
   auto* adj = app.add_subcommand("adjudicate",
@@ -111,11 +111,11 @@ void add_label_commands(CLI::App& app, Context& ctx) {
   adj->add_option("file", o.file, "the CSV")->required();
   adj->callback([&ctx] {
     auto db = ctx.open_db();
-    auto r = classifier::import_adjudications(*db, o.file);
+    auto r = annotation::import_adjudications(*db, o.file);
     nlohmann::json j = {{"imported", r.imported}};
     std::string text = "imported " + std::to_string(r.imported) + " adjudications\n";
     if (r.audited) {
-      j["audit"] = classifier::audit_json(r.audit);
+      j["audit"] = annotation::audit_json(r.audit);
       text += audit_text(r.audit);
     } else {
       text += "no audit has run yet: run 'faultline audit' to promote labels\n";

@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
-#include "taxonomy/error.hpp"
+#include "common/error.hpp"
 
 int main(int argc, char** argv) {
   faultline::cli::Context ctx;
@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   faultline::cli::add_label_commands(app, ctx);
   faultline::cli::add_classifier_commands(app, ctx);
   faultline::cli::add_report_command(app, ctx);
+  faultline::cli::add_demo_summary_command(app, ctx);
   faultline::cli::add_repro_commands(app, ctx);
   faultline::cli::add_mine_command(app, ctx);
 

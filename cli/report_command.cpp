@@ -2,6 +2,7 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "reports/demo_summary.hpp"
 #include "reports/report_writer.hpp"
 
 namespace faultline::cli {
@@ -39,6 +40,21 @@ void add_report_command(CLI::App& app, Context& ctx) {
               {"files", summary.files},
               {"findings", summary.findings}},
              text);
+  });
+}
+
+void add_demo_summary_command(CLI::App& app, Context& ctx) {
+  auto work_dir = std::make_shared<std::string>();
+  auto* summary = app.add_subcommand("demo-summary",
+                                     "Print the ten-line summary of a demo run from the JSON its steps wrote "
+                                     "(./run demo calls it last).\n"
+                                     "Example: faultline demo-summary out/demo");
+  summary->add_option("WORK_DIR", *work_dir, "the demo's working directory")->required();
+  summary->callback([&ctx, work_dir] {
+    auto lines = reports::demo_summary(*work_dir);
+    std::string text;
+    for (const auto& line : lines) text += line + "\n";
+    ctx.emit({{"lines", lines}}, text);
   });
 }
 

@@ -6,11 +6,11 @@
 
 #include "cli/commands.hpp"
 #include "cli/text_table.hpp"
-#include "datasets/issue_record.hpp"
-#include "datasets/issue_store.hpp"
-#include "datasets/suite_store.hpp"
+#include "datasets/store/issue_record.hpp"
+#include "datasets/store/issue_store.hpp"
+#include "datasets/store/suite_store.hpp"
 #include "reproducers/suite.hpp"
-#include "taxonomy/error.hpp"
+#include "common/error.hpp"
 
 namespace faultline::cli {
 

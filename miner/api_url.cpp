@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "taxonomy/error.hpp"
+#include "common/error.hpp"
 
 namespace faultline::miner {
 

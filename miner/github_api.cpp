@@ -5,9 +5,9 @@
 #include <random>
 #include <thread>
 
-#include "datasets/clock.hpp"
+#include "common/clock.hpp"
+#include "common/error.hpp"
 #include "miner/api_url.hpp"
-#include "taxonomy/error.hpp"
 
 namespace faultline::miner {
 
@@ -53,7 +53,7 @@ double GitHubApi::now() const {
 void GitHubApi::wait(double seconds, const std::string& why) {
   double resume = now() + seconds;
   if (seconds > options_.max_wait_s) throw WaitTooLong{seconds, resume, why};
-  std::string until = " (until " + datasets::format_iso8601(std::llround(resume)) + ")";
+  std::string until = " (until " + common::format_iso8601(std::llround(resume)) + ")";
   double step_max = std::max(0.001, options_.wait_report_interval_s);
   for (double left = seconds; left > 0;) {
     if (options_.on_wait)

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "datasets/mining_store.hpp"
+#include "datasets/store/mining_store.hpp"
 #include "miner/http_client.hpp"
 #include "miner/response_classification.hpp"
 #include "miner/token_pool.hpp"

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "taxonomy/error.hpp"
+#include "common/error.hpp"
 
 namespace faultline::miner {
 

@@ -4,12 +4,12 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "datasets/clock.hpp"
-#include "datasets/funnel_store.hpp"
-#include "datasets/issue_store.hpp"
-#include "datasets/json_fields.hpp"
-#include "datasets/mining_store.hpp"
-#include "taxonomy/error.hpp"
+#include "common/clock.hpp"
+#include "common/error.hpp"
+#include "common/json_fields.hpp"
+#include "datasets/store/funnel_store.hpp"
+#include "datasets/store/issue_store.hpp"
+#include "datasets/store/mining_store.hpp"
 #include "taxonomy/taxonomy.hpp"
 
 namespace faultline::miner {
@@ -32,13 +32,13 @@ constexpr int kPerPage = 100;
 datasets::IssueRecord parse_issue(const json& item, const std::string& repo, const std::string& where) {
   datasets::IssueRecord r;
   r.repo = repo;
-  r.number = datasets::json_integer(item, "number", where);
-  r.url = datasets::json_string(item, "html_url", where);
-  r.state = datasets::json_string(item, "state", where);
-  r.created = datasets::json_string(item, "created_at", where);
-  r.updated = datasets::json_string(item, "updated_at", where);
-  r.title = datasets::json_string(item, "title", where);
-  r.body = datasets::json_string(item, "body", where, true);
+  r.number = common::json_integer(item, "number", where);
+  r.url = common::json_string(item, "html_url", where);
+  r.state = common::json_string(item, "state", where);
+  r.created = common::json_string(item, "created_at", where);
+  r.updated = common::json_string(item, "updated_at", where);
+  r.title = common::json_string(item, "title", where);
+  r.body = common::json_string(item, "body", where, true);
   if (item.contains("labels")) {
     if (!item.at("labels").is_array()) throw Error(where + ": 'labels' is not a list");
     for (const auto& l : item.at("labels")) {
@@ -60,9 +60,9 @@ std::string author_login(const json& item) {
 
 datasets::CommentRecord parse_comment(const json& item, const std::string& repo, const std::string& where) {
   datasets::CommentRecord c;
-  c.id = datasets::json_integer(item, "id", where);
+  c.id = common::json_integer(item, "id", where);
   c.repo = repo;
-  std::string issue_url = datasets::json_string(item, "issue_url", where);
+  std::string issue_url = common::json_string(item, "issue_url", where);
   try {
     c.issue_number = std::stoll(issue_url.substr(issue_url.rfind('/') + 1));
   } catch (const std::exception&) {
@@ -70,9 +70,9 @@ datasets::CommentRecord parse_comment(const json& item, const std::string& repo,
                 "'");
   }
   c.author = author_login(item);
-  c.created = datasets::json_string(item, "created_at", where);
-  c.updated = datasets::json_string(item, "updated_at", where);
-  c.body = datasets::json_string(item, "body", where, true);
+  c.created = common::json_string(item, "created_at", where);
+  c.updated = common::json_string(item, "updated_at", where);
+  c.body = common::json_string(item, "body", where, true);
   c.raw_json = item.dump();
   return c;
 }
@@ -126,12 +126,12 @@ ParsedPage parse_page(const std::string& kind, const std::string& repo, const Pa
     for (const auto& item : page.body) {
       if (!item.is_object())
         throw Error(where + ": a list entry is " + std::string(item.type_name()) + ", not an object");
-      std::string updated = datasets::json_string(item, "updated_at", where);
+      std::string updated = common::json_string(item, "updated_at", where);
       parsed.newest = std::max(parsed.newest, updated);
       if (kind == "comments") {
         parsed.comments.push_back(parse_comment(item, repo, where));
       } else if (item.contains("pull_request")) {
-        parsed.pull_requests.push_back({datasets::json_integer(item, "number", where), updated});
+        parsed.pull_requests.push_back({common::json_integer(item, "number", where), updated});
       } else {
         parsed.issues.push_back(parse_issue(item, repo, where));
       }
@@ -167,8 +167,8 @@ class RepositoryMiner {
   void check_repository() {
     Page page = api_.get("/repos/" + repo_, std::nullopt);
     std::string where = "GET " + page.url;
-    std::string actual = datasets::json_string(page.body, "full_name", where);
-    int64_t github_id = datasets::json_integer(page.body, "id", where);
+    std::string actual = common::json_string(page.body, "full_name", where);
+    int64_t github_id = common::json_integer(page.body, "id", where);
     auto known_as = datasets::repository_with_github_id(db_, github_id);
     if (known_as && *known_as != actual) record_rename(*known_as, actual);
     if (actual != repo_) record_rename(repo_, actual);
@@ -286,7 +286,7 @@ class RepositoryMiner {
     report.repo = repo_;
     std::string where = "GET " + newest.url;
     if (!newest.body.is_array()) throw Error(where + ": expected a JSON list");
-    if (!newest.body.empty()) report.highest_number = datasets::json_integer(newest.body[0], "number", where);
+    if (!newest.body.empty()) report.highest_number = common::json_integer(newest.body[0], "number", where);
     for (int64_t number : datasets::unaccounted_numbers(db_, repo_id_, report.highest_number)) {
       Page page = api_.get("/repos/" + repo_ + "/issues/" + std::to_string(number), std::nullopt, true);
       ++report.fetched;
@@ -396,7 +396,7 @@ MineSummary mine(datasets::Database& db, const MineOptions& options,
     summary.stop_reason = "stopped instead of waiting " +
                           std::to_string(static_cast<long long>(std::ceil(w.seconds))) + " s for " + w.why +
                           " (over --max-wait); run the same command again after " +
-                          datasets::format_iso8601(std::llround(w.resume_epoch));
+                          common::format_iso8601(std::llround(w.resume_epoch));
   }
   summary.stats = api.stats();
   return summary;

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "datasets/database.hpp"
+#include "datasets/store/database.hpp"
 #include "miner/github_api.hpp"
 
 namespace faultline::miner {

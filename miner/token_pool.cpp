@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <limits>
 
-#include "datasets/csv.hpp"
-#include "taxonomy/error.hpp"
+#include "common/error.hpp"
+#include "common/text_file.hpp"
 
 namespace faultline::miner {
 
@@ -78,7 +78,7 @@ std::vector<std::string> parse_token_list(const std::string& text) {
 std::vector<std::string> configured_tokens(const char* tokens, const char* tokens_file, const char* token) {
   if (tokens && *tokens) return parse_token_list(tokens);
   if (tokens_file && *tokens_file) {
-    auto list = parse_token_list(datasets::read_text_file(tokens_file));
+    auto list = parse_token_list(common::read_text_file(tokens_file));
     if (list.empty()) throw Error("GITHUB_TOKENS_FILE " + std::string(tokens_file) + ": holds no token");
     return list;
   }

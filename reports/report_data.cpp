@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <set>
 
-#include "datasets/issue_store.hpp"
-#include "datasets/label_store.hpp"
-#include "datasets/prediction_store.hpp"
-#include "datasets/suite_store.hpp"
+#include "datasets/store/issue_store.hpp"
+#include "datasets/store/label_store.hpp"
+#include "datasets/store/prediction_store.hpp"
+#include "datasets/store/suite_store.hpp"
 #include "taxonomy/taxonomy.hpp"
 
 namespace faultline::reports {
@@ -56,7 +56,7 @@ ReportData load_report_data(datasets::Database& db, const ReportOptions& options
     c.reproducers = case_reproducers(c, l == links.end() ? std::vector<std::string>{} : l->second, catalog);
     data.cases.push_back(std::move(c));
   }
-  data.funnel = classifier::compute_funnel(db, options.sample_name);
+  data.funnel = funnel::compute_funnel(db, options.sample_name);
   auto audit = db.prepare("SELECT kappa_joint, n FROM audits WHERE gate = 'pass' ORDER BY id DESC LIMIT 1");
   if (audit.step()) {
     data.audit_kappa = audit.real(0);

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "classifier/funnel.hpp"
-#include "datasets/database.hpp"
-#include "datasets/suite_store.hpp"
+#include "classifier/funnel/funnel.hpp"
+#include "datasets/store/database.hpp"
+#include "datasets/store/suite_store.hpp"
 
 namespace faultline::reports {
 
@@ -44,7 +44,7 @@ struct ReproducerStatus {
 
 struct ReportData {
   std::vector<Case> cases;
-  std::vector<classifier::FunnelRow> funnel;
+  std::vector<funnel::FunnelRow> funnel;
   std::optional<double> audit_kappa;
   std::optional<int> audit_n;
   std::map<std::string, ReproducerStatus> reproducers;

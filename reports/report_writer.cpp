@@ -8,7 +8,7 @@
 #include "reports/html_report.hpp"
 #include "reports/table_formats.hpp"
 #include "reports/tables.hpp"
-#include "taxonomy/error.hpp"
+#include "common/error.hpp"
 
 namespace faultline::reports {
 

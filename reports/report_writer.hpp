@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "datasets/database.hpp"
+#include "datasets/store/database.hpp"
 #include "reports/report_data.hpp"
 
 namespace faultline::reports {

@@ -117,7 +117,7 @@ std::string heat_map_chart(const ReportData& data) {
 }
 
 std::string funnel_chart(const ReportData& data) {
-  auto total = classifier::funnel_total(data.funnel);
+  auto total = funnel::funnel_total(data.funnel);
   const std::pair<const char*, int> stages[] = {
       {"Raw", total.raw}, {"Candidate", total.candidates}, {"Final", total.labeled}};
   int top = std::max(1, total.raw);

@@ -3,8 +3,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "datasets/csv.hpp"
-#include "datasets/markup_escape.hpp"
+#include "common/csv.hpp"
+#include "common/markup_escape.hpp"
 
 namespace faultline::reports {
 
@@ -26,8 +26,8 @@ std::string to_markdown(const Table& t) {
 
 std::string to_csv(const Table& t) {
   std::ostringstream out;
-  datasets::write_csv_row(out, t.header);
-  for (const auto& row : t.rows) datasets::write_csv_row(out, row);
+  common::write_csv_row(out, t.header);
+  for (const auto& row : t.rows) common::write_csv_row(out, row);
   return out.str();
 }
 
@@ -61,7 +61,7 @@ std::string latex_escape(const std::string& text) {
   return out;
 }
 
-std::string html_escape(const std::string& text) { return datasets::escape_markup(text); }
+std::string html_escape(const std::string& text) { return common::escape_markup(text); }
 
 std::string to_latex(const Table& t) {
   std::string out =

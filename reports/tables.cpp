@@ -35,7 +35,7 @@ Table funnel_table(const ReportData& data) {
           {},
           {},
           ""};
-  std::map<std::string, classifier::FunnelRow> by_repo;
+  std::map<std::string, funnel::FunnelRow> by_repo;
   for (const auto& r : data.funnel) by_repo[r.repo] = r;
   for (const auto& repo : repository_order(data.cases)) {
     auto it = by_repo.find(repo);
@@ -44,7 +44,7 @@ Table funnel_table(const ReportData& data) {
                       std::to_string(it->second.candidates), std::to_string(it->second.labeled)});
     t.total_rows.push_back(false);
   }
-  auto total = classifier::funnel_total(data.funnel);
+  auto total = funnel::funnel_total(data.funnel);
   t.rows.push_back(
       {"Total", std::to_string(total.raw), std::to_string(total.candidates), std::to_string(total.labeled)});
   t.total_rows.push_back(true);

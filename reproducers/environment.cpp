@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "reproducers/process.hpp"
-#include "taxonomy/error.hpp"
+#include "common/error.hpp"
 
 namespace faultline::reproducers {
 

@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "datasets/csv.hpp"
-#include "taxonomy/error.hpp"
+#include "common/text_file.hpp"
+#include "common/error.hpp"
 #include "taxonomy/taxonomy.hpp"
 
 namespace faultline::reproducers {
@@ -66,7 +66,7 @@ std::vector<Manifest> load_manifests(const std::string& directory) {
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(directory, ec)) {
     if (entry.path().extension() == ".json") {
-      out.push_back(parse_manifest(datasets::read_text_file(entry.path().string()), entry.path().string()));
+      out.push_back(parse_manifest(common::read_text_file(entry.path().string()), entry.path().string()));
     }
   }
   if (ec) throw Error(directory + ": cannot list reproducer manifests: " + ec.message());

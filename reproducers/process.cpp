@@ -9,7 +9,7 @@
 #include <chrono>
 #include <cstring>
 
-#include "taxonomy/error.hpp"
+#include "common/error.hpp"
 
 namespace faultline::reproducers {
 

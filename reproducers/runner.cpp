@@ -3,9 +3,9 @@
 #include <filesystem>
 #include <regex>
 
-#include "datasets/csv.hpp"
+#include "common/text_file.hpp"
 #include "reproducers/process.hpp"
-#include "taxonomy/error.hpp"
+#include "common/error.hpp"
 
 namespace faultline::reproducers {
 
@@ -94,7 +94,7 @@ RunResult run_build(const Manifest& m, const std::string& variant, const Expecta
     r.detail = "built " + std::to_string(targets.size()) + " target(s)";
     return r;
   }
-  std::string text = datasets::read_text_file(env.build_dir + "/" + x.artifact);
+  std::string text = common::read_text_file(env.build_dir + "/" + x.artifact);
   bool matches = x.artifact_matches.empty() || std::regex_search(text, std::regex(x.artifact_matches));
   bool lacks = x.artifact_lacks.empty() || !std::regex_search(text, std::regex(x.artifact_lacks));
   r.outcome = outcome_for(variant, matches && lacks);

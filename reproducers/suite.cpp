@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <regex>
 
-#include "datasets/issue_store.hpp"
-#include "datasets/markup_escape.hpp"
-#include "datasets/suite_store.hpp"
+#include "datasets/store/issue_store.hpp"
+#include "common/markup_escape.hpp"
+#include "datasets/store/suite_store.hpp"
 
 namespace faultline::reproducers {
 
@@ -55,15 +55,15 @@ std::string junit_xml(const std::vector<RunResult>& results) {
   for (const auto& r : results) {
     char time[32];
     std::snprintf(time, sizeof time, "%.3f", r.seconds);
-    xml += "  <testcase classname=\"" + datasets::escape_markup(r.mode) + "\" name=\"" +
-           datasets::escape_markup(r.id + "." + r.variant) + "\" time=\"" + time + "\">";
+    xml += "  <testcase classname=\"" + common::escape_markup(r.mode) + "\" name=\"" +
+           common::escape_markup(r.id + "." + r.variant) + "\" time=\"" + time + "\">";
     if (r.outcome == "skipped") {
-      xml += "<skipped message=\"" + datasets::escape_markup(r.detail) + "\"/>";
+      xml += "<skipped message=\"" + common::escape_markup(r.detail) + "\"/>";
     } else if (is_failure(r.outcome)) {
-      xml += "<failure message=\"" + datasets::escape_markup(r.outcome) + "\">" +
-             datasets::escape_markup(r.detail) + "</failure>";
+      xml += "<failure message=\"" + common::escape_markup(r.outcome) + "\">" +
+             common::escape_markup(r.detail) + "</failure>";
     } else {
-      xml += "<system-out>" + datasets::escape_markup(r.outcome + ": " + r.detail) + "</system-out>";
+      xml += "<system-out>" + common::escape_markup(r.outcome + ": " + r.detail) + "</system-out>";
     }
     xml += "</testcase>\n";
   }

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "datasets/database.hpp"
+#include "datasets/store/database.hpp"
 #include "reproducers/runner.hpp"
 
 namespace faultline::reproducers {

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "taxonomy/builtin_data.hpp"
-#include "taxonomy/error.hpp"
+#include "common/error.hpp"
 
 namespace faultline::taxonomy {
 
@@ -151,14 +151,6 @@ Taxonomy Taxonomy::from_json_text(const std::string& text, const std::string& or
                      ", expected the study total " + std::to_string(t.study_.total));
   }
   return t;
-}
-
-Taxonomy Taxonomy::load_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error("taxonomy " + path + ": cannot open the file");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return from_json_text(buffer.str(), path);
 }
 
 const Taxonomy& Taxonomy::builtin() {

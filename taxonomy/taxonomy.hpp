@@ -48,7 +48,6 @@ class Taxonomy {
  public:
   // Parses and validates; throws faultline::Error naming the file and the problem.
   static Taxonomy from_json_text(const std::string& text, const std::string& origin);
-  static Taxonomy load_file(const std::string& path);
   // The taxonomy compiled into the binary (a copy of taxonomy/taxonomy.json).
   static const Taxonomy& builtin();
 

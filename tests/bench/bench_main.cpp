@@ -9,14 +9,14 @@
 #include <string>
 #include <vector>
 
-#include "classifier/classify_store.hpp"
-#include "classifier/label_audit.hpp"
-#include "classifier/label_sheets.hpp"
-#include "classifier/text_features.hpp"
-#include "datasets/database.hpp"
-#include "datasets/issue_store.hpp"
-#include "datasets/label_store.hpp"
-#include "datasets/snapshot.hpp"
+#include "classifier/model/classify_store.hpp"
+#include "classifier/annotation/label_audit.hpp"
+#include "classifier/annotation/label_sheets.hpp"
+#include "classifier/model/text_features.hpp"
+#include "datasets/store/database.hpp"
+#include "datasets/store/issue_store.hpp"
+#include "datasets/store/label_store.hpp"
+#include "datasets/store/snapshot.hpp"
 #include "miner/miner.hpp"
 #include "reports/report_writer.hpp"
 #include "taxonomy/taxonomy.hpp"
@@ -146,20 +146,20 @@ void bench_classifier_and_report() {
   datasets::Database db(dir.file("c.db"));
   std::string snapshot = std::string(FAULTLINE_SOURCE_DIR) + "/datasets/snapshot";
   datasets::import_snapshot(db, snapshot + "/issues.jsonl");
-  classifier::import_label_sheet(db, "rater_a", snapshot + "/labels_rater_a.csv");
-  classifier::import_label_sheet(db, "rater_b", snapshot + "/labels_rater_b.csv");
-  classifier::run_audit(db, {"rater_a", "rater_b"}, 0.8);
-  classifier::import_adjudications(db, snapshot + "/labels_adjudicated.csv");
+  annotation::import_label_sheet(db, "rater_a", snapshot + "/labels_rater_a.csv");
+  annotation::import_label_sheet(db, "rater_b", snapshot + "/labels_rater_b.csv");
+  annotation::run_audit(db, {"rater_a", "rater_b"}, 0.8);
+  annotation::import_adjudications(db, snapshot + "/labels_adjudicated.csv");
 
   std::printf("classifier: the bundled corpus (%lld issues)\n",
               static_cast<long long>(datasets::count_issues(db)));
   Clock t;
-  auto summary = classifier::train_from_store(db, dir.file("models"), 0.5);
+  auto summary = model::train_from_store(db, dir.file("models"), 0.5);
   double train_s = t.wall_seconds();
   row("training (3 axes, CV-chosen parameters)", fmt("%.2f s", train_s), "budget 5 s",
       fmt("%.2f of budget", train_s / 5.0));
 
-  auto model = classifier::IssueClassifier::load(dir.file("models"));
+  auto model = model::IssueClassifier::load(dir.file("models"));
   auto issues = datasets::load_issues(db);
   const size_t n = 20000;
   Clock full;
@@ -169,7 +169,7 @@ void bench_classifier_and_report() {
   Clock rules;
   size_t fired = 0;
   for (size_t i = 0; i < n; ++i)
-    fired += model.rules().fired(classifier::document_text(issues[i % issues.size()])).size();
+    fired += model.rules().fired(model::document_text(issues[i % issues.size()])).size();
   double rules_s = rules.wall_seconds();
   row("classify (rules + 3 fastText models), 1 core", fmt("%.0f issues/s", n / full_s),
       fmt("rules alone %.0f issues/s", n / rules_s), fmt("%.2fx the rules' cost", full_s / rules_s));

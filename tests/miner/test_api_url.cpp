@@ -1,8 +1,8 @@
 // Which URLs the miner may request and which origin a URL has (the token goes to the API's origin only).
 #include <gtest/gtest.h>
 
+#include "common/error.hpp"
 #include "miner/api_url.hpp"
-#include "taxonomy/error.hpp"
 
 using namespace faultline;
 using namespace faultline::miner;

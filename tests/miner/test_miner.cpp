@@ -8,11 +8,11 @@
 #include <fstream>
 #include <thread>
 
-#include "datasets/database.hpp"
-#include "datasets/funnel_store.hpp"
-#include "datasets/issue_store.hpp"
+#include "common/error.hpp"
+#include "datasets/store/database.hpp"
+#include "datasets/store/funnel_store.hpp"
+#include "datasets/store/issue_store.hpp"
 #include "miner/miner.hpp"
-#include "taxonomy/error.hpp"
 #include "tests/miner/fake_server.hpp"
 #include "tests/temp_dir.hpp"
 

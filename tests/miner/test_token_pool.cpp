@@ -1,8 +1,8 @@
 // The token pool's choice of token and its waits, and where the tokens come from.
 #include <gtest/gtest.h>
 
+#include "common/error.hpp"
 #include "miner/token_pool.hpp"
-#include "taxonomy/error.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace faultline::miner;

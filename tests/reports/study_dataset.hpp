@@ -68,7 +68,7 @@ inline reports::ReportData study_report_data() {
   const int candidate[] = {390, 302, 815, 597, 38, 206, 833};
   const int final_count[] = {37, 28, 77, 56, 4, 19, 79};
   for (size_t r = 0; r < repos.size(); ++r) {
-    classifier::FunnelRow row;
+    funnel::FunnelRow row;
     row.repo = repos[r];
     row.raw = raw[r];
     row.candidates = candidate[r];

@@ -8,7 +8,7 @@
 #include "reproducers/process.hpp"
 #include "reproducers/runner.hpp"
 #include "reproducers/suite.hpp"
-#include "taxonomy/error.hpp"
+#include "common/error.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace faultline::reproducers;

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "taxonomy/error.hpp"
+#include "common/error.hpp"
 #include "taxonomy/taxonomy.hpp"
 
 using faultline::Error;

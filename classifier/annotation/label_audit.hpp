@@ -1,0 +1,57 @@
+// The audit of manual labels: agreement between raters, the gate that lets their labels override the
+// classifier, adjudication of disagreements, and the promotion of labels to final.
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+#include "classifier/annotation/kappa.hpp"
+#include "datasets/store/database.hpp"
+
+namespace faultline::annotation {
+
+struct Disagreement {
+  int64_t issue_id = 0;
+  std::string issue;                // owner/name#number
+  std::vector<std::string> labels;  // "symptom/root_cause", one per rater in order
+  bool adjudicated = false;
+};
+
+struct AuditResult {
+  std::vector<std::string> raters;
+  double threshold = 0.8;
+  int n = 0;        // items labeled by every rater
+  Agreement joint;  // on "symptom/root_cause": a difference on either axis is a disagreement
+  Agreement symptom;
+  Agreement root_cause;
+  double fleiss_joint = 0;  // more than two raters only
+  std::vector<Disagreement> disagreements;
+  std::string gate;  // pass | fail
+  std::string gate_reason;
+  int promoted_agreed = 0;
+  int promoted_adjudicated = 0;
+  std::vector<std::string> pending;  // disagreements still awaiting adjudication
+  int64_t audit_id = 0;
+};
+
+// Audits `raters` (all raters in the store when empty; at least two), records the audit and, when the
+// gate passes, rewrites the final labels: agreed items and adjudicated items become final, the rest stay
+// pending. When the gate fails, final labels are left exactly as they were.
+AuditResult run_audit(datasets::Database& db, std::vector<std::string> raters, double threshold);
+
+// "alice,bob" → {"alice", "bob"}, empty parts dropped: --raters and the audit record use this form.
+std::vector<std::string> parse_raters(const std::string& comma_separated);
+
+// Imports adjudications (label CSV; the rater column names the adjudicator) in one transaction, then
+// re-runs the latest audit so that the adjudicated items are promoted. Returns that audit (n = 0 if none).
+struct AdjudicationImport {
+  int imported = 0;
+  bool audited = false;
+  AuditResult audit;
+};
+AdjudicationImport import_adjudications(datasets::Database& db, const std::string& path);
+
+nlohmann::json audit_json(const AuditResult& audit);
+
+}  // namespace faultline::annotation

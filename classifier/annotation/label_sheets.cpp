@@ -1,0 +1,143 @@
+#include "classifier/annotation/label_sheets.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "common/csv.hpp"
+#include "datasets/store/funnel_store.hpp"
+#include "datasets/store/issue_store.hpp"
+#include "datasets/store/label_store.hpp"
+#include "datasets/store/prediction_store.hpp"
+#include "common/error.hpp"
+#include "taxonomy/taxonomy.hpp"
+
+namespace faultline::annotation {
+
+namespace {
+
+std::string excerpt(const std::string& text, size_t limit) {
+  if (text.size() <= limit) return text;
+  size_t cut = text.rfind(' ', limit);
+  return text.substr(0, cut == std::string::npos ? limit : cut) + " …";
+}
+
+// Column positions looked up from the header, so sheets may reorder or add columns.
+std::map<std::string, size_t> header_index(const common::CsvRow& header, const std::string& path,
+                                           const std::vector<std::string>& required) {
+  std::map<std::string, size_t> index;
+  for (size_t i = 0; i < header.fields.size(); ++i) index[header.fields[i]] = i;
+  for (const auto& name : required) {
+    if (!index.count(name)) throw Error(path + ":1: the header lacks the column '" + name + "'");
+  }
+  return index;
+}
+
+}  // namespace
+
+int export_label_sheet(datasets::Database& db, std::ostream& out, SheetSelection selection,
+                       const std::string& sample_name) {
+  // The chosen issues with a sort key: 0 for all but the uncertain queue, which puts the classifier's
+  // least confident predictions first.
+  std::map<int64_t, double> chosen;
+  auto finals = datasets::load_final_labels(db);
+  if (selection == SheetSelection::kSample) {
+    for (const auto& e : datasets::load_sample(db, sample_name)) {
+      if (e.status == "sampled") chosen[e.issue_id] = 0;
+    }
+    if (chosen.empty()) throw Error("label export: sample '" + sample_name + "' is empty or does not exist");
+  } else if (selection == SheetSelection::kUncertain) {
+    for (const auto& [id, p] : datasets::load_predictions(db)) {
+      if (p.abstain && !finals.count(id)) chosen[id] = std::min(p.symptom_p, p.root_cause_p);
+    }
+  } else {
+    for (const auto& issue : datasets::load_issues(db)) {
+      if (!finals.count(issue.id)) chosen[issue.id] = 0;
+    }
+  }
+  std::vector<datasets::IssueRecord> rows;
+  for (auto& issue : datasets::load_issues(db)) {
+    if (chosen.count(issue.id)) rows.push_back(std::move(issue));
+  }
+  std::stable_sort(rows.begin(), rows.end(),
+                   [&](const auto& a, const auto& b) { return chosen[a.id] < chosen[b.id]; });
+  common::write_csv_row(out, {"repo", "number", "url", "title", "text", "symptom", "root_cause", "note"});
+  for (const auto& issue : rows) {
+    std::string text = excerpt(issue.body, 400);
+    if (!issue.error_lines.empty()) text += " | error: " + issue.error_lines.front();
+    common::write_csv_row(
+        out, {issue.repo, std::to_string(issue.number), issue.url, issue.title, text, "", "", ""});
+  }
+  return static_cast<int>(rows.size());
+}
+
+std::vector<LabelRow> read_label_csv(datasets::Database& db, const std::string& path, int* blank) {
+  const auto& taxonomy = taxonomy::Taxonomy::builtin();
+  auto rows = common::read_csv_file(path);
+  if (rows.empty()) throw Error(path + ": the file is empty (expected a header and labeled rows)");
+  auto col = header_index(rows.front(), path, {"repo", "number", "symptom", "root_cause"});
+  auto field = [&](const common::CsvRow& row, const std::string& name) -> std::string {
+    auto it = col.find(name);
+    return it == col.end() ? "" : row.fields[it->second];
+  };
+  std::vector<LabelRow> out;
+  std::set<int64_t> seen;
+  if (blank) *blank = 0;
+  for (size_t r = 1; r < rows.size(); ++r) {
+    const auto& row = rows[r];
+    std::string where = path + ":" + std::to_string(row.line);
+    if (row.fields.size() != rows.front().fields.size()) {
+      throw Error(where + ": expected " + std::to_string(rows.front().fields.size()) + " fields, found " +
+                  std::to_string(row.fields.size()));
+    }
+    std::string symptom = field(row, "symptom"), root_cause = field(row, "root_cause");
+    if (symptom.empty() && root_cause.empty()) {
+      if (blank) ++*blank;
+      continue;
+    }
+    if (symptom.empty() || root_cause.empty()) {
+      throw Error(where + ": a label needs one symptom and one root cause; '" +
+                  (symptom.empty() ? "symptom" : "root_cause") + "' is empty");
+    }
+    if (!taxonomy.is_symptom(symptom)) throw Error(where + ": unknown symptom '" + symptom + "'");
+    if (!taxonomy.is_root_cause(root_cause)) throw Error(where + ": unknown root cause '" + root_cause + "'");
+    std::string number_text = field(row, "number");
+    int64_t number = 0;
+    try {
+      size_t used = 0;
+      number = std::stoll(number_text, &used);
+      if (used != number_text.size()) throw std::invalid_argument("number");
+    } catch (const std::logic_error&) {
+      throw Error(where + ": number '" + number_text + "' is not an issue number");
+    }
+    int64_t issue_id = datasets::require_issue(db, field(row, "repo"), number, where);
+    if (!seen.insert(issue_id).second) {
+      throw Error(where + ": " + field(row, "repo") + "#" + number_text + " is labeled twice in this file");
+    }
+    out.push_back({issue_id, field(row, "rater"), symptom, root_cause, field(row, "note"), where});
+  }
+  return out;
+}
+
+LabelImport import_label_sheet(datasets::Database& db, const std::string& rater, const std::string& path) {
+  if (rater.empty()) throw Error("label import: --rater must name the rater");
+  LabelImport result;
+  auto rows = read_label_csv(db, path, &result.skipped_blank);
+  for (const auto& row : rows) {
+    if (!row.rater.empty() && row.rater != rater) {
+      throw Error(row.where + ": the row is by rater '" + row.rater + "', but the import is for '" + rater +
+                  "'");
+    }
+  }
+  db.transaction([&] {
+    result.batch_id = datasets::create_label_batch(db, rater, path);
+    for (const auto& row : rows) {
+      datasets::put_manual_label(
+          db, {row.issue_id, rater, row.symptom, row.root_cause, row.note, result.batch_id});
+    }
+  });
+  result.labeled = static_cast<int>(rows.size());
+  return result;
+}
+
+}  // namespace faultline::annotation

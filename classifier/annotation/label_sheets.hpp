@@ -1,0 +1,41 @@
+// Labeling sheets: CSV files that raters fill in, and their validated import as one batch.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "datasets/store/database.hpp"
+
+namespace faultline::annotation {
+
+enum class SheetSelection { kUnlabeled, kSample, kUncertain };
+
+// Writes repo, number, url, title, text (a short excerpt), symptom, root_cause, note; the last three empty.
+// kSample takes the issues kept in `sample_name`; kUncertain the unlabeled issues the classifier abstained
+// on, least confident first; kUnlabeled every issue without a final label. Returns the number of rows.
+int export_label_sheet(datasets::Database& db, std::ostream& out, SheetSelection selection,
+                       const std::string& sample_name);
+
+struct LabelRow {
+  int64_t issue_id = 0;
+  std::string rater;  // the row's rater column, empty when the sheet has none
+  std::string symptom;
+  std::string root_cause;
+  std::string note;
+  std::string where;  // file:line
+};
+// Reads and validates a label CSV (known issue, taxonomy ids, both axes, no duplicates, consistent
+// field counts) without writing anything. Rows with both label columns empty are counted in `blank`.
+std::vector<LabelRow> read_label_csv(datasets::Database& db, const std::string& path, int* blank = nullptr);
+
+struct LabelImport {
+  int64_t batch_id = 0;
+  int labeled = 0;
+  int skipped_blank = 0;  // sheet rows the rater left empty
+};
+// Validates every row (known issue, taxonomy ids, both axes, no duplicates, rater column consistent)
+// before writing anything; then writes all rows as one batch. Errors name the file, line and value.
+LabelImport import_label_sheet(datasets::Database& db, const std::string& rater, const std::string& path);
+
+}  // namespace faultline::annotation

@@ -1,0 +1,142 @@
+#include "classifier/funnel/sampler.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <optional>
+#include <set>
+
+#include "common/fnv1a.hpp"
+#include "common/seeded_random.hpp"
+#include "common/clock.hpp"
+#include "datasets/store/funnel_store.hpp"
+#include "datasets/store/issue_store.hpp"
+#include "common/error.hpp"
+
+namespace faultline::funnel {
+
+std::vector<int> allocate_largest_remainder(const std::vector<int>& counts, int total) {
+  int64_t sum = std::accumulate(counts.begin(), counts.end(), int64_t{0});
+  if (sum == 0) throw Error("sample: there are no candidates to draw from (run 'faultline screen' first)");
+  if (total > sum) {
+    throw Error("sample: asked for " + std::to_string(total) + " issues but there are only " +
+                std::to_string(sum) + " candidates");
+  }
+  std::vector<int> shares(counts.size());
+  std::vector<int64_t> remainders(counts.size());  // in units of 1/sum, so comparisons are exact
+  int assigned = 0;
+  for (size_t i = 0; i < counts.size(); ++i) {
+    int64_t scaled = int64_t{counts[i]} * total;
+    shares[i] = static_cast<int>(scaled / sum);
+    remainders[i] = scaled % sum;
+    assigned += shares[i];
+  }
+  std::vector<size_t> order(counts.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (remainders[a] != remainders[b]) return remainders[a] > remainders[b];
+    return counts[a] > counts[b];
+  });
+  for (size_t k = 0; assigned < total; ++k, ++assigned) ++shares[order[k]];
+  return shares;
+}
+
+namespace {
+
+struct Candidate {
+  int64_t issue_id;
+  int64_t number;
+  int64_t created;  // -1 when unknown
+};
+
+std::map<std::string, std::vector<Candidate>> candidates_by_repository(datasets::Database& db) {
+  auto decisions = datasets::load_screening(db);
+  std::map<std::string, std::vector<Candidate>> out;
+  for (const auto& issue : datasets::load_issues(db)) {
+    auto it = decisions.find(issue.id);
+    if (it != decisions.end() && it->second.decision == "candidate") {
+      out[issue.repo].push_back({issue.id, issue.number, common::parse_iso8601(issue.created)});
+    }
+  }
+  for (auto& [repo, list] : out) {
+    std::sort(list.begin(), list.end(),
+              [](const Candidate& a, const Candidate& b) { return a.number < b.number; });
+  }
+  return out;
+}
+
+}  // namespace
+
+std::map<std::string, StratumDraw> draw_sample(datasets::Database& db, const std::string& name, int total,
+                                               uint64_t seed) {
+  if (total <= 0) throw Error("sample: --total must be positive");
+  auto pools = candidates_by_repository(db);
+  std::vector<std::string> repos;
+  std::vector<int> counts;
+  for (const auto& [repo, list] : pools) {
+    repos.push_back(repo);
+    counts.push_back(static_cast<int>(list.size()));
+  }
+  std::vector<int> shares = allocate_largest_remainder(counts, total);
+  std::map<std::string, StratumDraw> summary;
+  std::vector<datasets::SampleEntry> entries;
+  for (size_t r = 0; r < repos.size(); ++r) {
+    const auto& pool = pools[repos[r]];
+    // Each stratum gets its own stream derived from the seed, so adding a repository leaves the others' draws
+    // alone.
+    uint64_t stratum_seed = seed ^ common::fnv1a(repos[r]);
+    for (size_t index : common::seeded_choice(pool.size(), shares[r], stratum_seed)) {
+      entries.push_back(
+          {pool[index].issue_id, "sampled", "draw", std::nullopt, std::nullopt, static_cast<int64_t>(seed)});
+    }
+    summary[repos[r]] = {counts[r], shares[r]};
+  }
+  db.transaction([&] { datasets::replace_sample(db, name, entries); });
+  return summary;
+}
+
+Replacement replace_in_sample(datasets::Database& db, const std::string& name, const std::string& repo,
+                              int64_t number, const std::string& reason) {
+  if (reason.empty())
+    throw Error("sample replace: --reason is required, so the exclusion can be audited later");
+  int64_t issue_id = datasets::require_issue(db, repo, number, "sample replace");
+  auto sample = datasets::load_sample(db, name);
+  std::set<int64_t> in_sample;
+  const datasets::SampleEntry* target = nullptr;
+  for (const auto& e : sample) {
+    in_sample.insert(e.issue_id);
+    if (e.issue_id == issue_id) target = &e;
+  }
+  std::string key = repo + "#" + std::to_string(number);
+  if (!target) throw Error("sample replace: " + key + " is not in sample '" + name + "'");
+  if (target->status != "sampled")
+    throw Error("sample replace: " + key + " was already excluded from '" + name + "'");
+  int64_t seed = target->seed;
+
+  auto pools = candidates_by_repository(db);
+  int64_t anchor = common::parse_iso8601(datasets::load_issue(db, issue_id).created);
+  std::optional<Candidate> best;
+  int64_t best_distance = 0;
+  for (const auto& c : pools[repo]) {
+    if (in_sample.count(c.issue_id)) continue;  // sampled, excluded or already a replacement
+    // Unknown creation times rank after every known one.
+    int64_t distance =
+        (c.created < 0 || anchor < 0) ? std::numeric_limits<int64_t>::max() : std::llabs(c.created - anchor);
+    bool better = !best || distance < best_distance ||
+                  (distance == best_distance &&
+                   (c.created < best->created || (c.created == best->created && c.number < best->number)));
+    if (better) {
+      best = c;
+      best_distance = distance;
+    }
+  }
+  if (!best) throw Error("sample replace: no unsampled candidate of " + repo + " is left to replace " + key);
+  db.transaction([&] {
+    datasets::exclude_from_sample(db, name, issue_id, reason, best->issue_id);
+    datasets::add_to_sample(db, name,
+                            {best->issue_id, "sampled", "replacement", std::nullopt, std::nullopt, seed});
+  });
+  return {repo + "#" + std::to_string(best->number), best_distance};
+}
+
+}  // namespace faultline::funnel

@@ -1,0 +1,37 @@
+// The study's sample: repository-stratified, proportional by largest remainder, drawn with a seed,
+// with replacement of excluded reports by the nearest-in-time candidate.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "datasets/store/database.hpp"
+
+namespace faultline::funnel {
+
+// Shares of `total` proportional to `counts`, each floor(count*total/sum) plus one for the largest
+// remainders until the shares sum to `total`. Equal remainders: the larger count first, then the earlier
+// index.
+std::vector<int> allocate_largest_remainder(const std::vector<int>& counts, int total);
+
+struct StratumDraw {
+  int candidates = 0;
+  int allocated = 0;
+};
+// Draws sample `name` from the screened candidates, replacing an earlier sample of that name.
+std::map<std::string, StratumDraw> draw_sample(datasets::Database& db, const std::string& name, int total,
+                                               uint64_t seed);
+
+struct Replacement {
+  std::string replacement_key;
+  int64_t distance_seconds = 0;
+};
+// Excludes a sampled issue and adds the unsampled candidate of its repository whose creation time is
+// nearest; ties go to the earlier-created issue, then the lower number.
+Replacement replace_in_sample(datasets::Database& db, const std::string& name, const std::string& repo,
+                              int64_t number, const std::string& reason);
+
+}  // namespace faultline::funnel

@@ -1,0 +1,85 @@
+#include "classifier/funnel/screening.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "common/text_file.hpp"
+#include "datasets/store/funnel_store.hpp"
+#include "datasets/store/issue_store.hpp"
+#include "taxonomy/builtin_data.hpp"
+#include "common/error.hpp"
+
+namespace faultline::funnel {
+
+namespace {
+
+std::vector<ScreeningRules::Pattern> compile(const nlohmann::json& list, const std::string& origin,
+                                             const char* section) {
+  std::vector<ScreeningRules::Pattern> out;
+  RE2::Options options;
+  options.set_case_sensitive(false);
+  options.set_log_errors(false);
+  for (const auto& entry : list) {
+    std::string id = entry.at("id").get<std::string>();
+    auto regex = std::make_shared<const RE2>(entry.at("pattern").get<std::string>(), options);
+    if (!regex->ok()) {
+      throw Error("screening rules " + origin + ": " + section + " '" + id +
+                  "' has an invalid pattern: " + regex->error());
+    }
+    out.push_back({id, regex});
+  }
+  return out;
+}
+
+}  // namespace
+
+ScreeningRules ScreeningRules::from_json_text(const std::string& text, const std::string& origin) {
+  ScreeningRules rules;
+  try {
+    auto doc = nlohmann::json::parse(text);
+    rules.title_terms_ = compile(doc.at("title_terms"), origin, "title term");
+    rules.exclude_labels_ = compile(doc.at("exclude_labels"), origin, "exclude label");
+  } catch (const nlohmann::json::exception& e) {
+    throw Error("screening rules " + origin + ": " + e.what());
+  }
+  if (rules.title_terms_.empty()) throw Error("screening rules " + origin + ": no title terms");
+  return rules;
+}
+
+ScreeningRules ScreeningRules::load_file(const std::string& path) {
+  return from_json_text(common::read_text_file(path), path);
+}
+
+const ScreeningRules& ScreeningRules::builtin() {
+  static const ScreeningRules rules =
+      from_json_text(taxonomy::builtin_screening_json(), "taxonomy/screening.json");
+  return rules;
+}
+
+ScreeningOutcome screen_issue(const ScreeningRules& rules, const datasets::IssueRecord& issue) {
+  if (issue.state != "closed") return {false, "state:" + issue.state};
+  for (const auto& label : issue.labels) {
+    for (const auto& p : rules.exclude_labels()) {
+      if (RE2::FullMatch(label, *p.regex)) return {false, "label:" + p.id};
+    }
+  }
+  for (const auto& p : rules.title_terms()) {
+    if (RE2::PartialMatch(issue.title, *p.regex)) return {true, "title:" + p.id};
+  }
+  return {false, "title:no-failure-term"};
+}
+
+std::map<std::string, RepositoryFunnel> screen_store(datasets::Database& db, const ScreeningRules& rules) {
+  std::map<std::string, RepositoryFunnel> funnel;
+  std::vector<datasets::ScreeningDecision> decisions;
+  for (const auto& issue : datasets::load_issues(db)) {
+    ScreeningOutcome outcome = screen_issue(rules, issue);
+    auto& f = funnel[issue.repo];
+    ++f.raw;
+    if (outcome.candidate) ++f.candidates;
+    decisions.push_back({issue.id, outcome.candidate ? "candidate" : "excluded", outcome.rule});
+  }
+  db.transaction([&] { datasets::replace_screening(db, decisions); });
+  return funnel;
+}
+
+}  // namespace faultline::funnel

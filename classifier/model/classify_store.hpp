@@ -1,0 +1,36 @@
+// The classifier against the store: train from final manual labels, classify every issue.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "classifier/model/issue_classifier.hpp"
+#include "datasets/store/database.hpp"
+
+namespace faultline::model {
+
+// Issues with a final (audited) manual label, with that label.
+std::vector<LabeledIssue> load_labeled_issues(datasets::Database& db);
+
+// Where models live by default: beside the store, in "<db>.models".
+std::string default_model_dir(const std::string& db_path);
+
+struct TrainSummary {
+  std::string version;
+  int labeled = 0;
+  int scoped = 0;
+  double seconds = 0;
+};
+TrainSummary train_from_store(datasets::Database& db, const std::string& model_dir, double abstain_below);
+
+struct ClassifySummary {
+  std::string version;
+  int classified = 0;
+  int abstained = 0;
+  int manual = 0;  // issues whose manual label stays in force
+  double seconds = 0;
+};
+// Replaces all predictions in one transaction. Manual labels live in their own table and are never touched.
+ClassifySummary classify_store(datasets::Database& db, const std::string& model_dir);
+
+}  // namespace faultline::model

@@ -1,0 +1,43 @@
+// Stratified K-fold cross-validation of the classifier against manual labels, with the baselines
+// (majority class, rules alone, fastText alone) measured on the same folds.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+#include "classifier/model/issue_classifier.hpp"
+#include "classifier/model/metrics.hpp"
+
+namespace faultline::model {
+
+struct AxisEvaluation {
+  AxisMetrics combined;
+  AxisMetrics majority;
+  AxisMetrics rules;
+  AxisMetrics fasttext;
+};
+
+struct Evaluation {
+  int n = 0;
+  int folds = 0;
+  AxisEvaluation symptom;
+  AxisEvaluation root_cause;
+};
+
+// Called from a worker thread after each fold with the number of folds finished so far.
+using FoldProgress = std::function<void(int done, int folds)>;
+
+// Folds are stratified by root cause (the sparser axis). Every fold trains a fresh classifier, with its
+// own inner cross-validation, on the other folds only. Up to `jobs` folds run at once; the result does
+// not depend on `jobs`.
+Evaluation evaluate(const std::vector<LabeledIssue>& labeled, int folds, uint64_t seed,
+                    const AxisTraining& training, int jobs = 1, const FoldProgress& progress = {});
+
+// The DESIGN.md shape ({"symptom":{accuracy,macro_f1,kappa},"root_cause":{…},"n":N}) plus details and
+// baselines.
+nlohmann::json evaluation_json(const Evaluation& e);
+
+}  // namespace faultline::model

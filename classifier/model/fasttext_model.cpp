@@ -1,0 +1,207 @@
+#include "classifier/model/fasttext_model.hpp"
+
+#include <fasttext/fasttext.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "common/text_file.hpp"
+#include "common/fnv1a.hpp"
+#include "common/error.hpp"
+
+namespace faultline::model {
+
+namespace {
+
+const char* const kLabelPrefix = "__label__";
+const char* const kMagic = "faultline-fasttext-v1";
+// fastText's own file header (FASTTEXT_FILEFORMAT_MAGIC_INT32 and FASTTEXT_VERSION of libfasttext 0.9).
+constexpr int32_t kFastTextMagic = 793712314;
+constexpr int32_t kFastTextVersion = 12;
+
+// A file removed when it goes out of scope.
+struct ScratchFile {
+  std::string path;
+  ScratchFile() {
+    path = (std::filesystem::temp_directory_path() / ("faultline-ft-" + std::to_string(getpid()) + "-" +
+                                                      std::to_string(reinterpret_cast<uintptr_t>(this))))
+               .string();
+  }
+  ~ScratchFile() {
+    std::error_code ec;
+    std::filesystem::remove(path, ec);
+    std::filesystem::remove(path + ".bin", ec);
+  }
+};
+
+}  // namespace
+
+std::string FastTextParams::describe() const {
+  std::ostringstream s;
+  s << "epoch=" << epoch << " lr=" << lr << " wordNgrams=" << word_ngrams << " dim=" << dim
+    << " seed=" << seed;
+  return s.str();
+}
+
+FastTextModel::FastTextModel() = default;
+FastTextModel::~FastTextModel() = default;
+FastTextModel::FastTextModel(FastTextModel&&) noexcept = default;
+FastTextModel& FastTextModel::operator=(FastTextModel&&) noexcept = default;
+
+FastTextModel FastTextModel::train(const std::vector<std::string>& documents,
+                                   const std::vector<std::string>& labels, const FastTextParams& params) {
+  if (documents.empty()) throw Error("fastText: no training documents");
+  ScratchFile input;
+  {
+    std::ofstream out(input.path);
+    for (size_t i = 0; i < documents.size(); ++i)
+      out << kLabelPrefix << labels[i] << ' ' << documents[i] << '\n';
+  }
+  fasttext::Args args;
+  args.input = input.path;
+  args.model = fasttext::model_name::sup;
+  args.loss = fasttext::loss_name::softmax;
+  args.minCount = 1;
+  args.minn = 0;
+  args.maxn = 0;
+  args.epoch = params.epoch;
+  args.lr = params.lr;
+  args.wordNgrams = params.word_ngrams;
+  args.dim = params.dim;
+  args.bucket = params.word_ngrams > 1 ? 50000 : 0;  // small corpora need few n-gram buckets
+  args.thread = 1;
+  args.seed = params.seed;
+  args.verbose = 0;
+  FastTextModel m;
+  m.model_ = std::make_unique<fasttext::FastText>();
+  try {
+    m.model_->train(args);
+  } catch (const std::exception& e) {
+    throw Error(std::string("fastText training failed: ") + e.what());
+  }
+  m.cache_labels();
+  return m;
+}
+
+void FastTextModel::save(const std::string& path) const {
+  ScratchFile raw;
+  model_->saveModel(raw.path);
+  std::string payload = common::read_text_file(raw.path);
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw Error(path + ": cannot write the model file");
+  out << kMagic << ' ' << std::hex << common::fnv1a(payload) << std::dec << ' ' << payload.size() << '\n' << payload;
+}
+
+FastTextModel FastTextModel::load(const std::string& path) {
+  std::string data = common::read_text_file(path);
+  auto newline = data.find('\n');
+  std::istringstream header(data.substr(0, newline == std::string::npos ? 0 : newline));
+  std::string magic;
+  uint64_t checksum = 0;
+  size_t size = 0;
+  header >> magic >> std::hex >> checksum >> std::dec >> size;
+  if (newline == std::string::npos || magic != kMagic) {
+    throw Error(path + ": not a faultline model file (retrain with 'faultline train')");
+  }
+  std::string payload = data.substr(newline + 1);
+  if (payload.size() != size || common::fnv1a(payload) != checksum) {
+    throw Error(path +
+                ": the model file is damaged (size or checksum mismatch); retrain with 'faultline train'");
+  }
+  FastTextModel m;
+  m.model_ = std::make_unique<fasttext::FastText>();
+  std::istringstream in(payload);
+  try {
+    // loadModel(istream) expects the stream past fastText's own magic number and version (two int32),
+    // which loadModel(filename) checks itself; check them here the same way.
+    int32_t magic_number = 0, version = 0;
+    in.read(reinterpret_cast<char*>(&magic_number), sizeof magic_number);
+    in.read(reinterpret_cast<char*>(&version), sizeof version);
+    if (!in || magic_number != kFastTextMagic || version > kFastTextVersion)
+      throw std::invalid_argument("not a fastText model");
+    m.model_->loadModel(in);
+  } catch (const std::exception& e) {
+    throw Error(path + ": fastText could not read the model: " + e.what());
+  }
+  m.cache_labels();
+  return m;
+}
+
+void FastTextModel::cache_labels() {
+  auto dict = model_->getDictionary();
+  const size_t prefix = std::char_traits<char>::length(kLabelPrefix);
+  label_names_.clear();
+  for (int32_t i = 0; i < dict->nlabels(); ++i) label_names_.push_back(dict->getLabel(i).substr(prefix));
+}
+
+Tokens tokenize(const std::string& normalized_document) {
+  Tokens t;
+  size_t start = 0;
+  while (start < normalized_document.size()) {
+    size_t end = normalized_document.find(' ', start);
+    if (end == std::string::npos) end = normalized_document.size();
+    if (end > start) t.words.push_back(normalized_document.substr(start, end - start));
+    start = end + 1;
+  }
+  t.words.push_back(fasttext::Dictionary::EOS);  // what fastText reads at the end of a line
+  for (const auto& w : t.words) {
+    // fastText's word hash: 32-bit FNV-1a over the bytes taken as signed chars.
+    uint32_t h = 2166136261u;
+    for (char c : w) {
+      h ^= static_cast<uint32_t>(static_cast<int8_t>(c));
+      h *= 16777619u;
+    }
+    t.hashes.push_back(h);
+  }
+  return t;
+}
+
+std::map<std::string, double> FastTextModel::predict(const Tokens& tokens) const {
+  // The steps of Dictionary::getLine for a supervised model without subwords (minn = maxn = 0): known words
+  // by id, every word's hash for the word n-grams, n-gram ids after the vocabulary. Tests check that the
+  // result equals predictLine's.
+  auto dict = model_->getDictionary();
+  const auto args = model_->getArgs();
+  std::vector<int32_t> line;
+  line.reserve(tokens.words.size() * static_cast<size_t>(args.wordNgrams));
+  for (size_t i = 0; i < tokens.words.size(); ++i) {
+    int32_t id = dict->getId(tokens.words[i], tokens.hashes[i]);
+    if (id >= 0 && dict->getType(id) == fasttext::entry_type::word) line.push_back(id);
+  }
+  if (args.wordNgrams > 1 && args.bucket > 0) {
+    // fastText keeps word hashes as int32 and widens them to uint64 with sign extension; so do we.
+    auto widen = [](uint32_t hash) {
+      return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(hash)));
+    };
+    for (size_t i = 0; i < tokens.hashes.size(); ++i) {
+      uint64_t h = widen(tokens.hashes[i]);
+      for (size_t j = i + 1; j < tokens.hashes.size() && j < i + static_cast<size_t>(args.wordNgrams); ++j) {
+        h = h * 116049371 + widen(tokens.hashes[j]);
+        line.push_back(dict->nwords() + static_cast<int32_t>(h % static_cast<uint64_t>(args.bucket)));
+      }
+    }
+  }
+  fasttext::Predictions predictions;
+  model_->predict(-1, line, predictions, 0.0);
+  std::map<std::string, double> out;
+  for (const auto& [log_p, id] : predictions) out.emplace(label_names_[id], std::exp(log_p));
+  return out;
+}
+
+// The reference path, kept for the test that checks predict() against fastText's own line reader.
+std::map<std::string, double> FastTextModel::predict_line(const std::string& document) const {
+  std::istringstream in(document + "\n");
+  std::vector<std::pair<fasttext::real, std::string>> predictions;
+  model_->predictLine(in, predictions, -1, 0.0);
+  std::map<std::string, double> out;
+  const size_t prefix = std::char_traits<char>::length(kLabelPrefix);
+  for (const auto& [p, label] : predictions) out[label.substr(prefix)] = p;
+  return out;
+}
+
+
+}  // namespace faultline::model

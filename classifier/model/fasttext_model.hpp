@@ -1,0 +1,65 @@
+// A fastText supervised model over normalised documents, saved with a checksum so that a damaged file
+// is reported as such instead of crashing the loader.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fasttext {
+class FastText;
+}
+
+namespace faultline::model {
+
+struct FastTextParams {
+  int epoch = 30;
+  double lr = 0.5;
+  int word_ngrams = 2;
+  int dim = 10;
+  int seed = 7;
+
+  std::string describe() const;
+};
+
+// A normalised document split into fastText's tokens (with the end-of-line token), each with fastText's
+// hash: computed once per issue and shared by the scope, symptom and root-cause models.
+struct Tokens {
+  std::vector<std::string> words;
+  std::vector<uint32_t> hashes;
+};
+Tokens tokenize(const std::string& normalized_document);
+
+class FastTextModel {
+ public:
+  FastTextModel();
+  ~FastTextModel();
+  FastTextModel(FastTextModel&&) noexcept;
+  FastTextModel& operator=(FastTextModel&&) noexcept;
+
+  // `documents` are normalised texts (normalize_for_fasttext); labels are category ids. Single-threaded
+  // with a fixed seed, so the same data and parameters give the same model.
+  static FastTextModel train(const std::vector<std::string>& documents,
+                             const std::vector<std::string>& labels, const FastTextParams& params);
+  static FastTextModel load(const std::string& path);
+  void save(const std::string& path) const;
+
+  // Probability of every label the model knows (they sum to 1). Computes what fastText's predictLine
+  // computes, from tokens hashed once (see tokenize), without re-reading the text per model.
+  std::map<std::string, double> predict(const Tokens& tokens) const;
+  std::map<std::string, double> predict(const std::string& document) const {
+    return predict(tokenize(document));
+  }
+  // fastText's own predictLine on the text: slower, the reference predict() is tested against.
+  std::map<std::string, double> predict_line(const std::string& document) const;
+
+ private:
+  void cache_labels();
+
+  std::unique_ptr<fasttext::FastText> model_;
+  std::vector<std::string> label_names_;  // by fastText label id, without the __label__ prefix
+};
+
+}  // namespace faultline::model

@@ -1,0 +1,120 @@
+#include "classifier/model/issue_classifier.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "common/text_file.hpp"
+#include "common/fnv1a.hpp"
+#include "classifier/model/text_features.hpp"
+#include "taxonomy/builtin_data.hpp"
+#include "common/error.hpp"
+#include "taxonomy/taxonomy.hpp"
+
+namespace faultline::model {
+
+IssueFeatures extract_features(const RuleSet& rules, const datasets::IssueRecord& issue) {
+  IssueFeatures f;
+  std::string text = document_text(issue);
+  f.fired = rules.fired(text);
+  // The repository is a strong prior (a Triton report is more often a compiler problem), so it is a token.
+  f.document = "__repo_" + issue.repo + " " + normalize_for_fasttext(text);
+  // Rule hits become tokens too, so fastText can weigh them against the words.
+  for (int i : f.fired) f.document += " __rule_" + rules.rules()[i].id;
+  f.tokens = tokenize(f.document);
+  f.symptom_rules = rules.scores(f.fired, "symptom");
+  f.root_cause_rules = rules.scores(f.fired, "root_cause");
+  return f;
+}
+
+IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
+                                       const std::vector<datasets::IssueRecord>& scoped,
+                                       const AxisTraining& training, double abstain_below) {
+  const auto& taxonomy = taxonomy::Taxonomy::builtin();
+  IssueClassifier c;
+  c.abstain_below_ = abstain_below;
+  uint64_t h = common::fnv1a(taxonomy::builtin_rules_json());
+  std::vector<AxisExample> symptoms, causes, scopes;
+  for (const auto& l : labeled) {
+    if (!taxonomy.is_symptom(l.symptom))
+      throw Error("train: " + l.issue.key() + " has unknown symptom '" + l.symptom + "'");
+    if (!taxonomy.is_root_cause(l.root_cause)) {
+      throw Error("train: " + l.issue.key() + " has unknown root cause '" + l.root_cause + "'");
+    }
+    IssueFeatures f = extract_features(c.rules_, l.issue);
+    symptoms.push_back({f.document, f.symptom_rules, l.symptom});
+    causes.push_back({f.document, f.root_cause_rules, l.root_cause});
+    h = common::fnv1a(f.document + "\x1f" + l.symptom + "\x1f" + l.root_cause + "\n", h);
+  }
+  for (const auto& issue : scoped) {
+    if (!issue.scope) continue;
+    scopes.push_back({extract_features(c.rules_, issue).document, {}, *issue.scope});
+    h = common::fnv1a(issue.key() + "\x1f" + *issue.scope + "\n", h);
+  }
+  if (symptoms.empty()) throw Error("train: no manual labels to learn from (import and audit labels first)");
+  c.symptom_ = AxisModel::train("symptom", symptoms, training);
+  c.root_cause_ = AxisModel::train("root_cause", causes, training);
+  if (scopes.size() >= static_cast<size_t>(training.folds) * 2) {
+    // Scope has no rules and only two classes: one fastText setting (the first of the grid) is enough, and
+    // the cross-validation then only calibrates the temperature. This keeps training within its budget.
+    AxisTraining scope_training = training;
+    scope_training.rule_weights = {0.0};
+    scope_training.grid.resize(1);
+    c.scope_ = AxisModel::train("scope", scopes, scope_training);
+    h = common::fnv1a(c.scope_->describe().dump(), h);
+  }
+  h = common::fnv1a(c.symptom_.describe().dump() + c.root_cause_.describe().dump() + std::to_string(abstain_below),
+            h);
+  char version[17];
+  std::snprintf(version, sizeof version, "%016llx", static_cast<unsigned long long>(h));
+  c.version_ = version;
+  return c;
+}
+
+IssuePrediction IssueClassifier::predict(const IssueFeatures& f) const {
+  IssuePrediction p;
+  if (scope_) std::tie(p.scope, p.scope_p) = best_of(scope_->predict(f.tokens, {}));
+  std::tie(p.symptom, p.symptom_p) = best_of(symptom_.predict(f.tokens, f.symptom_rules));
+  std::tie(p.root_cause, p.root_cause_p) = best_of(root_cause_.predict(f.tokens, f.root_cause_rules));
+  for (int i : f.fired) p.rules_fired.push_back(rules_.rules()[i].id);
+  p.abstain = std::min(p.symptom_p, p.root_cause_p) < abstain_below_;
+  return p;
+}
+
+IssuePrediction IssueClassifier::predict(const datasets::IssueRecord& issue) const {
+  return predict(extract_features(rules_, issue));
+}
+
+void IssueClassifier::save(const std::string& directory) const {
+  std::filesystem::create_directories(directory);
+  symptom_.save(directory);
+  root_cause_.save(directory);
+  if (scope_) scope_->save(directory);
+  nlohmann::json j = {
+      {"version", version_}, {"abstain_below", abstain_below_}, {"has_scope", scope_.has_value()}};
+  std::ofstream out(directory + "/model.json");
+  if (!out) throw Error(directory + "/model.json: cannot write the file");
+  out << j.dump(2) << '\n';
+}
+
+IssueClassifier IssueClassifier::load(const std::string& directory) {
+  std::string path = directory + "/model.json";
+  if (!std::filesystem::exists(path)) {
+    throw Error(directory + ": no trained model here (run 'faultline train' first)");
+  }
+  IssueClassifier c;
+  try {
+    auto j = nlohmann::json::parse(common::read_text_file(path));
+    c.version_ = j.at("version").get<std::string>();
+    c.abstain_below_ = j.at("abstain_below").get<double>();
+    if (j.at("has_scope").get<bool>()) c.scope_ = AxisModel::load(directory, "scope");
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(path + ": damaged model description (" + e.what() + "); retrain with 'faultline train'");
+  }
+  c.symptom_ = AxisModel::load(directory, "symptom");
+  c.root_cause_ = AxisModel::load(directory, "root_cause");
+  return c;
+}
+
+}  // namespace faultline::model

@@ -1,0 +1,70 @@
+// The whole classifier: scope, symptom and root cause for one issue, with probabilities, the rules that
+// fired and whether it abstains. Trained from manual labels only.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "classifier/model/axis_model.hpp"
+#include "classifier/model/rules.hpp"
+#include "datasets/store/issue_record.hpp"
+
+namespace faultline::model {
+
+struct LabeledIssue {
+  datasets::IssueRecord issue;
+  std::string symptom;
+  std::string root_cause;
+};
+
+struct IssuePrediction {
+  std::string scope = "unknown";  // in | out | unknown (no scope model)
+  double scope_p = 0;
+  std::string symptom;
+  double symptom_p = 0;
+  std::string root_cause;
+  double root_cause_p = 0;
+  std::vector<std::string> rules_fired;
+  bool abstain = false;
+};
+
+// What the classifier reads of an issue, computed once: the fastText document and the rule hits.
+struct IssueFeatures {
+  std::string document;
+  Tokens tokens;  // of `document`
+  std::vector<int> fired;
+  Distribution symptom_rules;
+  Distribution root_cause_rules;
+};
+IssueFeatures extract_features(const RuleSet& rules, const datasets::IssueRecord& issue);
+
+class IssueClassifier {
+ public:
+  // `scoped` are issues with a human scope decision (in/out); the scope axis is skipped when there are
+  // too few of them. Rejects labels that are not taxonomy ids.
+  static IssueClassifier train(const std::vector<LabeledIssue>& labeled,
+                               const std::vector<datasets::IssueRecord>& scoped, const AxisTraining& training,
+                               double abstain_below = 0.5);
+  static IssueClassifier load(const std::string& directory);
+  void save(const std::string& directory) const;
+
+  IssuePrediction predict(const datasets::IssueRecord& issue) const;
+  IssuePrediction predict(const IssueFeatures& features) const;
+  const AxisModel& symptom_model() const { return symptom_; }
+  const AxisModel& root_cause_model() const { return root_cause_; }
+  const RuleSet& rules() const { return rules_; }
+  // Hash of the training data, the parameters chosen and the rules: recorded with every prediction.
+  const std::string& version() const { return version_; }
+  double abstain_below() const { return abstain_below_; }
+
+ private:
+  RuleSet rules_ = RuleSet::builtin();
+  std::optional<AxisModel> scope_;
+  AxisModel symptom_;
+  AxisModel root_cause_;
+  std::string version_;
+  double abstain_below_ = 0.5;
+};
+
+}  // namespace faultline::model

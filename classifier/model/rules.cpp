@@ -1,0 +1,72 @@
+#include "classifier/model/rules.hpp"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "common/text_file.hpp"
+#include "taxonomy/builtin_data.hpp"
+#include "common/error.hpp"
+#include "taxonomy/taxonomy.hpp"
+
+namespace faultline::model {
+
+RuleSet RuleSet::from_json_text(const std::string& text, const std::string& origin) {
+  RuleSet set;
+  RE2::Options options;
+  options.set_case_sensitive(false);
+  options.set_log_errors(false);
+  set.set_ = std::make_shared<RE2::Set>(options, RE2::UNANCHORED);
+  const auto& taxonomy = taxonomy::Taxonomy::builtin();
+  try {
+    const nlohmann::json doc = nlohmann::json::parse(text);
+    for (const auto& node : doc.at("rules")) {
+      Rule r;
+      r.id = node.at("id").get<std::string>();
+      r.axis = node.at("axis").get<std::string>();
+      r.category = node.at("category").get<std::string>();
+      r.pattern = node.at("pattern").get<std::string>();
+      r.weight = node.at("weight").get<double>();
+      r.example = node.value("example", "");
+      r.near_miss = node.value("near_miss", "");
+      std::string where = "rules " + origin + ": rule '" + r.id + "'";
+      if (r.axis == "symptom") {
+        if (!taxonomy.is_symptom(r.category)) throw Error(where + ": unknown symptom '" + r.category + "'");
+      } else if (r.axis == "root_cause") {
+        if (!taxonomy.is_root_cause(r.category))
+          throw Error(where + ": unknown root cause '" + r.category + "'");
+      } else {
+        throw Error(where + ": axis '" + r.axis + "' must be 'symptom' or 'root_cause'");
+      }
+      std::string error;
+      if (set.set_->Add(r.pattern, &error) < 0) throw Error(where + ": invalid pattern: " + error);
+      set.rules_.push_back(r);
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw Error("rules " + origin + ": " + e.what());
+  }
+  if (!set.set_->Compile())
+    throw Error("rules " + origin + ": the patterns are too large to compile together");
+  return set;
+}
+
+const RuleSet& RuleSet::builtin() {
+  static const RuleSet set = from_json_text(taxonomy::builtin_rules_json(), "taxonomy/rules.json");
+  return set;
+}
+
+std::vector<int> RuleSet::fired(const std::string& text) const {
+  std::vector<int> hits;
+  set_->Match(text, &hits);
+  std::sort(hits.begin(), hits.end());
+  return hits;
+}
+
+std::map<std::string, double> RuleSet::scores(const std::vector<int>& fired, const std::string& axis) const {
+  std::map<std::string, double> out;
+  for (int i : fired) {
+    if (rules_[i].axis == axis) out[rules_[i].category] += rules_[i].weight;
+  }
+  return out;
+}
+
+}  // namespace faultline::model

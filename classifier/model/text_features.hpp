@@ -1,0 +1,18 @@
+// The text the classifier sees: one document per issue, and its normalised form for fastText.
+#pragma once
+
+#include <string>
+
+#include "datasets/store/issue_record.hpp"
+
+namespace faultline::model {
+
+// Title, body, environment, error lines and discussion, in that order.
+std::string document_text(const datasets::IssueRecord& issue);
+
+// Lower-cased tokens separated by single spaces, with volatile details masked so that they do not
+// become vocabulary: hex numbers → <hex>, file paths → <path>, other numbers → <num>, inline code
+// spans → <code> plus their identifiers. Error lines keep their words (they carry the signatures).
+std::string normalize_for_fasttext(const std::string& text);
+
+}  // namespace faultline::model

@@ -1,0 +1,21 @@
+// RFC 4180 CSV: quoted fields may hold commas, quotes ("") and line breaks.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace faultline::common {
+
+struct CsvRow {
+  int line = 0;  // line of the file where the row starts (1-based)
+  std::vector<std::string> fields;
+};
+
+// Throws faultline::Error naming `origin` and the line on an unterminated quote or stray quote.
+std::vector<CsvRow> parse_csv(const std::string& text, const std::string& origin);
+std::vector<CsvRow> read_csv_file(const std::string& path);
+
+void write_csv_row(std::ostream& out, const std::vector<std::string>& fields);
+
+}  // namespace faultline::common

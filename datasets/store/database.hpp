@@ -1,0 +1,79 @@
+// RAII wrapper over one SQLite connection: prepared statements with bound parameters only, and
+// transactions that roll back when the work inside them throws.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace faultline::datasets {
+
+class Statement {
+ public:
+  Statement(sqlite3* db, const std::string& sql);
+  ~Statement();
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  Statement(Statement&& other) noexcept;
+
+  Statement& bind(int index, const std::string& value);
+  Statement& bind(int index, const char* value) { return bind(index, std::string(value)); }
+  Statement& bind(int index, int64_t value);
+  Statement& bind(int index, int value) { return bind(index, static_cast<int64_t>(value)); }
+  Statement& bind(int index, double value);
+  Statement& bind(int index, const std::optional<std::string>& value);
+  Statement& bind_null(int index);
+
+  // Binds every argument in order, starting at parameter 1.
+  template <typename... Args>
+  Statement& bind_all(const Args&... args) {
+    int index = 1;
+    (bind(index++, args), ...);
+    return *this;
+  }
+
+  bool step();  // true while a row is available
+  void run();   // step through to completion
+  void reset();
+
+  std::string text(int column) const;
+  int64_t integer(int column) const;
+  double real(int column) const;
+  bool is_null(int column) const;
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* stmt_;
+  std::string sql_;
+};
+
+class Database {
+ public:
+  // Opens (creating if needed), turns on WAL and foreign keys, and applies pending migrations.
+  explicit Database(const std::string& path);
+  // Opens and migrates only up to `version` (tests use it to build an older schema).
+  Database(const std::string& path, int version);
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  Statement prepare(const std::string& sql) { return Statement(db_, sql); }
+  void exec(const std::string& sql);
+  int user_version();
+  int64_t last_insert_id() const;
+  const std::string& path() const { return path_; }
+
+  // Runs `work` inside BEGIN IMMEDIATE … COMMIT; any exception rolls everything back and propagates.
+  void transaction(const std::function<void()>& work);
+
+ private:
+  void open(int target_version);
+  sqlite3* db_ = nullptr;
+  std::string path_;
+};
+
+}  // namespace faultline::datasets

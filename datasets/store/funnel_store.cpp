@@ -1,0 +1,60 @@
+#include "datasets/store/funnel_store.hpp"
+
+#include "common/clock.hpp"
+
+namespace faultline::datasets {
+
+void replace_screening(Database& db, const std::vector<ScreeningDecision>& decisions) {
+  db.exec("DELETE FROM screening");
+  Statement insert =
+      db.prepare("INSERT INTO screening(issue_id, decision, rule, screened_at) VALUES (?,?,?,?)");
+  std::string now = common::utc_now();
+  for (const auto& d : decisions) {
+    insert.bind_all(d.issue_id, d.decision, d.rule, now);
+    insert.run();
+  }
+}
+
+std::map<int64_t, ScreeningDecision> load_screening(Database& db) {
+  Statement s = db.prepare("SELECT issue_id, decision, rule FROM screening");
+  std::map<int64_t, ScreeningDecision> out;
+  while (s.step()) out[s.integer(0)] = {s.integer(0), s.text(1), s.text(2)};
+  return out;
+}
+
+void add_to_sample(Database& db, const std::string& name, const SampleEntry& e) {
+  db.prepare(
+        "INSERT INTO samples(name, issue_id, status, origin, reason, replaced_by, seed) VALUES "
+        "(?,?,?,?,?,?,?)")
+      .bind_all(name, e.issue_id, e.status, e.origin, e.reason, std::optional<std::string>{}, e.seed)
+      .run();
+}
+
+void replace_sample(Database& db, const std::string& name, const std::vector<SampleEntry>& entries) {
+  db.prepare("DELETE FROM samples WHERE name = ?").bind_all(name).run();
+  for (const auto& e : entries) add_to_sample(db, name, e);
+}
+
+std::vector<SampleEntry> load_sample(Database& db, const std::string& name) {
+  Statement s = db.prepare(
+      "SELECT issue_id, status, origin, reason, replaced_by, seed FROM samples WHERE name = ? ORDER BY "
+      "issue_id");
+  s.bind_all(name);
+  std::vector<SampleEntry> out;
+  while (s.step()) {
+    SampleEntry e{s.integer(0), s.text(1), s.text(2), std::nullopt, std::nullopt, s.integer(5)};
+    if (!s.is_null(3)) e.reason = s.text(3);
+    if (!s.is_null(4)) e.replaced_by = s.integer(4);
+    out.push_back(e);
+  }
+  return out;
+}
+
+void exclude_from_sample(Database& db, const std::string& name, int64_t issue_id, const std::string& reason,
+                         int64_t replaced_by) {
+  db.prepare("UPDATE samples SET status='excluded', reason=?, replaced_by=? WHERE name=? AND issue_id=?")
+      .bind_all(reason, replaced_by, name, issue_id)
+      .run();
+}
+
+}  // namespace faultline::datasets

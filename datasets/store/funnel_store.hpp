@@ -1,0 +1,35 @@
+// SQL for the funnel: screening decisions and named samples.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "datasets/store/database.hpp"
+
+namespace faultline::datasets {
+
+struct ScreeningDecision {
+  int64_t issue_id = 0;
+  std::string decision;  // candidate | excluded
+  std::string rule;
+};
+void replace_screening(Database& db, const std::vector<ScreeningDecision>& decisions);
+std::map<int64_t, ScreeningDecision> load_screening(Database& db);
+
+struct SampleEntry {
+  int64_t issue_id = 0;
+  std::string status;  // sampled | excluded
+  std::string origin;  // draw | replacement
+  std::optional<std::string> reason;
+  std::optional<int64_t> replaced_by;
+  int64_t seed = 0;
+};
+void replace_sample(Database& db, const std::string& name, const std::vector<SampleEntry>& entries);
+std::vector<SampleEntry> load_sample(Database& db, const std::string& name);
+void exclude_from_sample(Database& db, const std::string& name, int64_t issue_id, const std::string& reason,
+                         int64_t replaced_by);
+void add_to_sample(Database& db, const std::string& name, const SampleEntry& entry);
+
+}  // namespace faultline::datasets

@@ -1,0 +1,207 @@
+#include "datasets/store/issue_store.hpp"
+
+#include <nlohmann/json.hpp>
+#include <unordered_map>
+
+#include "common/error.hpp"
+
+namespace faultline::datasets {
+
+std::pair<std::string, int64_t> parse_issue_key(const std::string& key) {
+  auto hash = key.rfind('#');
+  auto slash = key.find('/');
+  if (hash == std::string::npos || slash == std::string::npos || slash > hash || hash + 1 == key.size()) {
+    throw Error("issue '" + key + "': expected OWNER/NAME#NUMBER, e.g. NVIDIA/cutlass#1270");
+  }
+  try {
+    size_t used = 0;
+    int64_t number = std::stoll(key.substr(hash + 1), &used);
+    if (used != key.size() - hash - 1 || number <= 0) throw std::invalid_argument("number");
+    return {key.substr(0, hash), number};
+  } catch (const std::logic_error&) {
+    throw Error("issue '" + key + "': the part after '#' must be a positive issue number");
+  }
+}
+
+std::optional<int64_t> find_repository(Database& db, const std::string& full_name) {
+  Statement s = db.prepare("SELECT id FROM repositories WHERE full_name = ?");
+  s.bind_all(full_name);
+  if (s.step()) return s.integer(0);
+  return std::nullopt;
+}
+
+int64_t ensure_repository(Database& db, const std::string& full_name) {
+  if (auto id = find_repository(db, full_name)) return *id;
+  db.prepare("INSERT INTO repositories(full_name) VALUES (?)").bind_all(full_name).run();
+  return db.last_insert_id();
+}
+
+std::optional<int64_t> find_issue(Database& db, const std::string& repo, int64_t number) {
+  Statement s = db.prepare(
+      "SELECT i.id FROM issues i JOIN repositories r ON r.id = i.repository_id "
+      "WHERE r.full_name = ? AND i.number = ?");
+  s.bind_all(repo, number);
+  if (s.step()) return s.integer(0);
+  return std::nullopt;
+}
+
+int64_t require_issue(Database& db, const std::string& repo, int64_t number, const std::string& where) {
+  if (auto id = find_issue(db, repo, number)) return *id;
+  throw Error(where + ": issue " + repo + "#" + std::to_string(number) +
+              " is not in the store (import or mine it first)");
+}
+
+UpsertResult upsert_issue(Database& db, const IssueRecord& issue) {
+  int64_t repo_id = ensure_repository(db, issue.repo);
+  std::optional<int64_t> existing = find_issue(db, issue.repo, issue.number);
+  nlohmann::json error_lines = issue.error_lines;
+  if (existing) {
+    db.prepare(
+          "UPDATE issues SET url=?, state=?, created=?, updated=?, title=?, body=?, error_lines=?, env=?, "
+          "discussion=?, scope=?, scope_reason=?, raw_json=COALESCE(?, raw_json) WHERE id=?")
+        .bind_all(issue.url, issue.state, issue.created, issue.updated, issue.title, issue.body,
+                  error_lines.dump(), issue.env, issue.discussion, issue.scope, issue.scope_reason,
+                  issue.raw_json, *existing)
+        .run();
+  } else {
+    db.prepare(
+          "INSERT INTO issues(repository_id, number, url, state, created, updated, title, body, error_lines, "
+          "env, "
+          "discussion, scope, scope_reason, raw_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+        .bind_all(repo_id, issue.number, issue.url, issue.state, issue.created, issue.updated, issue.title,
+                  issue.body, error_lines.dump(), issue.env, issue.discussion, issue.scope,
+                  issue.scope_reason, issue.raw_json)
+        .run();
+  }
+  int64_t id = existing ? *existing : db.last_insert_id();
+  db.prepare("DELETE FROM issue_labels WHERE issue_id = ?").bind_all(id).run();
+  Statement add = db.prepare("INSERT OR IGNORE INTO issue_labels(issue_id, name) VALUES (?, ?)");
+  for (const auto& label : issue.labels) {
+    add.bind_all(id, label);
+    add.run();
+  }
+  return {id, !existing};
+}
+
+namespace {
+
+const char* const kIssueColumns =
+    "SELECT i.id, r.full_name, i.number, i.url, i.state, i.created, i.updated, i.title, i.body, "
+    "i.error_lines, "
+    "i.env, i.discussion, i.scope, i.scope_reason, i.raw_json FROM issues i "
+    "JOIN repositories r ON r.id = i.repository_id ";
+
+IssueRecord read_issue(Statement& s) {
+  IssueRecord r;
+  r.id = s.integer(0);
+  r.repo = s.text(1);
+  r.number = s.integer(2);
+  r.url = s.text(3);
+  r.state = s.text(4);
+  r.created = s.text(5);
+  r.updated = s.text(6);
+  r.title = s.text(7);
+  r.body = s.text(8);
+  r.error_lines = nlohmann::json::parse(s.text(9)).get<std::vector<std::string>>();
+  r.env = s.text(10);
+  r.discussion = s.text(11);
+  if (!s.is_null(12)) r.scope = s.text(12);
+  if (!s.is_null(13)) r.scope_reason = s.text(13);
+  if (!s.is_null(14)) r.raw_json = s.text(14);
+  return r;
+}
+
+void attach_labels(Database& db, std::vector<IssueRecord>& issues) {
+  Statement s = db.prepare("SELECT issue_id, name FROM issue_labels ORDER BY issue_id, name");
+  std::unordered_map<int64_t, std::vector<std::string>> by_issue;
+  while (s.step()) by_issue[s.integer(0)].push_back(s.text(1));
+  for (auto& issue : issues) {
+    auto it = by_issue.find(issue.id);
+    if (it != by_issue.end()) issue.labels = it->second;
+  }
+}
+
+}  // namespace
+
+std::vector<IssueRecord> load_issues(Database& db) {
+  Statement s = db.prepare(std::string(kIssueColumns) + "ORDER BY r.full_name, i.number");
+  std::vector<IssueRecord> issues;
+  while (s.step()) issues.push_back(read_issue(s));
+  attach_labels(db, issues);
+  return issues;
+}
+
+IssueRecord load_issue(Database& db, int64_t id) {
+  Statement s = db.prepare(std::string(kIssueColumns) + "WHERE i.id = ?");
+  s.bind_all(id);
+  if (!s.step()) throw Error("issue row " + std::to_string(id) + " is not in the store");
+  std::vector<IssueRecord> one{read_issue(s)};
+  attach_labels(db, one);
+  return one.front();
+}
+
+int64_t count_issues(Database& db) {
+  Statement s = db.prepare("SELECT COUNT(*) FROM issues");
+  s.step();
+  return s.integer(0);
+}
+
+void upsert_comment(Database& db, const CommentRecord& c) {
+  int64_t repo_id = ensure_repository(db, c.repo);
+  db.prepare(
+        "INSERT INTO comments(id, repository_id, issue_number, author, created, updated, body, raw_json) "
+        "VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET repository_id=excluded.repository_id, "
+        "issue_number=excluded.issue_number, author=excluded.author, created=excluded.created, "
+        "updated=excluded.updated, body=excluded.body, raw_json=excluded.raw_json")
+      .bind_all(c.id, repo_id, c.issue_number, c.author, c.created, c.updated, c.body, c.raw_json)
+      .run();
+}
+
+void attach_comment_discussions(Database& db, std::vector<IssueRecord>& issues, size_t limit) {
+  Statement s = db.prepare(
+      "SELECT r.full_name, c.issue_number, c.body FROM comments c JOIN repositories r ON r.id = "
+      "c.repository_id "
+      "ORDER BY c.repository_id, c.issue_number, c.created, c.id");
+  std::unordered_map<std::string, std::string> by_issue;
+  while (s.step()) {
+    std::string& text = by_issue[s.text(0) + "#" + std::to_string(s.integer(1))];
+    if (text.size() >= limit) continue;
+    size_t room = limit - text.size();
+    if (!text.empty()) text += '\n';
+    text.append(s.text(2), 0, room);
+  }
+  for (auto& issue : issues) {
+    if (!issue.discussion.empty()) continue;
+    auto it = by_issue.find(issue.key());
+    if (it != by_issue.end()) issue.discussion = it->second;
+  }
+}
+
+int64_t count_comments(Database& db) {
+  Statement s = db.prepare("SELECT COUNT(*) FROM comments");
+  s.step();
+  return s.integer(0);
+}
+
+int64_t count_issues_in(Database& db, int64_t repository_id) {
+  Statement s = db.prepare("SELECT COUNT(*) FROM issues WHERE repository_id = ?");
+  s.bind_all(repository_id);
+  s.step();
+  return s.integer(0);
+}
+
+std::optional<std::string> stored_issue_updated(Database& db, int64_t repository_id, int64_t number) {
+  Statement s = db.prepare("SELECT updated FROM issues WHERE repository_id = ? AND number = ?");
+  s.bind_all(repository_id, number);
+  if (!s.step()) return std::nullopt;
+  return s.text(0);
+}
+
+std::optional<std::string> stored_comment_updated(Database& db, int64_t comment_id) {
+  Statement s = db.prepare("SELECT updated FROM comments WHERE id = ?");
+  s.bind_all(comment_id);
+  if (!s.step()) return std::nullopt;
+  return s.text(0);
+}
+
+}  // namespace faultline::datasets

@@ -1,0 +1,53 @@
+// SQL for the mined-data tables: repositories, issues, issue labels and comments.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "datasets/store/database.hpp"
+#include "datasets/store/issue_record.hpp"
+
+namespace faultline::datasets {
+
+int64_t ensure_repository(Database& db, const std::string& full_name);
+std::optional<int64_t> find_repository(Database& db, const std::string& full_name);
+
+// Inserts or updates by (repo, number); replaces the issue's labels. Returns the row id and whether it was
+// new.
+struct UpsertResult {
+  int64_t id;
+  bool inserted;
+};
+UpsertResult upsert_issue(Database& db, const IssueRecord& issue);
+
+std::optional<int64_t> find_issue(Database& db, const std::string& repo, int64_t number);
+// Like find_issue, but throws a clear error naming `where` when the issue is not in the store.
+int64_t require_issue(Database& db, const std::string& repo, int64_t number, const std::string& where);
+
+std::vector<IssueRecord> load_issues(Database& db);
+IssueRecord load_issue(Database& db, int64_t id);
+int64_t count_issues(Database& db);
+int64_t count_issues_in(Database& db, int64_t repository_id);
+// The updated_at stored for an issue or a comment, to skip an object already stored as it is.
+std::optional<std::string> stored_issue_updated(Database& db, int64_t repository_id, int64_t number);
+std::optional<std::string> stored_comment_updated(Database& db, int64_t comment_id);
+
+struct CommentRecord {
+  int64_t id = 0;  // GitHub's comment id
+  std::string repo;
+  int64_t issue_number = 0;
+  std::string author;
+  std::string created;
+  std::string updated;
+  std::string body;
+  std::optional<std::string> raw_json;
+};
+void upsert_comment(Database& db, const CommentRecord& comment);
+// Mined issues carry their discussion as comments: joins each issue's comment bodies, oldest first, into
+// the discussion of issues that have none (imported corpus records keep their own). At most `limit` bytes
+// each.
+void attach_comment_discussions(Database& db, std::vector<IssueRecord>& issues, size_t limit = 4000);
+int64_t count_comments(Database& db);
+
+}  // namespace faultline::datasets

@@ -1,0 +1,110 @@
+#include "datasets/store/label_store.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "common/clock.hpp"
+#include "common/csv.hpp"
+
+namespace faultline::datasets {
+
+int64_t create_label_batch(Database& db, const std::string& rater, const std::string& source) {
+  db.prepare("INSERT INTO label_batches(rater, source, imported_at) VALUES (?,?,?)")
+      .bind_all(rater, source, common::utc_now())
+      .run();
+  return db.last_insert_id();
+}
+
+void put_manual_label(Database& db, const ManualLabel& l) {
+  db.prepare(
+        "INSERT INTO manual_labels(batch_id, issue_id, rater, symptom, root_cause, note) VALUES "
+        "(?,?,?,?,?,?) "
+        "ON CONFLICT(rater, issue_id) DO UPDATE SET batch_id=excluded.batch_id, symptom=excluded.symptom, "
+        "root_cause=excluded.root_cause, note=excluded.note")
+      .bind_all(l.batch_id, l.issue_id, l.rater, l.symptom, l.root_cause, l.note)
+      .run();
+}
+
+std::vector<ManualLabel> load_manual_labels(Database& db, const std::string& rater) {
+  Statement s = db.prepare(
+      "SELECT issue_id, rater, symptom, root_cause, note, batch_id FROM manual_labels WHERE rater = ? "
+      "ORDER BY issue_id");
+  s.bind_all(rater);
+  std::vector<ManualLabel> out;
+  while (s.step()) out.push_back({s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), s.integer(5)});
+  return out;
+}
+
+std::vector<std::string> list_raters(Database& db) {
+  Statement s = db.prepare("SELECT DISTINCT rater FROM manual_labels ORDER BY rater");
+  std::vector<std::string> out;
+  while (s.step()) out.push_back(s.text(0));
+  return out;
+}
+
+void put_adjudication(Database& db, const Adjudication& a) {
+  db.prepare(
+        "INSERT INTO adjudications(issue_id, adjudicator, symptom, root_cause, note, source, adjudicated_at) "
+        "VALUES (?,?,?,?,?,?,?) ON CONFLICT(issue_id) DO UPDATE SET adjudicator=excluded.adjudicator, "
+        "symptom=excluded.symptom, root_cause=excluded.root_cause, note=excluded.note, "
+        "source=excluded.source, "
+        "adjudicated_at=excluded.adjudicated_at")
+      .bind_all(a.issue_id, a.adjudicator, a.symptom, a.root_cause, a.note, a.source, common::utc_now())
+      .run();
+}
+
+std::map<int64_t, Adjudication> load_adjudications(Database& db) {
+  Statement s =
+      db.prepare("SELECT issue_id, adjudicator, symptom, root_cause, note, source FROM adjudications");
+  std::map<int64_t, Adjudication> out;
+  while (s.step()) {
+    out[s.integer(0)] = {s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(5)};
+  }
+  return out;
+}
+
+int64_t record_audit(Database& db, const std::string& raters, int n, double kappa_joint, double threshold,
+                     const std::string& gate) {
+  db.prepare("INSERT INTO audits(raters, n, kappa_joint, threshold, gate, audited_at) VALUES (?,?,?,?,?,?)")
+      .bind_all(raters, n, kappa_joint, threshold, gate, common::utc_now())
+      .run();
+  return db.last_insert_id();
+}
+
+void replace_final_labels(Database& db, const std::vector<FinalLabel>& labels, int64_t audit_id) {
+  db.exec("DELETE FROM final_labels");
+  Statement insert = db.prepare(
+      "INSERT INTO final_labels(issue_id, symptom, root_cause, provenance, raters, audit_id, decided_at) "
+      "VALUES (?,?,?,?,?,?,?)");
+  std::string now = common::utc_now();
+  for (const auto& l : labels) {
+    insert.bind_all(l.issue_id, l.symptom, l.root_cause, l.provenance, l.raters, audit_id, now);
+    insert.run();
+  }
+}
+
+std::map<int64_t, FinalLabel> load_final_labels(Database& db) {
+  Statement s = db.prepare("SELECT issue_id, symptom, root_cause, provenance, raters FROM final_labels");
+  std::map<int64_t, FinalLabel> out;
+  while (s.step()) out[s.integer(0)] = {s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4)};
+  return out;
+}
+
+void write_final_labels(Database& db, std::ostream& out, const std::string& format) {
+  Statement s = db.prepare(
+      "SELECT r.full_name, i.number, f.provenance, f.symptom, f.root_cause, f.raters FROM final_labels f "
+      "JOIN issues i ON i.id = f.issue_id JOIN repositories r ON r.id = i.repository_id "
+      "ORDER BY r.full_name, i.number");
+  if (format == "csv") common::write_csv_row(out, {"repo", "number", "rater", "symptom", "root_cause", "note"});
+  while (s.step()) {
+    if (format == "csv") {
+      common::write_csv_row(out, {s.text(0), std::to_string(s.integer(1)), s.text(2), s.text(3), s.text(4),
+                          "raters: " + s.text(5)});
+    } else {
+      nlohmann::json j = {{"repo", s.text(0)},    {"number", s.integer(1)},  {"provenance", s.text(2)},
+                          {"symptom", s.text(3)}, {"root_cause", s.text(4)}, {"raters", s.text(5)}};
+      out << j.dump() << '\n';
+    }
+  }
+}
+
+}  // namespace faultline::datasets

@@ -1,0 +1,201 @@
+#include "datasets/store/migrations.hpp"
+
+namespace faultline::datasets {
+
+// Never edit a released step: add a new one. Each step runs in one transaction with its version bump.
+const std::vector<std::string>& migrations() {
+  static const std::vector<std::string> steps = {
+      // 1: mined data — repositories, issues with their raw API objects, labels, comments.
+      R"sql(
+CREATE TABLE repositories (
+  id INTEGER PRIMARY KEY,
+  full_name TEXT NOT NULL UNIQUE,
+  previous_name TEXT,
+  high_water_issues TEXT,
+  high_water_comments TEXT
+);
+CREATE TABLE issues (
+  id INTEGER PRIMARY KEY,
+  repository_id INTEGER NOT NULL REFERENCES repositories(id),
+  number INTEGER NOT NULL,
+  url TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('open', 'closed')),
+  created TEXT NOT NULL DEFAULT '',
+  updated TEXT NOT NULL DEFAULT '',
+  title TEXT NOT NULL,
+  body TEXT NOT NULL DEFAULT '',
+  error_lines TEXT NOT NULL DEFAULT '[]',
+  env TEXT NOT NULL DEFAULT '',
+  discussion TEXT NOT NULL DEFAULT '',
+  scope TEXT CHECK (scope IS NULL OR scope IN ('in', 'out')),
+  scope_reason TEXT,
+  raw_json TEXT,
+  UNIQUE (repository_id, number)
+);
+CREATE TABLE issue_labels (
+  issue_id INTEGER NOT NULL REFERENCES issues(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  PRIMARY KEY (issue_id, name)
+);
+CREATE TABLE comments (
+  id INTEGER PRIMARY KEY,
+  repository_id INTEGER NOT NULL REFERENCES repositories(id),
+  issue_number INTEGER NOT NULL,
+  author TEXT NOT NULL DEFAULT '',
+  created TEXT NOT NULL DEFAULT '',
+  updated TEXT NOT NULL DEFAULT '',
+  body TEXT NOT NULL DEFAULT '',
+  raw_json TEXT
+);
+CREATE INDEX comments_by_issue ON comments(repository_id, issue_number);
+CREATE TABLE http_cache (
+  url TEXT PRIMARY KEY,
+  etag TEXT,
+  last_modified TEXT
+);
+)sql",
+      // 2: the study's funnel — screening decisions and samples.
+      R"sql(
+CREATE TABLE screening (
+  issue_id INTEGER PRIMARY KEY REFERENCES issues(id) ON DELETE CASCADE,
+  decision TEXT NOT NULL CHECK (decision IN ('candidate', 'excluded')),
+  rule TEXT NOT NULL,
+  screened_at TEXT NOT NULL
+);
+CREATE TABLE samples (
+  name TEXT NOT NULL,
+  issue_id INTEGER NOT NULL REFERENCES issues(id) ON DELETE CASCADE,
+  status TEXT NOT NULL CHECK (status IN ('sampled', 'excluded')),
+  origin TEXT NOT NULL CHECK (origin IN ('draw', 'replacement')),
+  reason TEXT,
+  replaced_by INTEGER REFERENCES issues(id),
+  seed INTEGER NOT NULL,
+  PRIMARY KEY (name, issue_id)
+);
+)sql",
+      // 3: manual labels, their audit and adjudication.
+      R"sql(
+CREATE TABLE label_batches (
+  id INTEGER PRIMARY KEY,
+  rater TEXT NOT NULL,
+  source TEXT NOT NULL,
+  imported_at TEXT NOT NULL
+);
+CREATE TABLE manual_labels (
+  batch_id INTEGER NOT NULL REFERENCES label_batches(id) ON DELETE CASCADE,
+  issue_id INTEGER NOT NULL REFERENCES issues(id) ON DELETE CASCADE,
+  rater TEXT NOT NULL,
+  symptom TEXT NOT NULL,
+  root_cause TEXT NOT NULL,
+  note TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (rater, issue_id)
+);
+CREATE TABLE adjudications (
+  issue_id INTEGER PRIMARY KEY REFERENCES issues(id) ON DELETE CASCADE,
+  adjudicator TEXT NOT NULL,
+  symptom TEXT NOT NULL,
+  root_cause TEXT NOT NULL,
+  note TEXT NOT NULL DEFAULT '',
+  source TEXT NOT NULL,
+  adjudicated_at TEXT NOT NULL
+);
+CREATE TABLE audits (
+  id INTEGER PRIMARY KEY,
+  raters TEXT NOT NULL,
+  n INTEGER NOT NULL,
+  kappa_joint REAL NOT NULL,
+  threshold REAL NOT NULL,
+  gate TEXT NOT NULL CHECK (gate IN ('pass', 'fail')),
+  audited_at TEXT NOT NULL
+);
+CREATE TABLE final_labels (
+  issue_id INTEGER PRIMARY KEY REFERENCES issues(id) ON DELETE CASCADE,
+  symptom TEXT NOT NULL,
+  root_cause TEXT NOT NULL,
+  provenance TEXT NOT NULL CHECK (provenance IN ('agreed', 'adjudicated')),
+  raters TEXT NOT NULL,
+  audit_id INTEGER REFERENCES audits(id),
+  decided_at TEXT NOT NULL
+);
+)sql",
+      // 4: classifier predictions, reproducer links and regression-suite runs.
+      R"sql(
+CREATE TABLE predictions (
+  issue_id INTEGER PRIMARY KEY REFERENCES issues(id) ON DELETE CASCADE,
+  model_version TEXT NOT NULL,
+  scope TEXT NOT NULL,
+  scope_p REAL NOT NULL,
+  symptom TEXT NOT NULL,
+  symptom_p REAL NOT NULL,
+  root_cause TEXT NOT NULL,
+  root_cause_p REAL NOT NULL,
+  abstain INTEGER NOT NULL,
+  rules_fired TEXT NOT NULL DEFAULT '[]',
+  predicted_at TEXT NOT NULL
+);
+CREATE TABLE repro_links (
+  issue_id INTEGER NOT NULL REFERENCES issues(id) ON DELETE CASCADE,
+  repro_id TEXT NOT NULL,
+  PRIMARY KEY (issue_id, repro_id)
+);
+CREATE TABLE suite_runs (
+  id INTEGER PRIMARY KEY,
+  mode TEXT NOT NULL,
+  started_at TEXT NOT NULL
+);
+CREATE TABLE suite_results (
+  run_id INTEGER NOT NULL REFERENCES suite_runs(id) ON DELETE CASCADE,
+  repro_id TEXT NOT NULL,
+  variant TEXT NOT NULL CHECK (variant IN ('buggy', 'fixed')),
+  mode TEXT NOT NULL,
+  outcome TEXT NOT NULL,
+  detail TEXT NOT NULL DEFAULT '',
+  seconds REAL NOT NULL DEFAULT 0,
+  PRIMARY KEY (run_id, repro_id, variant, mode)
+);
+)sql",
+      // 5: miner resume cursors and the timeline evidence of sampled issues.
+      R"sql(
+CREATE TABLE mine_cursors (
+  repository_id INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  listing TEXT NOT NULL CHECK (listing IN ('issues', 'comments')),
+  next_url TEXT NOT NULL,
+  PRIMARY KEY (repository_id, listing)
+);
+CREATE TABLE timeline_events (
+  issue_id INTEGER NOT NULL REFERENCES issues(id) ON DELETE CASCADE,
+  position INTEGER NOT NULL,
+  event TEXT NOT NULL,
+  reference TEXT NOT NULL DEFAULT '',
+  raw_json TEXT NOT NULL,
+  PRIMARY KEY (issue_id, position)
+);
+)sql",
+      // 6: the reproducer catalog (from the manifests), so cases can be matched to reproducers by label.
+      R"sql(
+CREATE TABLE reproducers (
+  id TEXT PRIMARY KEY,
+  title TEXT NOT NULL,
+  symptom TEXT NOT NULL,
+  root_cause TEXT NOT NULL
+);
+)sql",
+      // 7: the miner's memory for renames (GitHub's stable repository id, every name a repository had) and
+      // for completeness checks (the numbers the issue listing showed to be pull requests).
+      R"sql(
+ALTER TABLE repositories ADD COLUMN github_id INTEGER;
+CREATE TABLE repository_aliases (
+  name TEXT PRIMARY KEY,
+  repository_id INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE
+);
+CREATE TABLE listing_pull_requests (
+  repository_id INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  number INTEGER NOT NULL,
+  PRIMARY KEY (repository_id, number)
+);
+)sql",
+  };
+  return steps;
+}
+
+}  // namespace faultline::datasets

@@ -1,0 +1,68 @@
+#include "datasets/store/prediction_store.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "common/clock.hpp"
+#include "common/csv.hpp"
+
+namespace faultline::datasets {
+
+void replace_predictions(Database& db, const std::vector<Prediction>& predictions) {
+  db.exec("DELETE FROM predictions");
+  Statement insert = db.prepare(
+      "INSERT INTO predictions(issue_id, model_version, scope, scope_p, symptom, symptom_p, root_cause, "
+      "root_cause_p, abstain, rules_fired, predicted_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+  std::string now = common::utc_now();
+  for (const auto& p : predictions) {
+    insert.bind_all(p.issue_id, p.model_version, p.scope, p.scope_p, p.symptom, p.symptom_p, p.root_cause,
+                    p.root_cause_p, p.abstain ? 1 : 0, p.rules_fired, now);
+    insert.run();
+  }
+}
+
+std::map<int64_t, Prediction> load_predictions(Database& db) {
+  Statement s = db.prepare(
+      "SELECT issue_id, model_version, scope, scope_p, symptom, symptom_p, root_cause, root_cause_p, "
+      "abstain, "
+      "rules_fired FROM predictions");
+  std::map<int64_t, Prediction> out;
+  while (s.step()) {
+    out[s.integer(0)] = {s.integer(0), s.text(1), s.text(2), s.real(3),         s.text(4),
+                         s.real(5),    s.text(6), s.real(7), s.integer(8) != 0, s.text(9)};
+  }
+  return out;
+}
+
+void write_predictions(Database& db, std::ostream& out, const std::string& format) {
+  Statement s = db.prepare(
+      "SELECT r.full_name, i.number, p.model_version, p.scope, p.scope_p, p.symptom, p.symptom_p, "
+      "p.root_cause, "
+      "p.root_cause_p, p.abstain, p.rules_fired FROM predictions p JOIN issues i ON i.id = p.issue_id "
+      "JOIN repositories r ON r.id = i.repository_id ORDER BY r.full_name, i.number");
+  if (format == "csv") {
+    common::write_csv_row(out, {"repo", "number", "model_version", "scope", "scope_p", "symptom", "symptom_p",
+                        "root_cause", "root_cause_p", "abstain", "rules_fired"});
+  }
+  while (s.step()) {
+    if (format == "csv") {
+      common::write_csv_row(out, {s.text(0), std::to_string(s.integer(1)), s.text(2), s.text(3),
+                          std::to_string(s.real(4)), s.text(5), std::to_string(s.real(6)), s.text(7),
+                          std::to_string(s.real(8)), s.integer(9) ? "1" : "0", s.text(10)});
+    } else {
+      nlohmann::json j = {{"repo", s.text(0)},
+                          {"number", s.integer(1)},
+                          {"model_version", s.text(2)},
+                          {"scope", s.text(3)},
+                          {"scope_p", s.real(4)},
+                          {"symptom", s.text(5)},
+                          {"symptom_p", s.real(6)},
+                          {"root_cause", s.text(7)},
+                          {"root_cause_p", s.real(8)},
+                          {"abstain", s.integer(9) != 0},
+                          {"rules_fired", nlohmann::json::parse(s.text(10))}};
+      out << j.dump() << '\n';
+    }
+  }
+}
+
+}  // namespace faultline::datasets

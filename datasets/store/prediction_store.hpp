@@ -1,0 +1,30 @@
+// SQL for classifier predictions. Predictions never touch manual labels: they live in their own table.
+#pragma once
+
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "datasets/store/database.hpp"
+
+namespace faultline::datasets {
+
+struct Prediction {
+  int64_t issue_id = 0;
+  std::string model_version;
+  std::string scope;
+  double scope_p = 0;
+  std::string symptom;
+  double symptom_p = 0;
+  std::string root_cause;
+  double root_cause_p = 0;
+  bool abstain = false;
+  std::string rules_fired = "[]";  // JSON list of rule ids
+};
+
+void replace_predictions(Database& db, const std::vector<Prediction>& predictions);
+std::map<int64_t, Prediction> load_predictions(Database& db);
+void write_predictions(Database& db, std::ostream& out, const std::string& format);
+
+}  // namespace faultline::datasets

@@ -1,0 +1,142 @@
+#include "datasets/store/snapshot.hpp"
+
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "common/text_file.hpp"
+#include "common/csv.hpp"
+#include "datasets/store/issue_store.hpp"
+#include "common/json_fields.hpp"
+#include "common/error.hpp"
+
+namespace faultline::datasets {
+
+namespace {
+
+using nlohmann::json;
+
+std::vector<std::string> string_list(const json& record, const char* field, const std::string& where) {
+  if (!record.contains(field)) return {};
+  const json& node = record.at(field);
+  if (!node.is_array()) throw Error(where + ": field '" + field + "' must be a list of strings");
+  std::vector<std::string> out;
+  for (const auto& item : node) {
+    if (!item.is_string()) throw Error(where + ": field '" + field + "' must be a list of strings");
+    out.push_back(item.get<std::string>());
+  }
+  return out;
+}
+
+}  // namespace
+
+IssueRecord parse_record(const std::string& json_line, const std::string& where) {
+  json record;
+  try {
+    record = json::parse(json_line);
+  } catch (const json::parse_error& e) {
+    throw Error(where + ": not valid JSON (" + e.what() + ")");
+  }
+  if (!record.is_object()) throw Error(where + ": a record must be a JSON object");
+  IssueRecord r;
+  r.repo = common::json_string(record, "repo", where);
+  auto slash = r.repo.find('/');
+  if (slash == std::string::npos || slash == 0 || slash + 1 == r.repo.size() ||
+      r.repo.find('/', slash + 1) != std::string::npos) {
+    throw Error(where + ": repo '" + r.repo + "' is not of the form OWNER/NAME");
+  }
+  if (!record.contains("number") || !record.at("number").is_number_integer() ||
+      record.at("number").get<int64_t>() <= 0) {
+    throw Error(where + ": field 'number' must be a positive integer");
+  }
+  r.number = record.at("number").get<int64_t>();
+  r.url = common::json_optional_string(record, "url", where);
+  if (r.url.empty()) r.url = "https://github.com/" + r.repo + "/issues/" + std::to_string(r.number);
+  r.state = common::json_string(record, "state", where);
+  if (r.state != "open" && r.state != "closed") {
+    throw Error(where + ": state '" + r.state + "' must be 'open' or 'closed'");
+  }
+  r.created = common::json_optional_string(record, "created", where);
+  r.updated = common::json_optional_string(record, "updated", where);
+  r.labels = string_list(record, "labels", where);
+  r.title = common::json_string(record, "title", where);
+  r.body = common::json_optional_string(record, "body", where);
+  r.error_lines = string_list(record, "error_lines", where);
+  r.env = common::json_optional_string(record, "env", where);
+  r.discussion = common::json_optional_string(record, "discussion", where);
+  std::string scope = common::json_optional_string(record, "scope", where);
+  if (!scope.empty()) {
+    if (scope != "in" && scope != "out") throw Error(where + ": scope '" + scope + "' must be 'in' or 'out'");
+    r.scope = scope;
+    r.scope_reason = common::json_optional_string(record, "scope_reason", where);
+  }
+  return r;
+}
+
+std::vector<IssueRecord> read_snapshot(const std::string& path) {
+  std::istringstream in(common::read_text_file(path));
+  std::vector<IssueRecord> records;
+  std::set<std::string> seen;
+  std::string line;
+  int line_number = 0;
+  while (std::getline(in, line)) {
+    ++line_number;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    std::string where = path + ":" + std::to_string(line_number);
+    IssueRecord r = parse_record(line, where);
+    if (!seen.insert(r.key()).second) throw Error(where + ": " + r.key() + " appears twice in the snapshot");
+    records.push_back(std::move(r));
+  }
+  return records;
+}
+
+ImportSummary import_snapshot(Database& db, const std::string& path) {
+  std::vector<IssueRecord> records = read_snapshot(path);
+  ImportSummary summary;
+  db.transaction([&] {
+    for (const auto& r : records) {
+      if (upsert_issue(db, r).inserted) {
+        ++summary.inserted;
+      } else {
+        ++summary.updated;
+      }
+    }
+  });
+  return summary;
+}
+
+void write_issues_jsonl(std::ostream& out, const std::vector<IssueRecord>& issues) {
+  for (const auto& r : issues) {
+    json j = {{"repo", r.repo},
+              {"number", r.number},
+              {"url", r.url},
+              {"state", r.state},
+              {"created", r.created},
+              {"labels", r.labels},
+              {"title", r.title},
+              {"body", r.body},
+              {"error_lines", r.error_lines},
+              {"env", r.env},
+              {"discussion", r.discussion}};
+    if (!r.updated.empty()) j["updated"] = r.updated;
+    if (r.scope) {
+      j["scope"] = *r.scope;
+      j["scope_reason"] = r.scope_reason.value_or("");
+    }
+    out << j.dump() << '\n';
+  }
+}
+
+void write_issues_csv(std::ostream& out, const std::vector<IssueRecord>& issues) {
+  common::write_csv_row(out, {"repo", "number", "url", "state", "created", "labels", "title", "error_lines", "scope",
+                      "scope_reason"});
+  for (const auto& r : issues) {
+    std::string labels, errors;
+    for (const auto& l : r.labels) labels += (labels.empty() ? "" : ";") + l;
+    for (const auto& e : r.error_lines) errors += (errors.empty() ? "" : " | ") + e;
+    common::write_csv_row(out, {r.repo, std::to_string(r.number), r.url, r.state, r.created, labels, r.title, errors,
+                        r.scope.value_or(""), r.scope_reason.value_or("")});
+  }
+}
+
+}  // namespace faultline::datasets

@@ -1,0 +1,27 @@
+// The snapshot format: JSONL corpus records (DESIGN.md), read into the store and written back out.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "datasets/store/database.hpp"
+#include "datasets/store/issue_record.hpp"
+
+namespace faultline::datasets {
+
+// Parses every line; throws faultline::Error naming the file, line and field on the first bad record.
+std::vector<IssueRecord> read_snapshot(const std::string& path);
+IssueRecord parse_record(const std::string& json_line, const std::string& where);
+
+struct ImportSummary {
+  int inserted = 0;
+  int updated = 0;
+};
+// Validates the whole file first, then writes it in one transaction: all records or none.
+ImportSummary import_snapshot(Database& db, const std::string& path);
+
+void write_issues_jsonl(std::ostream& out, const std::vector<IssueRecord>& issues);
+void write_issues_csv(std::ostream& out, const std::vector<IssueRecord>& issues);
+
+}  // namespace faultline::datasets

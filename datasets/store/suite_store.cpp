@@ -1,0 +1,60 @@
+#include "datasets/store/suite_store.hpp"
+
+#include "common/clock.hpp"
+
+namespace faultline::datasets {
+
+void link_reproducer(Database& db, int64_t issue_id, const std::string& repro_id) {
+  db.prepare("INSERT OR IGNORE INTO repro_links(issue_id, repro_id) VALUES (?, ?)")
+      .bind_all(issue_id, repro_id)
+      .run();
+}
+
+std::map<int64_t, std::vector<std::string>> load_reproducer_links(Database& db) {
+  Statement s = db.prepare("SELECT issue_id, repro_id FROM repro_links ORDER BY issue_id, repro_id");
+  std::map<int64_t, std::vector<std::string>> out;
+  while (s.step()) out[s.integer(0)].push_back(s.text(1));
+  return out;
+}
+
+void replace_reproducer_catalog(Database& db, const std::vector<CatalogEntry>& entries) {
+  db.exec("DELETE FROM reproducers");
+  Statement insert =
+      db.prepare("INSERT INTO reproducers(id, title, symptom, root_cause) VALUES (?, ?, ?, ?)");
+  for (const auto& e : entries) {
+    insert.bind_all(e.id, e.title, e.symptom, e.root_cause);
+    insert.run();
+  }
+}
+
+std::vector<CatalogEntry> load_reproducer_catalog(Database& db) {
+  Statement s = db.prepare("SELECT id, title, symptom, root_cause FROM reproducers ORDER BY id");
+  std::vector<CatalogEntry> out;
+  while (s.step()) out.push_back({s.text(0), s.text(1), s.text(2), s.text(3)});
+  return out;
+}
+
+int64_t start_suite_run(Database& db, const std::string& mode) {
+  db.prepare("INSERT INTO suite_runs(mode, started_at) VALUES (?, ?)").bind_all(mode, common::utc_now()).run();
+  return db.last_insert_id();
+}
+
+void record_suite_result(Database& db, int64_t run_id, const SuiteResult& r) {
+  db.prepare(
+        "INSERT OR REPLACE INTO suite_results(run_id, repro_id, variant, mode, outcome, detail, seconds) "
+        "VALUES (?,?,?,?,?,?,?)")
+      .bind_all(run_id, r.repro_id, r.variant, r.mode, r.outcome, r.detail, r.seconds)
+      .run();
+}
+
+std::vector<SuiteResult> latest_suite_results(Database& db) {
+  Statement s = db.prepare(
+      "SELECT repro_id, variant, mode, outcome, detail, seconds FROM suite_results r "
+      "WHERE run_id = (SELECT MAX(run_id) FROM suite_results x WHERE x.repro_id = r.repro_id "
+      "AND x.variant = r.variant AND x.mode = r.mode) ORDER BY repro_id, mode, variant");
+  std::vector<SuiteResult> out;
+  while (s.step()) out.push_back({s.text(0), s.text(1), s.text(2), s.text(3), s.text(4), s.real(5)});
+  return out;
+}
+
+}  // namespace faultline::datasets

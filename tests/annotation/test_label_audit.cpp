@@ -1,0 +1,226 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "classifier/annotation/label_audit.hpp"
+#include "classifier/annotation/label_sheets.hpp"
+#include "common/csv.hpp"
+#include "datasets/store/database.hpp"
+#include "datasets/store/funnel_store.hpp"
+#include "datasets/store/issue_store.hpp"
+#include "datasets/store/label_store.hpp"
+#include "datasets/store/prediction_store.hpp"
+#include "common/error.hpp"
+#include "tests/temp_dir.hpp"
+
+using namespace faultline::annotation;
+using namespace faultline::datasets;
+namespace common = faultline::common;
+
+namespace {
+
+void add_issues(Database& db, int count) {
+  for (int i = 1; i <= count; ++i) {
+    IssueRecord r;
+    r.repo = "a/b";
+    r.number = i;
+    r.url = "https://github.com/a/b/issues/" + std::to_string(i);
+    r.state = "closed";
+    r.title = "crash " + std::to_string(i);
+    upsert_issue(db, r);
+  }
+}
+
+const char* kHeader = "repo,number,rater,symptom,root_cause,note\n";
+
+std::string import_error(Database& db, const std::string& path) {
+  try {
+    import_label_sheet(db, "alice", path);
+  } catch (const faultline::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+int64_t count(Database& db, const std::string& table) {
+  auto s = db.prepare("SELECT COUNT(*) FROM " + table);
+  s.step();
+  return s.integer(0);
+}
+
+}  // namespace
+
+TEST(LabelImport, PartlyInvalidCsvChangesNothingAndNamesLineAndValue) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("l.db"));
+  add_issues(db, 3);
+  auto path = dir.write(
+      "a.csv", std::string(kHeader) + "a/b,1,alice,crash,api_misuse,\n" + "a/b,2,alice,crash,cosmic_rays,\n");
+  EXPECT_EQ(import_error(db, path), path + ":3: unknown root cause 'cosmic_rays'");
+  dir.write("a.csv", std::string(kHeader) + "a/b,1,alice,crash,api_misuse,\na/b,1,alice,hang,api_misuse,\n");
+  EXPECT_EQ(import_error(db, path), path + ":3: a/b#1 is labeled twice in this file");
+  dir.write("a.csv", std::string(kHeader) + "a/b,1,alice,crash,api_misuse,\na/b,9,alice,hang,api_misuse,\n");
+  EXPECT_EQ(import_error(db, path), path + ":3: issue a/b#9 is not in the store (import or mine it first)");
+  dir.write("a.csv", std::string(kHeader) + "a/b,1,alice,crash,,\n");
+  EXPECT_EQ(import_error(db, path),
+            path + ":2: a label needs one symptom and one root cause; 'root_cause' is empty");
+  dir.write("a.csv", std::string(kHeader) + "a/b,1,bob,crash,api_misuse,\n");
+  EXPECT_EQ(import_error(db, path), path + ":2: the row is by rater 'bob', but the import is for 'alice'");
+  dir.write("a.csv", std::string(kHeader) + "a/b,1,alice,crash,api_misuse,\n\"a/b,2\n");
+  EXPECT_EQ(import_error(db, path), path + ":3: quoted field is never closed");
+  dir.write("a.csv", "repo,number,symptom\n");
+  EXPECT_EQ(import_error(db, path), path + ":1: the header lacks the column 'root_cause'");
+  EXPECT_EQ(count(db, "manual_labels"), 0);
+  EXPECT_EQ(count(db, "label_batches"), 0);
+}
+
+TEST(LabelImport, ValidSheetIsOneBatchAndBlankRowsAreSkipped) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("l.db"));
+  add_issues(db, 3);
+  auto path = dir.write("a.csv",
+                        "repo,number,url,title,text,symptom,root_cause,note\n"
+                        "a/b,1,u,t,x,crash,api_misuse,n1\n"
+                        "a/b,2,u,t,x,,,\n"
+                        "a/b,3,u,t,x,hang,concurrency_error,\n");
+  auto r = import_label_sheet(db, "alice", path);
+  EXPECT_EQ(r.labeled, 2);
+  EXPECT_EQ(r.skipped_blank, 1);
+  auto labels = load_manual_labels(db, "alice");
+  ASSERT_EQ(labels.size(), 2u);
+  EXPECT_EQ(labels[0].batch_id, r.batch_id);
+  EXPECT_EQ(labels[1].root_cause, "concurrency_error");
+}
+
+namespace {
+
+// Ten issues; bob disagrees with alice on issue 10 only (root cause). Hand-worked joint kappa:
+// alice's joint labels: 5× crash/api_misuse (1-5), 5× hang/concurrency_error (6-10);
+// bob: same but issue 10 = hang/state_mismanagement. p_o = .9;
+// p_e = (.5)(.5) + (.5)(.4) + 0 = .45; kappa = (.9 - .45)/(.55) = 0.8181818.
+void two_raters(faultline::testing::TempDir& dir, Database& db) {
+  add_issues(db, 10);
+  std::string a = kHeader, b = kHeader;
+  for (int i = 1; i <= 10; ++i) {
+    std::string label = i <= 5 ? "crash,api_misuse" : "hang,concurrency_error";
+    a += "a/b," + std::to_string(i) + ",alice," + label + ",\n";
+    std::string other = i == 10 ? "hang,state_mismanagement" : label;
+    b += "a/b," + std::to_string(i) + ",bob," + other + ",\n";
+  }
+  import_label_sheet(db, "alice", dir.write("a.csv", a));
+  import_label_sheet(db, "bob", dir.write("b.csv", b));
+}
+
+}  // namespace
+
+TEST(Audit, PassingGatePromotesAgreedLabelsAndKeepsDisagreementPending) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("l.db"));
+  two_raters(dir, db);
+  auto audit = run_audit(db, {"alice", "bob"}, 0.8);
+  EXPECT_EQ(audit.n, 10);
+  EXPECT_NEAR(audit.joint.kappa, 0.45 / 0.55, 1e-12);
+  EXPECT_DOUBLE_EQ(audit.symptom.kappa, 1.0);
+  EXPECT_EQ(audit.gate, "pass");
+  EXPECT_EQ(audit.promoted_agreed, 9);
+  ASSERT_EQ(audit.pending.size(), 1u);
+  EXPECT_EQ(audit.pending[0], "a/b#10");
+  EXPECT_EQ(load_final_labels(db).size(), 9u);
+
+  // Adjudicating issue 10 re-runs the audit and promotes it with its provenance.
+  auto adj = import_adjudications(
+      db, dir.write("adj.csv", std::string(kHeader) + "a/b,10,carol,hang,concurrency_error,settled\n"));
+  EXPECT_EQ(adj.imported, 1);
+  ASSERT_TRUE(adj.audited);
+  EXPECT_TRUE(adj.audit.pending.empty());
+  auto finals = load_final_labels(db);
+  ASSERT_EQ(finals.size(), 10u);
+  auto ten = finals[*find_issue(db, "a/b", 10)];
+  EXPECT_EQ(ten.provenance, "adjudicated");
+  EXPECT_EQ(ten.root_cause, "concurrency_error");
+  EXPECT_EQ(ten.raters, "alice,bob+carol");
+}
+
+TEST(Audit, FailingGateLeavesFinalLabelsAsTheyWere) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("l.db"));
+  two_raters(dir, db);
+  auto audit = run_audit(db, {"alice", "bob"}, 0.9);  // 0.818 < 0.9
+  EXPECT_EQ(audit.gate, "fail");
+  EXPECT_NE(audit.gate_reason.find("below the threshold 0.90"), std::string::npos);
+  EXPECT_TRUE(load_final_labels(db).empty());
+}
+
+TEST(Audit, ManualLabelsAreUntouchedByPredictions) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("l.db"));
+  two_raters(dir, db);
+  run_audit(db, {"alice", "bob"}, 0.8);
+  int64_t one = *find_issue(db, "a/b", 1);
+  replace_predictions(db, {{one, "v1", "in", 0.9, "hang", 0.9, "performance_bug", 0.9, false, "[]"}});
+  EXPECT_EQ(load_final_labels(db)[one].symptom, "crash");
+}
+
+TEST(Audit, ThreeRatersUseFleiss) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("l.db"));
+  two_raters(dir, db);
+  std::string c = kHeader;
+  for (int i = 1; i <= 10; ++i) {
+    c += "a/b," + std::to_string(i) + ",carol," + (i <= 5 ? "crash,api_misuse" : "hang,concurrency_error") +
+         ",\n";
+  }
+  import_label_sheet(db, "carol", dir.write("c.csv", c));
+  auto audit = run_audit(db, {}, 0.8);
+  // Items 1-9: all three agree (P_i = 1); item 10: two of three agree (P_i = 1/3) → P̄ = (9 + 1/3)/10 =
+  // 0.9333. Totals over 30 ratings: crash/api 15, hang/conc 14, hang/state 1 → P̄e = (.5)^2 + (14/30)^2 +
+  // (1/30)^2 = .25 + .217778 + .001111 = .468889; kappa = (.933333 - .468889)/(.531111) = 0.874477.
+  EXPECT_NEAR(audit.fleiss_joint, 0.874477, 1e-5);
+  EXPECT_EQ(audit.gate, "pass");
+}
+
+TEST(LabelExport, SheetHoldsTheSampleWithEmptyLabelColumns) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("l.db"));
+  add_issues(db, 5);
+  replace_sample(db, "s",
+                 {{*find_issue(db, "a/b", 2), "sampled", "draw", {}, {}, 1},
+                  {*find_issue(db, "a/b", 4), "excluded", "draw", std::string("dup"), {}, 1}});
+  std::ostringstream out;
+  EXPECT_EQ(export_label_sheet(db, out, SheetSelection::kSample, "s"), 1);
+  auto rows = common::parse_csv(out.str(), "sheet");
+  ASSERT_EQ(rows.size(), 2u);  // header + issue 2 (issue 4 was excluded)
+  EXPECT_EQ(rows[0].fields, (std::vector<std::string>{"repo", "number", "url", "title", "text", "symptom",
+                                                      "root_cause", "note"}));
+  EXPECT_EQ(rows[1].fields[1], "2");
+  EXPECT_EQ(rows[1].fields[5], "");
+  // Filled in and imported back, the sheet round-trips.
+  std::string filled = out.str();
+  filled.replace(filled.rfind(",,,"), 3, ",hang,concurrency_error,");
+  auto r = import_label_sheet(db, "alice", dir.write("filled.csv", filled));
+  EXPECT_EQ(r.labeled, 1);
+  EXPECT_THROW(export_label_sheet(db, out, SheetSelection::kSample, "missing"), faultline::Error);
+}
+
+TEST(LabelExport, UncertainQueueListsAbstentionsLeastConfidentFirst) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("l.db"));
+  add_issues(db, 4);
+  auto id = [&](int n) { return *find_issue(db, "a/b", n); };
+  // Issue 1 confident; 2 and 3 abstained (3 less sure: min(.6, .2) = .2 < min(.4, .5) = .4); 4 abstained but
+  // already has a manual label.
+  replace_predictions(db, {{id(1), "v", "in", .9, "crash", .9, "api_misuse", .9, false, "[]"},
+                           {id(2), "v", "in", .9, "crash", .4, "api_misuse", .5, true, "[]"},
+                           {id(3), "v", "in", .9, "hang", .6, "concurrency_error", .2, true, "[]"},
+                           {id(4), "v", "in", .9, "hang", .1, "concurrency_error", .1, true, "[]"}});
+  db.transaction([&] {
+    replace_final_labels(db, {{id(4), "hang", "concurrency_error", "agreed", "x,y"}},
+                         record_audit(db, "x,y", 1, 1, .8, "pass"));
+  });
+  std::ostringstream out;
+  EXPECT_EQ(export_label_sheet(db, out, SheetSelection::kUncertain, ""), 2);
+  auto rows = common::parse_csv(out.str(), "queue");
+  EXPECT_EQ(rows[1].fields[1], "3");
+  EXPECT_EQ(rows[2].fields[1], "2");
+}

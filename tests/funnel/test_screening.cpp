@@ -1,0 +1,117 @@
+#include <gtest/gtest.h>
+
+#include "classifier/funnel/screening.hpp"
+#include "datasets/store/database.hpp"
+#include "datasets/store/funnel_store.hpp"
+#include "datasets/store/issue_store.hpp"
+#include "common/error.hpp"
+#include "tests/temp_dir.hpp"
+
+using faultline::funnel::screen_issue;
+using faultline::funnel::ScreeningRules;
+using faultline::datasets::IssueRecord;
+
+namespace {
+
+IssueRecord issue(const std::string& title, const std::string& state = "closed",
+                  std::vector<std::string> labels = {}) {
+  IssueRecord r;
+  r.repo = "NVIDIA/cutlass";
+  r.number = 1;
+  r.state = state;
+  r.title = title;
+  r.labels = std::move(labels);
+  return r;
+}
+
+std::string rule(const std::string& title, const std::string& state = "closed",
+                 std::vector<std::string> labels = {}) {
+  auto outcome = screen_issue(ScreeningRules::builtin(), issue(title, state, std::move(labels)));
+  return (outcome.candidate ? "candidate " : "excluded ") + outcome.rule;
+}
+
+}  // namespace
+
+TEST(Screening, EachFailureTermAdmitsAClosedIssue) {
+  EXPECT_EQ(rule("Bug in grouped GEMM epilogue"), "candidate title:bug");
+  EXPECT_EQ(rule("RuntimeError when loading the extension"), "candidate title:error");
+  EXPECT_EQ(rule("Installation fails on Windows"), "candidate title:fail");
+  EXPECT_EQ(rule("Wrong output for bf16 inputs"), "candidate title:wrong");
+  EXPECT_EQ(rule("Process crashes during backward"), "candidate title:crash");
+  EXPECT_EQ(rule("Kernel hangs with 8 GPUs"), "candidate title:hang");
+  EXPECT_EQ(rule("Regression in 2.3 matmul"), "candidate title:regression");
+  EXPECT_EQ(rule("Poor performance on H100"), "candidate title:performance");
+  EXPECT_EQ(rule("Numerical issue in softmax"), "candidate title:numerical");
+}
+
+TEST(Screening, WordFormsAndCaseVariantsMatch) {
+  EXPECT_EQ(rule("BUGS everywhere"), "candidate title:bug");
+  EXPECT_EQ(rule("compile ERRORS with nvcc 12.4"), "candidate title:error");
+  EXPECT_EQ(rule("Build FAILED on sm_90"), "candidate title:fail");
+  EXPECT_EQ(rule("Test failing after update"), "candidate title:fail");
+  EXPECT_EQ(rule("Crashed with illegal instruction"), "candidate title:crash");
+  EXPECT_EQ(rule("training Hanging at step 0"), "candidate title:hang");
+  EXPECT_EQ(rule("NaN in attention output"), "candidate title:numerical");
+  EXPECT_EQ(rule("nans with fp16"), "candidate title:numerical");
+}
+
+TEST(Screening, NearMissesAreNotFailureTerms) {
+  // "debug", "failover" and "hanger" contain the letters of a term but are other words.
+  EXPECT_EQ(rule("Add a debug flag"), "excluded title:no-failure-term");
+  EXPECT_EQ(rule("Support failover to the CPU kernel"), "excluded title:no-failure-term");
+  EXPECT_EQ(rule("Coat hanger example"), "excluded title:no-failure-term");
+  EXPECT_EQ(rule("Support FP8 on Ada"), "excluded title:no-failure-term");
+}
+
+TEST(Screening, OpenIssueIsExcludedWhateverItsTitle) {
+  EXPECT_EQ(rule("Crash in paged prefill", "open"), "excluded state:open");
+}
+
+TEST(Screening, EachOutOfScopeLabelExcludes) {
+  const std::vector<std::pair<std::string, std::string>> cases = {{"question", "question"},
+                                                                  {"feature request", "feature_request"},
+                                                                  {"enhancement", "enhancement"},
+                                                                  {"documentation", "documentation"},
+                                                                  {"docs", "documentation"},
+                                                                  {"roadmap", "roadmap"},
+                                                                  {"tracking", "tracking"},
+                                                                  {"help wanted", "help_wanted"},
+                                                                  {"good first issue", "good_first_issue"},
+                                                                  {"chore", "chore"},
+                                                                  {"style", "style"}};
+  for (const auto& [label, id] : cases) {
+    EXPECT_EQ(rule("Crash in paged prefill", "closed", {label}), "excluded label:" + id) << label;
+  }
+  EXPECT_EQ(rule("Crash in paged prefill", "closed", {"Question"}), "excluded label:question");
+  EXPECT_EQ(rule("Crash in paged prefill", "closed", {"bug"}), "candidate title:crash");
+}
+
+TEST(Screening, InvalidPatternIsReportedWithItsRule) {
+  try {
+    ScreeningRules::from_json_text(
+        R"({"title_terms":[{"id":"x","pattern":"(unclosed"}],"exclude_labels":[]})", "r.json");
+    FAIL();
+  } catch (const faultline::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("r.json: title term 'x' has an invalid pattern"), std::string::npos);
+  }
+}
+
+TEST(Screening, StoreRecordsEveryDecisionWithItsRule) {
+  faultline::testing::TempDir dir;
+  faultline::datasets::Database db(dir.file("s.db"));
+  auto a = issue("Kernel crash", "closed");
+  auto b = issue("Kernel crash", "open");
+  b.number = 2;
+  auto c = issue("Feature: add FP8", "closed");
+  c.number = 3;
+  for (const auto& r : {a, b, c}) faultline::datasets::upsert_issue(db, r);
+  auto funnel = faultline::funnel::screen_store(db, ScreeningRules::builtin());
+  EXPECT_EQ(funnel["NVIDIA/cutlass"].raw, 3);
+  EXPECT_EQ(funnel["NVIDIA/cutlass"].candidates, 1);
+  auto decisions = faultline::datasets::load_screening(db);
+  ASSERT_EQ(decisions.size(), 3u);
+  EXPECT_EQ(decisions[*faultline::datasets::find_issue(db, "NVIDIA/cutlass", 1)].rule, "title:crash");
+  EXPECT_EQ(decisions[*faultline::datasets::find_issue(db, "NVIDIA/cutlass", 2)].rule, "state:open");
+  EXPECT_EQ(decisions[*faultline::datasets::find_issue(db, "NVIDIA/cutlass", 3)].rule,
+            "title:no-failure-term");
+}

@@ -1,0 +1,167 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "classifier/model/classify_store.hpp"
+#include "classifier/model/evaluation.hpp"
+#include "classifier/model/issue_classifier.hpp"
+#include "datasets/store/database.hpp"
+#include "datasets/store/issue_store.hpp"
+#include "datasets/store/label_store.hpp"
+#include "datasets/store/prediction_store.hpp"
+#include "common/error.hpp"
+#include "tests/temp_dir.hpp"
+
+using namespace faultline::model;
+using faultline::datasets::IssueRecord;
+
+namespace {
+
+// A tiny corpus whose three classes share no words and each trip their own rules:
+// hang/concurrency_error, crash/improper_memory_access, build_failure/build_misconfiguration.
+std::vector<LabeledIssue> tiny_corpus() {
+  std::vector<LabeledIssue> out;
+  const char* texts[3][2] = {
+      {"Training hangs forever in allreduce",
+       "a deadlock between producer warps; the barrier never completes"},
+      {"Kernel dies with out-of-bounds reads", "an illegal memory access from misaligned vector loads"},
+      {"Cannot build from source", "setup.py lacks the gencode flag; nvcc fatal error during compilation"}};
+  const char* labels[3][2] = {{"hang", "concurrency_error"},
+                              {"crash", "improper_memory_access"},
+                              {"build_failure", "build_misconfiguration"}};
+  for (int c = 0; c < 3; ++c) {
+    for (int i = 0; i < 10; ++i) {
+      IssueRecord r;
+      r.repo = "a/b";
+      r.number = c * 10 + i + 1;
+      r.url = "u";
+      r.state = "closed";
+      r.title = texts[c][0];
+      r.body = std::string(texts[c][1]) + " (case " + std::to_string(i) + ")";
+      out.push_back({r, labels[c][0], labels[c][1]});
+    }
+  }
+  return out;
+}
+
+AxisTraining quick() {
+  AxisTraining t = AxisTraining::standard();
+  t.grid.resize(1);
+  return t;
+}
+
+}  // namespace
+
+TEST(Evaluation, FoldsRunInParallelGiveTheSequentialResult) {
+  // Relabel every fifth issue so the corpus is no longer separable and predictions differ between folds;
+  // the sequential run is the reference.
+  auto corpus = tiny_corpus();
+  for (size_t i = 0; i < corpus.size(); i += 5) corpus[i].symptom = corpus[(i + 10) % corpus.size()].symptom;
+  auto sequential = evaluate(corpus, 5, 3, quick(), 1);
+  auto parallel = evaluate(corpus, 5, 3, quick(), 3);
+  EXPECT_LT(sequential.symptom.combined.accuracy, 1.0);
+  EXPECT_EQ(parallel.symptom.combined.confusion, sequential.symptom.combined.confusion);
+  EXPECT_EQ(parallel.root_cause.combined.confusion, sequential.root_cause.combined.confusion);
+  EXPECT_DOUBLE_EQ(parallel.symptom.combined.expected_calibration_error,
+                   sequential.symptom.combined.expected_calibration_error);
+  EXPECT_EQ(parallel.symptom.fasttext.confusion, sequential.symptom.fasttext.confusion);
+}
+
+TEST(Evaluation, TinySeparableCorpusScoresPerfectlyAndBaselinesAsWorkedOut) {
+  auto e = evaluate(tiny_corpus(), 5, 3, quick());
+  EXPECT_EQ(e.n, 30);
+  EXPECT_DOUBLE_EQ(e.symptom.combined.accuracy, 1.0);
+  EXPECT_DOUBLE_EQ(e.symptom.combined.macro_f1, 1.0);
+  EXPECT_DOUBLE_EQ(e.root_cause.combined.kappa, 1.0);
+  EXPECT_DOUBLE_EQ(e.symptom.rules.accuracy, 1.0);
+  // Stratified folds leave 8 of each class in every training set: the majority is a three-way tie, broken
+  // alphabetically → always "build_failure". Accuracy 10/30; F1(build_failure) = 2·10/(2·10 + 20) = .5 and
+  // 0 for the others → macro-F1 = 1/6; the predictions are constant → kappa 0.
+  EXPECT_NEAR(e.symptom.majority.accuracy, 1.0 / 3.0, 1e-12);
+  EXPECT_NEAR(e.symptom.majority.macro_f1, 1.0 / 6.0, 1e-12);
+  EXPECT_NEAR(e.symptom.majority.kappa, 0.0, 1e-12);
+}
+
+TEST(Classifier, TrainingIsReproducibleAndVersioned) {
+  auto a = IssueClassifier::train(tiny_corpus(), {}, quick());
+  auto b = IssueClassifier::train(tiny_corpus(), {}, quick());
+  EXPECT_EQ(a.version(), b.version());
+  EXPECT_EQ(a.version().size(), 16u);
+  auto corpus = tiny_corpus();
+  corpus[0].symptom = "crash";
+  EXPECT_NE(IssueClassifier::train(corpus, {}, quick()).version(), a.version());
+  auto p = a.predict(tiny_corpus()[0].issue);
+  auto q = b.predict(tiny_corpus()[0].issue);
+  EXPECT_EQ(p.symptom, "hang");
+  EXPECT_DOUBLE_EQ(p.symptom_p, q.symptom_p);
+  EXPECT_NE(std::find(p.rules_fired.begin(), p.rules_fired.end(), "hang_words"), p.rules_fired.end());
+}
+
+TEST(Classifier, UnknownLabelInTrainingDataIsAClearError) {
+  auto corpus = tiny_corpus();
+  corpus[4].root_cause = "gremlins";
+  try {
+    IssueClassifier::train(corpus, {}, quick());
+    FAIL();
+  } catch (const faultline::Error& e) {
+    EXPECT_STREQ(e.what(), "train: a/b#5 has unknown root cause 'gremlins'");
+  }
+}
+
+TEST(Classifier, CorruptedOrMissingModelFilesGiveClearErrors) {
+  faultline::testing::TempDir dir;
+  auto model = IssueClassifier::train(tiny_corpus(), {}, quick());
+  std::string models = dir.file("m");
+  model.save(models);
+  EXPECT_EQ(IssueClassifier::load(models).version(), model.version());
+
+  std::string ftz = models + "/symptom.ftz";
+  std::string bytes;
+  {
+    std::ifstream in(ftz, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  bytes[bytes.size() / 2] ^= 0x5a;  // one flipped byte in the middle
+  std::ofstream(ftz, std::ios::binary) << bytes;
+  try {
+    IssueClassifier::load(models);
+    FAIL();
+  } catch (const faultline::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("symptom.ftz: the model file is damaged"), std::string::npos)
+        << e.what();
+  }
+  std::ofstream(ftz, std::ios::binary) << "garbage";
+  EXPECT_THROW(IssueClassifier::load(models), faultline::Error);
+  std::filesystem::remove(models + "/model.json");
+  try {
+    IssueClassifier::load(models);
+    FAIL();
+  } catch (const faultline::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no trained model here"), std::string::npos);
+  }
+}
+
+TEST(Classifier, ClassifyNeverOverwritesAManualLabel) {
+  faultline::testing::TempDir dir;
+  faultline::datasets::Database db(dir.file("c.db"));
+  auto corpus = tiny_corpus();
+  for (const auto& l : corpus) faultline::datasets::upsert_issue(db, l.issue);
+  // Issue 1 reads like a hang but carries a manual label that says otherwise.
+  int64_t one = *faultline::datasets::find_issue(db, "a/b", 1);
+  db.transaction([&] {
+    int64_t audit = faultline::datasets::record_audit(db, "x,y", 1, 1.0, 0.8, "pass");
+    faultline::datasets::replace_final_labels(db, {{one, "crash", "api_misuse", "agreed", "x,y"}}, audit);
+  });
+  auto model = IssueClassifier::train(corpus, {}, quick());
+  model.save(dir.file("m"));
+  auto summary = classify_store(db, dir.file("m"));
+  EXPECT_EQ(summary.classified, 30);
+  EXPECT_EQ(summary.manual, 1);
+  auto finals = faultline::datasets::load_final_labels(db);
+  EXPECT_EQ(finals[one].symptom, "crash");
+  EXPECT_EQ(finals[one].root_cause, "api_misuse");
+  auto predictions = faultline::datasets::load_predictions(db);
+  EXPECT_EQ(predictions[one].symptom, "hang");  // the prediction is kept beside it, not instead of it
+  EXPECT_EQ(predictions[one].model_version, model.version());
+}

@@ -1,0 +1,51 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "classifier/model/fasttext_model.hpp"
+#include "classifier/model/rules.hpp"
+#include "classifier/model/text_features.hpp"
+#include "datasets/store/snapshot.hpp"
+
+using namespace faultline::model;
+
+namespace {
+
+// The bundled corpus, normalised, labeled by scope: real vocabulary, real lengths.
+void corpus(std::vector<std::string>* docs, std::vector<std::string>* labels) {
+  for (const auto& r : faultline::datasets::read_snapshot(std::string(FAULTLINE_SOURCE_DIR) +
+                                                          "/datasets/snapshot/issues.jsonl")) {
+    docs->push_back(normalize_for_fasttext(document_text(r)));
+    labels->push_back(r.scope.value_or("in"));
+  }
+}
+
+}  // namespace
+
+TEST(FastText, SharedTokenPredictionEqualsFastTextsOwnLineReader) {
+  // predict() re-implements the word-id path of fastText's getLine so that an issue is tokenised once for
+  // three models; fastText's predictLine is the independent reference, with and without word bigrams.
+  std::vector<std::string> docs, labels;
+  corpus(&docs, &labels);
+  for (int ngrams : {1, 2}) {
+    FastTextParams p;
+    p.word_ngrams = ngrams;
+    p.epoch = 5;
+    auto model = FastTextModel::train(docs, labels, p);
+    double worst = 0;
+    for (const auto& doc : docs) {
+      auto fast = model.predict(tokenize(doc));
+      auto reference = model.predict_line(doc);
+      ASSERT_EQ(fast.size(), reference.size());
+      for (const auto& [label, prob] : reference) worst = std::fmax(worst, std::fabs(fast[label] - prob));
+    }
+    EXPECT_LT(worst, 1e-6) << "wordNgrams " << ngrams;
+  }
+}
+
+TEST(FastText, TokensEndWithTheEndOfLineTokenAndHashLikeFastText) {
+  Tokens t = tokenize("illegal memory access");
+  EXPECT_EQ(t.words, (std::vector<std::string>{"illegal", "memory", "access", "</s>"}));
+  // 32-bit FNV-1a of "a": (2166136261 ^ 97) * 16777619 mod 2^32 = 3826002220.
+  EXPECT_EQ(tokenize("a").hashes[0], 3826002220u);
+}

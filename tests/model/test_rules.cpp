@@ -1,0 +1,91 @@
+#include <gtest/gtest.h>
+
+#include "classifier/model/rules.hpp"
+#include "classifier/model/text_features.hpp"
+#include "common/error.hpp"
+
+using faultline::model::normalize_for_fasttext;
+using faultline::model::RuleSet;
+
+TEST(Rules, EveryEntryFiresOnItsExampleAndNotOnItsNearMiss) {
+  const RuleSet& set = RuleSet::builtin();
+  ASSERT_GE(set.rules().size(), 20u);
+  for (size_t i = 0; i < set.rules().size(); ++i) {
+    const auto& rule = set.rules()[i];
+    ASSERT_FALSE(rule.example.empty()) << rule.id;
+    ASSERT_FALSE(rule.near_miss.empty()) << rule.id;
+    auto on_example = set.fired(rule.example);
+    auto on_near_miss = set.fired(rule.near_miss);
+    EXPECT_NE(std::find(on_example.begin(), on_example.end(), static_cast<int>(i)), on_example.end())
+        << rule.id << " does not fire on: " << rule.example;
+    EXPECT_EQ(std::find(on_near_miss.begin(), on_near_miss.end(), static_cast<int>(i)), on_near_miss.end())
+        << rule.id << " fires on its near miss: " << rule.near_miss;
+  }
+}
+
+TEST(Rules, EveryCategoryOfBothAxesHasARule) {
+  std::set<std::string> covered;
+  for (const auto& r : RuleSet::builtin().rules()) covered.insert(r.category);
+  for (const auto& id : {"deployment_failure",
+                         "build_failure",
+                         "crash",
+                         "hang",
+                         "incorrect_functionality",
+                         "performance_degradation",
+                         "code_logic_error",
+                         "incorrect_numerical_computation",
+                         "incorrect_indexing",
+                         "tensor_layout_mismatch",
+                         "improper_memory_access",
+                         "state_mismanagement",
+                         "concurrency_error",
+                         "improper_kernel_dispatch",
+                         "resource_mismanagement",
+                         "performance_bug",
+                         "api_misuse",
+                         "incorrect_compiler_transformation",
+                         "build_misconfiguration",
+                         "hardware_incompatibility",
+                         "software_incompatibility"}) {
+    EXPECT_TRUE(covered.count(id)) << id;
+  }
+}
+
+TEST(Rules, ScoresSumTheWeightsOfFiredRulesPerCategory) {
+  auto set = RuleSet::from_json_text(R"({"rules":[
+    {"id":"a","axis":"symptom","category":"hang","pattern":"deadlock","weight":2},
+    {"id":"b","axis":"symptom","category":"hang","pattern":"stuck","weight":0.5},
+    {"id":"c","axis":"root_cause","category":"concurrency_error","pattern":"deadlock","weight":1}]})",
+                                     "t.json");
+  auto fired = set.fired("a deadlock left the job stuck");
+  EXPECT_EQ(fired, (std::vector<int>{0, 1, 2}));
+  EXPECT_DOUBLE_EQ(set.scores(fired, "symptom")["hang"], 2.5);
+  EXPECT_DOUBLE_EQ(set.scores(fired, "root_cause")["concurrency_error"], 1.0);
+}
+
+TEST(Rules, BadEntriesAreRejectedWithTheRuleNamed) {
+  auto error = [](const std::string& json) {
+    try {
+      RuleSet::from_json_text(json, "r.json");
+    } catch (const faultline::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(
+      error(R"({"rules":[{"id":"x","axis":"symptom","category":"explosion","pattern":"a","weight":1}]})"),
+      "rules r.json: rule 'x': unknown symptom 'explosion'");
+  EXPECT_EQ(error(R"({"rules":[{"id":"x","axis":"mood","category":"crash","pattern":"a","weight":1}]})"),
+            "rules r.json: rule 'x': axis 'mood' must be 'symptom' or 'root_cause'");
+  EXPECT_NE(error(R"({"rules":[{"id":"x","axis":"symptom","category":"crash","pattern":"(a","weight":1}]})")
+                .find("rule 'x': invalid pattern"),
+            std::string::npos);
+}
+
+TEST(TextFeatures, VolatileDetailsAreMaskedAndWordsKept) {
+  EXPECT_EQ(normalize_for_fasttext("Illegal access at 0x7ffd12 in /src/csrc/ops.cu line 57."),
+            "illegal access at <hex> in <path> line <num>");
+  EXPECT_EQ(normalize_for_fasttext("Call `tl.dot(a, b)` fails with CUDA 12.4"),
+            "call <code> tl.dot a b fails with cuda <num>");
+  EXPECT_EQ(normalize_for_fasttext("RuntimeError: CUDA error"), "runtimeerror cuda error");
+}

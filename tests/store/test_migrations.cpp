@@ -1,0 +1,78 @@
+#include <gtest/gtest.h>
+
+#include "datasets/store/database.hpp"
+#include "datasets/store/issue_store.hpp"
+#include "datasets/store/migrations.hpp"
+#include "common/error.hpp"
+#include "tests/temp_dir.hpp"
+
+using faultline::datasets::Database;
+using faultline::datasets::latest_schema_version;
+
+namespace {
+
+std::vector<std::string> table_names(Database& db) {
+  auto s = db.prepare("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name");
+  std::vector<std::string> names;
+  while (s.step()) names.push_back(s.text(0));
+  return names;
+}
+
+}  // namespace
+
+TEST(Migrations, FreshDatabaseReachesLatestVersionWithWalAndForeignKeys) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("store.db"));
+  EXPECT_EQ(db.user_version(), latest_schema_version());
+  auto mode = db.prepare("PRAGMA journal_mode");
+  mode.step();
+  EXPECT_EQ(mode.text(0), "wal");
+  auto fk = db.prepare("PRAGMA foreign_keys");
+  fk.step();
+  EXPECT_EQ(fk.integer(0), 1);
+}
+
+TEST(Migrations, ReopeningIsIdempotent) {
+  faultline::testing::TempDir dir;
+  std::vector<std::string> first;
+  {
+    Database db(dir.file("store.db"));
+    first = table_names(db);
+  }
+  Database again(dir.file("store.db"));
+  EXPECT_EQ(again.user_version(), latest_schema_version());
+  EXPECT_EQ(table_names(again), first);
+}
+
+TEST(Migrations, UpgradesAnOlderSchemaInPlaceKeepingItsData) {
+  faultline::testing::TempDir dir;
+  {
+    Database old(dir.file("store.db"), 1);  // only the mined-data tables
+    ASSERT_EQ(old.user_version(), 1);
+    faultline::datasets::IssueRecord r;
+    r.repo = "NVIDIA/cutlass";
+    r.number = 1270;
+    r.url = "https://github.com/NVIDIA/cutlass/issues/1270";
+    r.state = "closed";
+    r.title = "TF32 result differs";
+    faultline::datasets::upsert_issue(old, r);
+    auto has = old.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name='final_labels'");
+    has.step();
+    EXPECT_EQ(has.integer(0), 0);
+  }
+  Database upgraded(dir.file("store.db"));
+  EXPECT_EQ(upgraded.user_version(), latest_schema_version());
+  EXPECT_EQ(faultline::datasets::count_issues(upgraded), 1);
+  auto has = upgraded.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name='final_labels'");
+  has.step();
+  EXPECT_EQ(has.integer(0), 1);
+}
+
+TEST(Migrations, RefusesANewerSchema) {
+  faultline::testing::TempDir dir;
+  {
+    Database db(dir.file("store.db"));
+    db.exec("PRAGMA user_version=" + std::to_string(latest_schema_version() + 1));
+  }
+  EXPECT_THROW(Database(dir.file("store.db")), faultline::Error);
+}

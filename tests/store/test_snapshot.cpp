@@ -1,0 +1,108 @@
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "datasets/store/database.hpp"
+#include "datasets/store/issue_store.hpp"
+#include "datasets/store/snapshot.hpp"
+#include "common/error.hpp"
+#include "tests/temp_dir.hpp"
+
+using namespace faultline::datasets;
+
+namespace {
+
+const char* kRecord =
+    R"({"repo":"flashinfer-ai/flashinfer","number":258,"url":"https://github.com/flashinfer-ai/flashinfer/issues/258",)"
+    R"("state":"closed","created":"2024-05-30","labels":["bug"],"title":"group size 3 not supported",)"
+    R"("body":"b","error_lines":["RuntimeError: Unsupported group_size: 3"],"env":"A100","discussion":"d",)"
+    R"("scope":"in","scope_reason":"dispatch gap"})";
+
+std::string expect_error(const std::string& line) {
+  try {
+    parse_record(line, "f.jsonl:7");
+  } catch (const faultline::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(Snapshot, ReimportUpdatesInsteadOfDuplicating) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("store.db"));
+  std::string path = dir.write("a.jsonl", std::string(kRecord) + "\n");
+  auto first = import_snapshot(db, path);
+  EXPECT_EQ(first.inserted, 1);
+  std::string changed = kRecord;
+  changed.replace(changed.find("group size 3"), 12, "group size 3!");
+  dir.write("a.jsonl", changed + "\n");
+  auto second = import_snapshot(db, path);
+  EXPECT_EQ(second.inserted, 0);
+  EXPECT_EQ(second.updated, 1);
+  auto issues = load_issues(db);
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].title, "group size 3! not supported");
+  EXPECT_EQ(issues[0].labels, std::vector<std::string>{"bug"});
+  EXPECT_EQ(issues[0].error_lines, std::vector<std::string>{"RuntimeError: Unsupported group_size: 3"});
+}
+
+TEST(Snapshot, ExportThenImportRoundTripsEveryField) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("store.db"));
+  import_snapshot(db, dir.write("a.jsonl", std::string(kRecord) + "\n"));
+  std::ostringstream out;
+  write_issues_jsonl(out, load_issues(db));
+  IssueRecord back = parse_record(out.str(), "export");
+  IssueRecord original = parse_record(kRecord, "original");
+  EXPECT_EQ(back.repo, original.repo);
+  EXPECT_EQ(back.number, original.number);
+  EXPECT_EQ(back.url, original.url);
+  EXPECT_EQ(back.state, original.state);
+  EXPECT_EQ(back.created, original.created);
+  EXPECT_EQ(back.labels, original.labels);
+  EXPECT_EQ(back.title, original.title);
+  EXPECT_EQ(back.body, original.body);
+  EXPECT_EQ(back.error_lines, original.error_lines);
+  EXPECT_EQ(back.env, original.env);
+  EXPECT_EQ(back.discussion, original.discussion);
+  EXPECT_EQ(back.scope, original.scope);
+  EXPECT_EQ(back.scope_reason, original.scope_reason);
+}
+
+TEST(Snapshot, BadRecordsNameFileLineAndField) {
+  EXPECT_EQ(expect_error("{not json"), expect_error("{not json"));
+  EXPECT_NE(expect_error("{not json").find("f.jsonl:7: not valid JSON"), std::string::npos);
+  EXPECT_EQ(expect_error(R"({"repo":"cutlass","number":1,"state":"closed","title":"t"})"),
+            "f.jsonl:7: repo 'cutlass' is not of the form OWNER/NAME");
+  EXPECT_EQ(expect_error(R"({"repo":"a/b","number":-3,"state":"closed","title":"t"})"),
+            "f.jsonl:7: field 'number' must be a positive integer");
+  EXPECT_EQ(expect_error(R"({"repo":"a/b","number":3,"state":"closed"})"),
+            "f.jsonl:7: missing field 'title'");
+  EXPECT_EQ(expect_error(R"({"repo":"a/b","number":3,"state":"closed","title":"t","labels":"bug"})"),
+            "f.jsonl:7: field 'labels' must be a list of strings");
+  EXPECT_EQ(expect_error(R"({"repo":"a/b","number":3,"state":"closed","title":"t","scope":"maybe"})"),
+            "f.jsonl:7: scope 'maybe' must be 'in' or 'out'");
+}
+
+TEST(Snapshot, DuplicateIssueInOneFileIsRejected) {
+  faultline::testing::TempDir dir;
+  std::string path = dir.write("d.jsonl", std::string(kRecord) + "\n" + kRecord + "\n");
+  try {
+    read_snapshot(path);
+    FAIL();
+  } catch (const faultline::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("d.jsonl:2: flashinfer-ai/flashinfer#258 appears twice"),
+              std::string::npos);
+  }
+}
+
+TEST(Snapshot, BundledCorpusImportsCompletely) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("store.db"));
+  auto summary = import_snapshot(db, std::string(FAULTLINE_SOURCE_DIR) + "/datasets/snapshot/issues.jsonl");
+  // 432 records, counted independently with `wc -l datasets/snapshot/issues.jsonl`.
+  EXPECT_EQ(summary.inserted, 432);
+  EXPECT_EQ(count_issues(db), 432);
+}

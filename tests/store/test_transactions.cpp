@@ -1,0 +1,67 @@
+#include <gtest/gtest.h>
+
+#include "datasets/store/database.hpp"
+#include "datasets/store/issue_store.hpp"
+#include "datasets/store/snapshot.hpp"
+#include "common/error.hpp"
+#include "tests/temp_dir.hpp"
+
+using namespace faultline::datasets;
+
+namespace {
+
+IssueRecord issue(int64_t number) {
+  IssueRecord r;
+  r.repo = "triton-lang/triton";
+  r.number = number;
+  r.url = "https://github.com/triton-lang/triton/issues/" + std::to_string(number);
+  r.state = "closed";
+  r.title = "issue " + std::to_string(number);
+  return r;
+}
+
+}  // namespace
+
+TEST(Transactions, FailedMultiRowWriteLeavesDatabaseUnchanged) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("store.db"));
+  upsert_issue(db, issue(1));
+  EXPECT_THROW(db.transaction([&] {
+    upsert_issue(db, issue(2));
+    upsert_issue(db, issue(3));
+    throw faultline::Error("simulated failure after two rows");
+  }),
+               faultline::Error);
+  EXPECT_EQ(count_issues(db), 1);
+  EXPECT_FALSE(find_issue(db, "triton-lang/triton", 2).has_value());
+}
+
+TEST(Transactions, SnapshotWithOneBadLineImportsNothing) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("store.db"));
+  std::string good = R"({"repo":"NVIDIA/cutlass","number":1,"state":"closed","title":"a"})";
+  std::string bad = R"({"repo":"NVIDIA/cutlass","number":2,"state":"merged","title":"b"})";
+  std::string path = dir.write("snap.jsonl", good + "\n" + bad + "\n");
+  try {
+    import_snapshot(db, path);
+    FAIL() << "expected an error";
+  } catch (const faultline::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("snap.jsonl:2: state 'merged' must be 'open' or 'closed'"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(count_issues(db), 0);
+}
+
+TEST(Transactions, ConstraintViolationInsideImportRollsBackEarlierRows) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("store.db"));
+  EXPECT_THROW(db.transaction([&] {
+    upsert_issue(db, issue(10));
+    db.prepare(
+          "INSERT INTO issues(repository_id, number, url, state, title) VALUES (999, 1, 'u', 'closed', 't')")
+        .run();  // no repository 999: the foreign key rejects it
+  }),
+               faultline::Error);
+  EXPECT_EQ(count_issues(db), 0);
+}
