@@ -167,4 +167,25 @@ int64_t count_comments(Database& db) {
   return s.integer(0);
 }
 
+int64_t count_issues_in(Database& db, int64_t repository_id) {
+  Statement s = db.prepare("SELECT COUNT(*) FROM issues WHERE repository_id = ?");
+  s.bind_all(repository_id);
+  s.step();
+  return s.integer(0);
+}
+
+std::optional<std::string> stored_issue_updated(Database& db, int64_t repository_id, int64_t number) {
+  Statement s = db.prepare("SELECT updated FROM issues WHERE repository_id = ? AND number = ?");
+  s.bind_all(repository_id, number);
+  if (!s.step()) return std::nullopt;
+  return s.text(0);
+}
+
+std::optional<std::string> stored_comment_updated(Database& db, int64_t comment_id) {
+  Statement s = db.prepare("SELECT updated FROM comments WHERE id = ?");
+  s.bind_all(comment_id);
+  if (!s.step()) return std::nullopt;
+  return s.text(0);
+}
+
 }  // namespace faultline::datasets
