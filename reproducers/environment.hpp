@@ -22,7 +22,8 @@ struct Environment {
   std::string cuda_driver_version;  // "CUDA Version" as nvidia-smi reports it
 };
 
-// The source tree's reproducers/ as configured at build time.
+// share/faultline/reproducers beside an installed executable, else the source tree's reproducers/ as
+// configured at build time.
 std::string default_manifest_dir();
 
 // The build's own settings, then a probe of the GPU with nvidia-smi (absent GPU → no gpu).
