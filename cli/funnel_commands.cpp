@@ -113,7 +113,7 @@ void add_funnel_commands(CLI::App& app, Context& ctx) {
       smp->add_subcommand("replace",
                           "Exclude a sampled issue and replace it with the nearest-in-time "
                           "unsampled candidate of its repository.\n"
-                          "Example: faultline sample replace pytorch/pytorch#1 --reason \"no fix evidence\"");
+                          "Example: faultline sample replace NVIDIA/cutlass#132 --reason \"no fix evidence\"");
   rep->add_option("issue", replace_options->issue_key, "OWNER/NAME#NUMBER")->required();
   rep->add_option("--reason", replace_options->reason, "why it is excluded")->required();
   smp->callback([&ctx, smp, sample_options] {

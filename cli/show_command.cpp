@@ -13,7 +13,7 @@ void add_show_command(CLI::App& app, Context& ctx) {
                                   "Everything the store knows of one issue: its text, screening decision and "
                                   "rule, every rater's label, the final label and its provenance, the "
                                   "prediction with probabilities, and its reproducers.\n"
-                                  "Example: faultline show NVIDIA/cutlass#2494");
+                                  "Example: faultline show NVIDIA/cutlass#12");
   show->add_option("issue", *issue_key, "OWNER/NAME#NUMBER")->required();
   show->callback([&ctx, issue_key] {
     auto [repo, number] = datasets::parse_issue_key(*issue_key);

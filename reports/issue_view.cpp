@@ -47,9 +47,9 @@ IssueView load_issue_view(datasets::Database& db, const std::string& repo, int64
     c.root_cause = view.prediction->root_cause;
   }
   auto links = datasets::load_reproducer_links(db, id);
-  if (!c.root_cause.empty() || !links.empty()) {
-    view.reproducers = case_reproducers(c, links, datasets::load_reproducer_catalog(db));
-  }
+  auto catalog = datasets::load_reproducer_catalog(db);
+  view.catalog_recorded = !catalog.empty();
+  if (!c.root_cause.empty() || !links.empty()) view.reproducers = case_reproducers(c, links, catalog);
   return view;
 }
 
@@ -154,7 +154,11 @@ std::string issue_view_text(const IssueView& v) {
   } else {
     t += "predicted:  not classified yet (run 'faultline classify')\n";
   }
-  if (v.reproducers.empty()) t += "reproducer: none\n";
+  if (v.reproducers.empty()) {
+    t += v.catalog_recorded
+             ? "reproducer: none\n"
+             : "reproducer: none known (run 'faultline repro list' to record the reproducers)\n";
+  }
   for (const auto& r : v.reproducers) t += "reproducer: " + r.id + " (by " + r.how + ")\n";
   return t;
 }

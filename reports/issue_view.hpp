@@ -25,6 +25,7 @@ struct IssueView {
   std::optional<datasets::FinalLabel> final_label;
   std::optional<datasets::Prediction> prediction;
   std::vector<CaseReproducer> reproducers;  // by the final label, else by a confident prediction
+  bool catalog_recorded = false;            // whether `repro list` or `suite` has recorded the reproducers
 };
 
 // Throws faultline::Error naming the key when the issue is not in the store.

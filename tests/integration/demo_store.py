@@ -1,6 +1,6 @@
 """Builds a store the way cli/demo_pipeline.sh does, from the bundled snapshot, minus the slow steps a test
 does not need (cross-validation, the suite): import, screen, both raters' labels, audit, adjudication,
-training and classification."""
+training, classification, and the reproducer catalog (`repro list` records it, as the suite does)."""
 import os
 import subprocess
 
@@ -21,3 +21,4 @@ def build_demo_store(faultline, source_dir, db):
     run(faultline, db, "adjudicate", os.path.join(snapshot, "labels_adjudicated.csv"))
     run(faultline, db, "train")
     run(faultline, db, "classify")
+    run(faultline, db, "repro", "list", "--manifests", os.path.join(source_dir, "reproducers"))
