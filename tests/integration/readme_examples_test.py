@@ -16,7 +16,8 @@ faultline, source_dir = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2
 
 
 def readme_examples(text):
-    """Backticked spans and lines of fenced blocks that start with `faultline ` (or VAR=… faultline)."""
+    """Backticked spans and lines of fenced blocks that start with `faultline` and an option or verb (or
+    VAR=… faultline …)."""
     examples = []
     fenced = False
     for line in text.splitlines():
@@ -24,18 +25,18 @@ def readme_examples(text):
             fenced = not fenced
             continue
         if fenced:
-            if re.match(r"(\w+=\S+ )*faultline ", line):
+            if re.match(r"(\w+=\S+ )*faultline [-\w]", line):
                 examples.append(line.split("#")[0].strip())
             continue
         for span in re.findall(r"`([^`]+)`", line):
-            if re.match(r"(\w+=\S+ )*faultline( |$)", span):
+            if re.match(r"(\w+=\S+ )*faultline [-\w]", span):  # not the bare name, not "faultline …"
                 examples.append(span.replace("\\|", "|"))
     return examples
 
 
 def skip_reason(example):
     words = shlex.split(example)
-    verb = next(w for w in words[words.index("faultline") + 1:] if not w.startswith("-"))
+    verb = next((w for w in words[words.index("faultline") + 1:] if not w.startswith("-")), None)
     if verb == "mine":
         return "mining needs GitHub"
     if "gpu-bundle" in words:
