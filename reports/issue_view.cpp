@@ -39,6 +39,8 @@ IssueView load_issue_view(datasets::Database& db, const std::string& repo, int64
   view.prediction = datasets::find_prediction(db, id);
   // The report's rule: the final label decides; a confident in-scope prediction stands in for a missing one.
   Case c;
+  c.repo = view.issue.repo;
+  c.number = view.issue.number;
   if (view.final_label) {
     c.symptom = view.final_label->symptom;
     c.root_cause = view.final_label->root_cause;
@@ -49,7 +51,7 @@ IssueView load_issue_view(datasets::Database& db, const std::string& repo, int64
   auto links = datasets::load_reproducer_links(db, id);
   auto catalog = datasets::load_reproducer_catalog(db);
   view.catalog_recorded = !catalog.empty();
-  if (!c.root_cause.empty() || !links.empty()) view.reproducers = case_reproducers(c, links, catalog);
+  view.reproducers = case_reproducers(c, links, catalog);
   return view;
 }
 
@@ -159,7 +161,10 @@ std::string issue_view_text(const IssueView& v) {
              ? "reproducer: none\n"
              : "reproducer: none known (run 'faultline repro list' to record the reproducers)\n";
   }
-  for (const auto& r : v.reproducers) t += "reproducer: " + r.id + " (by " + r.how + ")\n";
+  for (const auto& r : v.reproducers) {
+    t += "reproducer: " + r.id +
+         (r.how == "source" ? " (modeled on this issue)\n" : " (related: it shares the root cause)\n");
+  }
   return t;
 }
 

@@ -24,7 +24,7 @@ struct IssueView {
   std::optional<datasets::Adjudication> adjudication;
   std::optional<datasets::FinalLabel> final_label;
   std::optional<datasets::Prediction> prediction;
-  std::vector<CaseReproducer> reproducers;  // by the final label, else by a confident prediction
+  std::vector<CaseReproducer> reproducers;  // as the report links them (a confident prediction stands in)
   bool catalog_recorded = false;            // whether `repro list` or `suite` has recorded the reproducers
 };
 

@@ -12,7 +12,8 @@ namespace faultline::reports {
 
 struct ReportSummary {
   int cases = 0;
-  int cases_with_reproducer = 0;
+  int cases_with_source_reproducer = 0;   // a reproducer was modeled on the case
+  int cases_with_related_reproducer = 0;  // only a reproducer of the same root cause
   std::vector<std::string> files;
   std::vector<std::string> findings;
 };

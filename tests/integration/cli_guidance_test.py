@@ -79,7 +79,7 @@ with tempfile.TemporaryDirectory() as tmp:
     assert view["screening"]["decision"] in ("candidate", "excluded") and view["screening"]["rule"], view["screening"]
     p = view["prediction"]
     assert all(0 <= p[f] <= 1 for f in ("scope_p", "symptom_p", "root_cause_p")), p
-    assert view["reproducers"] and view["reproducers"][0]["how"] in ("source", "root cause"), view["reproducers"]
+    assert view["reproducers"] and view["reproducers"][0]["how"] in ("source", "related"), view["reproducers"]
     text = run(db, "show", issue).stdout
     assert view["screening"]["rule"] in text and "rater_a" in text and "adjudicated" in text, text
     # An issue no rater labeled: no rater lines and no final label.

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Every `faultline …` command the README shows runs as written, in the README's order, on a copy of the
-demo store, from a directory where the README's relative paths (datasets/, reproducers/) resolve. Mining
-needs GitHub and the GPU-bundle example needs `./run gpu-bundle` first; those are listed as skipped."""
+demo store (where ./run demo leaves it, and in FAULTLINE_DB), from a directory where the README's relative
+paths (datasets/, reproducers/) resolve. Mining needs GitHub, the GPU-bundle example `./run gpu-bundle`
+first, and gpu mode a GPU; those are listed as skipped (gpu mode runs where there is a GPU)."""
 import os
 import re
 import shlex
@@ -13,6 +14,7 @@ import tempfile
 from demo_store import build_demo_store
 
 faultline, source_dir = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+have_gpu = shutil.which("nvidia-smi") is not None and subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode == 0
 
 
 def readme_examples(text):
@@ -41,6 +43,8 @@ def skip_reason(example):
         return "mining needs GitHub"
     if "gpu-bundle" in words:
         return "needs the output of ./run gpu-bundle"
+    if "gpu" in words and not have_gpu:
+        return "gpu mode needs a GPU, and this machine has none"
     return None
 
 
@@ -55,7 +59,9 @@ with tempfile.TemporaryDirectory() as tmp:
     os.makedirs(work)
     for name in ("datasets", "reproducers"):
         os.symlink(os.path.join(source_dir, name), os.path.join(work, name))
-    db = os.path.join(work, "faultline.db")
+    # Where ./run demo leaves its store, which some examples name with --db.
+    os.makedirs(os.path.join(work, "out", "demo"))
+    db = os.path.join(work, "out", "demo", "faultline.db")
     shutil.copy(demo_db, db)
     shutil.copytree(demo_db + ".models", db + ".models")
     env = dict(os.environ, FAULTLINE_DB=db)
