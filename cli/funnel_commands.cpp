@@ -6,7 +6,7 @@
 #include "classifier/funnel/screening.hpp"
 #include "cli/commands.hpp"
 #include "cli/text_table.hpp"
-#include "datasets/store/issue_record.hpp"
+#include "common/repository_name.hpp"
 
 namespace faultline::cli {
 
@@ -66,7 +66,7 @@ void sample(const Context& ctx, const SampleOptions& o) {
 
 void replace(const Context& ctx, const std::string& sample_name, const ReplaceOptions& o) {
   auto db = ctx.open_db();
-  auto [repo, number] = datasets::parse_issue_key(o.issue_key);
+  auto [repo, number] = common::parse_issue_key(o.issue_key);
   auto r = funnel::replace_in_sample(*db, sample_name, repo, number, o.reason);
   ctx.emit({{"excluded", o.issue_key},
             {"replacement", r.replacement_key},

@@ -2,7 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
-#include "datasets/store/issue_record.hpp"
+#include "common/repository_name.hpp"
 #include "reports/issue_view.hpp"
 
 namespace faultline::cli {
@@ -16,7 +16,7 @@ void add_show_command(CLI::App& app, Context& ctx) {
                                   "Example: faultline show NVIDIA/cutlass#12");
   show->add_option("issue", *issue_key, "OWNER/NAME#NUMBER")->required();
   show->callback([&ctx, issue_key] {
-    auto [repo, number] = datasets::parse_issue_key(*issue_key);
+    auto [repo, number] = common::parse_issue_key(*issue_key);
     auto db = ctx.open_db();
     auto view = reports::load_issue_view(*db, repo, number);
     ctx.emit(reports::issue_view_json(view), reports::issue_view_text(view));

@@ -6,6 +6,7 @@
 #include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "common/json_fields.hpp"
+#include "common/repository_name.hpp"
 #include "datasets/store/mining_store.hpp"
 #include "common/error.hpp"
 #include "taxonomy/taxonomy.hpp"
@@ -242,12 +243,7 @@ MineSummary mine(datasets::Database& db, const MineOptions& options,
                  const std::function<void(const std::string&)>& progress) {
   if (options.repositories.empty())
     throw Error("mine: name repositories with --repo OWNER/NAME or use --study");
-  for (const auto& repo : options.repositories) {
-    auto slash = repo.find('/');
-    if (slash == std::string::npos || slash == 0 || slash + 1 == repo.size()) {
-      throw Error("mine: '" + repo + "' is not of the form OWNER/NAME");
-    }
-  }
+  for (const auto& repo : options.repositories) common::require_repository_name(repo, "mine");
   MineSummary summary;
   GitHubApi api(options.api);
   try {

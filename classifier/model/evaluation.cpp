@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "common/error.hpp"
+#include "common/largest_entry.hpp"
 
 namespace faultline::model {
 
@@ -25,7 +26,7 @@ HeldOut held_out(const std::string& truth, const std::string& predicted, double 
           predicted,
           axis.majority(),
           axis.predict_rules(rule_scores),
-          best_of(axis.predict_fasttext(tokens)).first,
+          common::largest_entry(axis.predict_fasttext(tokens)).first,
           p};
 }
 
