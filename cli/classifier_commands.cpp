@@ -1,9 +1,8 @@
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
-#include <thread>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "classifier/model/classify_store.hpp"
 #include "classifier/model/evaluation.hpp"
@@ -14,16 +13,23 @@ namespace faultline::cli {
 
 namespace {
 
-struct ClassifierOptions {
+struct TrainOptions {
   std::string model_dir;
   double abstain_below = 0.5;
+};
+
+struct ClassifyOptions {
+  std::string model_dir;
+};
+
+struct EvalOptions {
   int folds = 10;
   uint64_t seed = 7;
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 };
 
-std::string model_dir(const Context& ctx, const ClassifierOptions& o) {
-  return o.model_dir.empty() ? model::default_model_dir(ctx.db_path) : o.model_dir;
+std::string model_dir(const Context& ctx, const std::string& chosen) {
+  return chosen.empty() ? model::default_model_dir(ctx.db_path) : chosen;
 }
 
 std::string evaluation_text(const model::Evaluation& e) {
@@ -45,73 +51,94 @@ std::string evaluation_text(const model::Evaluation& e) {
          fixed(e.root_cause.combined.expected_calibration_error) + "\n";
 }
 
+void train(const Context& ctx, const TrainOptions& o) {
+  auto db = ctx.open_db();
+  auto progress = ctx.progress();
+  auto dir = model_dir(ctx, o.model_dir);
+  auto s =
+      model::train_from_store(*db, dir, o.abstain_below, [&](const std::string& axis, int index, int axes) {
+        progress->update("train: axis " + std::to_string(index) + " of " + std::to_string(axes) + " (" +
+                         axis + ")");
+      });
+  progress->finish("train: done in " + fixed(s.seconds, 1) + " s");
+  ctx.emit({{"version", s.version},
+            {"labeled", s.labeled},
+            {"scoped", s.scoped},
+            {"seconds", s.seconds},
+            {"models", dir}},
+           "trained model " + s.version + " on " + std::to_string(s.labeled) + " labeled issues (" +
+               std::to_string(s.scoped) + " with a scope decision) in " + fixed(s.seconds) + " s → " + dir +
+               "\n");
+}
+
+void classify(const Context& ctx, const ClassifyOptions& o) {
+  auto db = ctx.open_db();
+  auto s = model::classify_store(*db, model_dir(ctx, o.model_dir));
+  ctx.emit(
+      {{"version", s.version},
+       {"classified", s.classified},
+       {"abstained", s.abstained},
+       {"manual", s.manual},
+       {"seconds", s.seconds}},
+      "classified " + std::to_string(s.classified) + " issues with model " + s.version + ": " +
+          std::to_string(s.manual) + " keep their manual label, " + std::to_string(s.abstained) +
+          " unlabeled ones are uncertain (export them with 'faultline label export --queue uncertain')\n");
+}
+
+void eval(const Context& ctx, const EvalOptions& o) {
+  auto db = ctx.open_db();
+  auto progress = ctx.progress();
+  auto line = [](const model::FoldReport& r) {
+    return "eval: fold " + std::to_string(r.done) + " of " + std::to_string(r.folds) +
+           " done; accuracy so far " + "symptom " + fixed(r.symptom_accuracy) + ", root cause " +
+           fixed(r.root_cause_accuracy) + " (" + std::to_string(r.held_out) + " issues held out)";
+  };
+  auto e = model::evaluate(model::load_labeled_issues(*db), o.folds, o.seed, model::AxisTraining::standard(),
+                           o.jobs, [&](const model::FoldReport& r) {
+                             r.done == r.folds ? progress->finish(line(r)) : progress->update(line(r));
+                           });
+  ctx.emit(model::evaluation_json(e), evaluation_text(e));
+}
+
 }  // namespace
 
 void add_classifier_commands(CLI::App& app, Context& ctx) {
-  static ClassifierOptions o;
-  auto* train = app.add_subcommand("train",
-                                   "Train the classifier (RE2 rules + fastText) on the final manual labels; "
-                                   "hyper-parameters, rule weight and calibration are chosen by 3-fold CV.\n"
-                                   "Example: faultline train --abstain-below 0.5");
-  train->add_option("--models", o.model_dir, "model directory (default: <db>.models)");
-  train
-      ->add_option("--abstain-below", o.abstain_below,
+  auto train_options = std::make_shared<TrainOptions>();
+  auto* train_cmd =
+      app.add_subcommand("train",
+                         "Train the classifier (RE2 rules + fastText) on the final manual labels; "
+                         "hyper-parameters, rule weight and calibration are chosen by 3-fold CV.\n"
+                         "Example: faultline train --abstain-below 0.5");
+  train_cmd->add_option("--models", train_options->model_dir, "model directory (default: <db>.models)");
+  train_cmd
+      ->add_option("--abstain-below", train_options->abstain_below,
                    "queue an issue for manual labeling when its symptom or "
                    "root-cause probability is below this")
       ->check(CLI::Range(0.0, 1.0));
-  train->callback([&ctx] {
-    auto db = ctx.open_db();
-    auto s = model::train_from_store(*db, model_dir(ctx, o), o.abstain_below);
-    ctx.emit({{"version", s.version},
-              {"labeled", s.labeled},
-              {"scoped", s.scoped},
-              {"seconds", s.seconds},
-              {"models", model_dir(ctx, o)}},
-             "trained model " + s.version + " on " + std::to_string(s.labeled) + " labeled issues (" +
-                 std::to_string(s.scoped) + " with a scope decision) in " + fixed(s.seconds) + " s → " +
-                 model_dir(ctx, o) + "\n");
-  });
+  train_cmd->callback([&ctx, train_options] { train(ctx, *train_options); });
 
-  auto* classify = app.add_subcommand("classify",
-                                      "Predict scope, symptom and root cause of every issue; manual labels "
-                                      "stay in force and are never overwritten.\n"
-                                      "Example: faultline classify --json");
-  classify->add_option("--models", o.model_dir, "model directory (default: <db>.models)");
-  classify->callback([&ctx] {
-    auto db = ctx.open_db();
-    auto s = model::classify_store(*db, model_dir(ctx, o));
-    ctx.emit(
-        {{"version", s.version},
-         {"classified", s.classified},
-         {"abstained", s.abstained},
-         {"manual", s.manual},
-         {"seconds", s.seconds}},
-        "classified " + std::to_string(s.classified) + " issues with model " + s.version + ": " +
-            std::to_string(s.manual) + " keep their manual label, " + std::to_string(s.abstained) +
-            " unlabeled ones are uncertain (export them with 'faultline label export --queue uncertain')\n");
-  });
+  auto classify_options = std::make_shared<ClassifyOptions>();
+  auto* classify_cmd =
+      app.add_subcommand("classify",
+                         "Predict scope, symptom and root cause of every issue; manual labels "
+                         "stay in force and are never overwritten.\n"
+                         "Example: faultline classify --json");
+  classify_cmd->add_option("--models", classify_options->model_dir, "model directory (default: <db>.models)");
+  classify_cmd->callback([&ctx, classify_options] { classify(ctx, *classify_options); });
 
-  auto* eval = app.add_subcommand("eval",
-                                  "Stratified K-fold cross-validation against the final manual labels, with "
-                                  "majority, rules-only and fastText-only baselines on the same folds.\n"
-                                  "Example: faultline eval --folds 10 --json");
-  eval->add_option("--folds", o.folds, "number of folds")->check(CLI::Range(2, 100));
-  eval->add_option("--seed", o.seed, "seed of the fold assignment");
-  eval->add_option("--jobs", o.jobs, "folds trained at once (default: the number of cores); results do not "
-                                     "depend on it")
+  auto eval_options = std::make_shared<EvalOptions>();
+  auto* eval_cmd =
+      app.add_subcommand("eval",
+                         "Stratified K-fold cross-validation against the final manual labels, with "
+                         "majority, rules-only and fastText-only baselines on the same folds.\n"
+                         "Example: faultline eval --folds 10 --json");
+  eval_cmd->add_option("--folds", eval_options->folds, "number of folds")->check(CLI::Range(2, 100));
+  eval_cmd->add_option("--seed", eval_options->seed, "seed of the fold assignment");
+  eval_cmd
+      ->add_option("--jobs", eval_options->jobs,
+                   "folds trained at once (default: the number of cores); results do not depend on it")
       ->check(CLI::Range(1, 256));
-  eval->callback([&ctx] {
-    auto db = ctx.open_db();
-    model::FoldProgress progress;
-    if (isatty(STDERR_FILENO)) {
-      progress = [](int done, int folds) {
-        std::fprintf(stderr, "\reval: %d of %d folds trained%s", done, folds, done == folds ? "\n" : "");
-      };
-    }
-    auto e = model::evaluate(model::load_labeled_issues(*db), o.folds, o.seed, model::AxisTraining::standard(),
-                             o.jobs, progress);
-    ctx.emit(model::evaluation_json(e), evaluation_text(e));
-  });
+  eval_cmd->callback([&ctx, eval_options] { eval(ctx, *eval_options); });
 }
 
 }  // namespace faultline::cli

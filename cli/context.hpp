@@ -1,4 +1,5 @@
-// What every command shares: where the store is and whether the output is for machines.
+// What every command shares: where the store is, whether the output is for machines, whether progress
+// lines are wanted.
 #pragma once
 
 #include <cstdlib>
@@ -7,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "common/progress.hpp"
+#include "common/version.hpp"
 #include "datasets/store/database.hpp"
 
 namespace faultline::cli {
@@ -14,14 +17,22 @@ namespace faultline::cli {
 struct Context {
   std::string db_path;
   bool json = false;
+  bool quiet = false;
 
   std::unique_ptr<datasets::Database> open_db() const {
     return std::make_unique<datasets::Database>(db_path);
   }
 
-  // Prints `object` on stdout when --json is set, otherwise the human text.
-  void emit(const nlohmann::json& object, const std::string& human) const {
+  // Progress lines on stderr for long work; --json leaves them on (they never touch stdout).
+  std::unique_ptr<common::Progress> progress() const {
+    return std::make_unique<common::Progress>(std::cerr, common::Progress::style_for_stderr(quiet));
+  }
+
+  // Prints `object` on stdout, with the version of faultline that wrote it, when --json is set; otherwise
+  // the human text.
+  void emit(nlohmann::json object, const std::string& human) const {
     if (json) {
+      object["faultline_version"] = common::version();
       std::cout << object.dump() << '\n';
     } else {
       std::cout << human;

@@ -1,12 +1,14 @@
 #include <fstream>
 #include <iostream>
+#include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/counted.hpp"
+#include "common/error.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
 #include "datasets/store/prediction_store.hpp"
 #include "datasets/store/snapshot.hpp"
-#include "common/error.hpp"
 #include "taxonomy/taxonomy.hpp"
 
 namespace faultline::cli {
@@ -29,6 +31,44 @@ void print_taxonomy(const Context& ctx) {
   ctx.emit(t.to_json(), text);
 }
 
+struct ImportOptions {
+  std::string snapshot;
+};
+
+struct ExportOptions {
+  std::string what = "issues";
+  std::string format = "jsonl";
+  std::string out_path;
+};
+
+void import_snapshot(const Context& ctx, const ImportOptions& o) {
+  auto db = ctx.open_db();
+  auto summary = datasets::import_snapshot(*db, o.snapshot);
+  auto issues = datasets::count_issues(*db);
+  ctx.emit({{"inserted", summary.inserted}, {"updated", summary.updated}, {"issues", issues}},
+           "imported " + o.snapshot + ": " + std::to_string(summary.inserted) + " new, " +
+               std::to_string(summary.updated) + " updated; the store holds " + counted(issues, "issue") +
+               "\n");
+}
+
+void export_records(const Context& ctx, const ExportOptions& o) {
+  auto db = ctx.open_db();
+  std::ofstream file;
+  if (!o.out_path.empty()) {
+    file.open(o.out_path);
+    if (!file) throw Error(o.out_path + ": cannot write the file");
+  }
+  std::ostream& out = o.out_path.empty() ? std::cout : file;
+  if (o.what == "issues") {
+    auto issues = datasets::load_issues(*db);
+    o.format == "jsonl" ? datasets::write_issues_jsonl(out, issues) : datasets::write_issues_csv(out, issues);
+  } else if (o.what == "labels") {
+    datasets::write_final_labels(*db, out, o.format);
+  } else {
+    datasets::write_predictions(*db, out, o.format);
+  }
+}
+
 }  // namespace
 
 void add_data_commands(CLI::App& app, Context& ctx) {
@@ -37,46 +77,25 @@ void add_data_commands(CLI::App& app, Context& ctx) {
                                  "Example: faultline taxonomy --json");
   tax->callback([&ctx] { print_taxonomy(ctx); });
 
-  auto* import = app.add_subcommand("import",
-                                    "Load corpus records (JSONL) into the store; re-import updates.\n"
-                                    "Example: faultline import --snapshot datasets/snapshot/issues.jsonl");
-  static std::string snapshot;
-  import->add_option("--snapshot", snapshot, "JSONL file of corpus records")->required();
-  import->callback([&ctx] {
-    auto db = ctx.open_db();
-  auto summary = datasets::import_snapshot(*db, snapshot);
-  ctx.emit(
-      {{"inserted", summary.inserted}, {"updated", summary.updated}, {"issues", datasets::count_issues(*db)}},
-      "imported " + snapshot + ": " + std::to_string(summary.inserted) + " new, " +
-          std::to_string(summary.updated) + " updated; the store holds " +
-          std::to_string(datasets::count_issues(*db)) + " issues\n");
-});
+  auto* import_cmd =
+      app.add_subcommand("import",
+                         "Load corpus records (JSONL) into the store; re-import updates.\n"
+                         "Example: faultline import --snapshot datasets/snapshot/issues.jsonl");
+  auto import_options = std::make_shared<ImportOptions>();
+  import_cmd->add_option("--snapshot", import_options->snapshot, "JSONL file of corpus records")->required();
+  import_cmd->callback([&ctx, import_options] { import_snapshot(ctx, *import_options); });
 
-auto* exp = app.add_subcommand("export",
-                               "Write issues, final labels or predictions to stdout or a file.\n"
-                               "Example: faultline export --what issues --format jsonl --out issues.jsonl");
-static std::string what = "issues", format = "jsonl", out_path;
-exp->add_option("--what", what, "issues | labels | predictions")
-    ->check(CLI::IsMember({"issues", "labels", "predictions"}));
-exp->add_option("--format", format, "jsonl | csv")->check(CLI::IsMember({"jsonl", "csv"}));
-exp->add_option("--out", out_path, "output file (default: stdout)");
-exp->callback([&ctx] {
-  auto db = ctx.open_db();
-  std::ofstream file;
-  if (!out_path.empty()) {
-    file.open(out_path);
-    if (!file) throw Error(out_path + ": cannot write the file");
-  }
-  std::ostream& out = out_path.empty() ? std::cout : file;
-  if (what == "issues") {
-    auto issues = datasets::load_issues(*db);
-    format == "jsonl" ? datasets::write_issues_jsonl(out, issues) : datasets::write_issues_csv(out, issues);
-  } else if (what == "labels") {
-    datasets::write_final_labels(*db, out, format);
-  } else {
-    datasets::write_predictions(*db, out, format);
-  }
-});
-}  // namespace faultline::cli
+  auto* export_cmd =
+      app.add_subcommand("export",
+                         "Write issues, final labels or predictions to stdout or a file.\n"
+                         "Example: faultline export --what issues --format jsonl --out issues.jsonl");
+  auto export_options = std::make_shared<ExportOptions>();
+  export_cmd->add_option("--what", export_options->what, "issues | labels | predictions")
+      ->check(CLI::IsMember({"issues", "labels", "predictions"}));
+  export_cmd->add_option("--format", export_options->format, "jsonl | csv")
+      ->check(CLI::IsMember({"jsonl", "csv"}));
+  export_cmd->add_option("--out", export_options->out_path, "output file (default: stdout)");
+  export_cmd->callback([&ctx, export_options] { export_records(ctx, *export_options); });
+}
 
 }  // namespace faultline::cli

@@ -1,3 +1,4 @@
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "classifier/funnel/funnel.hpp"
@@ -11,36 +12,46 @@ namespace faultline::cli {
 
 namespace {
 
-struct FunnelOptions {
+struct ScreenOptions {
   std::string rules_file;
+};
+
+struct SampleOptions {
   int total = 300;
   uint64_t seed = 1;
   std::string name = "main";
-  std::string replace_key;
+};
+
+struct ReplaceOptions {
+  std::string issue_key;
   std::string reason;
 };
 
-void screen(const Context& ctx, const FunnelOptions& o) {
+struct FunnelOptions {
+  std::string name = "main";
+};
+
+void screen(const Context& ctx, const ScreenOptions& o) {
   auto db = ctx.open_db();
   auto rules = o.rules_file.empty() ? funnel::ScreeningRules::builtin()
                                     : funnel::ScreeningRules::load_file(o.rules_file);
-  auto funnel = funnel::screen_store(*db, rules);
-  nlohmann::json j = {{"repositories", nlohmann::json::object()}};
-  std::vector<std::vector<std::string>> rows{{"repository", "raw", "candidates"}};
-  int raw = 0, candidates = 0;
-  for (const auto& [repo, f] : funnel) {
-    j["repositories"][repo] = {{"raw", f.raw}, {"candidates", f.candidates}};
-    rows.push_back({repo, std::to_string(f.raw), std::to_string(f.candidates)});
-    raw += f.raw;
-    candidates += f.candidates;
+  std::vector<funnel::FunnelRow> screened;
+  for (const auto& [repo, f] : funnel::screen_store(*db, rules)) {
+    screened.push_back({.repo = repo, .raw = f.raw, .candidates = f.candidates});
   }
-  rows.push_back({"Total", std::to_string(raw), std::to_string(candidates)});
-  j["raw"] = raw;
-  j["candidates"] = candidates;
+  auto total = funnel::funnel_total(screened);
+  nlohmann::json j = {
+      {"repositories", nlohmann::json::object()}, {"raw", total.raw}, {"candidates", total.candidates}};
+  std::vector<std::vector<std::string>> rows{{"repository", "raw", "candidates"}};
+  for (const auto& r : screened) {
+    j["repositories"][r.repo] = {{"raw", r.raw}, {"candidates", r.candidates}};
+    rows.push_back({r.repo, std::to_string(r.raw), std::to_string(r.candidates)});
+  }
+  rows.push_back({"Total", std::to_string(total.raw), std::to_string(total.candidates)});
   ctx.emit(j, text_table(rows) + "every decision and its rule are recorded in the store (table screening)\n");
 }
 
-void sample(const Context& ctx, const FunnelOptions& o) {
+void sample(const Context& ctx, const SampleOptions& o) {
   auto db = ctx.open_db();
   auto draw = funnel::draw_sample(*db, o.name, o.total, o.seed);
   nlohmann::json j = {
@@ -53,14 +64,14 @@ void sample(const Context& ctx, const FunnelOptions& o) {
   ctx.emit(j, "sample '" + o.name + "' (seed " + std::to_string(o.seed) + "):\n" + text_table(rows));
 }
 
-void replace(const Context& ctx, const FunnelOptions& o) {
+void replace(const Context& ctx, const std::string& sample_name, const ReplaceOptions& o) {
   auto db = ctx.open_db();
-  auto [repo, number] = common::parse_issue_key(o.replace_key);
-  auto r = funnel::replace_in_sample(*db, o.name, repo, number, o.reason);
-  ctx.emit({{"excluded", o.replace_key},
+  auto [repo, number] = common::parse_issue_key(o.issue_key);
+  auto r = funnel::replace_in_sample(*db, sample_name, repo, number, o.reason);
+  ctx.emit({{"excluded", o.issue_key},
             {"replacement", r.replacement_key},
             {"distance_seconds", r.distance_seconds}},
-           "excluded " + o.replace_key + " (" + o.reason + "); replaced by " + r.replacement_key +
+           "excluded " + o.issue_key + " (" + o.reason + "); replaced by " + r.replacement_key +
                ", created " + std::to_string(r.distance_seconds / 86400) + " days apart\n");
 }
 
@@ -75,45 +86,48 @@ void funnel(const Context& ctx, const FunnelOptions& o) {
   };
   for (const auto& r : rows) add(r);
   add(funnel::funnel_total(rows));
-  ctx.emit(funnel::funnel_json(rows),
-           text_table(table) + "final = issues with an audited manual label\n");
+  ctx.emit(funnel::funnel_json(rows), text_table(table) + "final = issues with an audited manual label\n");
 }
 
 }  // namespace
 
 void add_funnel_commands(CLI::App& app, Context& ctx) {
-  static FunnelOptions o;
+  auto screen_options = std::make_shared<ScreenOptions>();
   auto* scr = app.add_subcommand("screen",
                                  "Screen every stored issue into the candidate pool (closed, failure term "
                                  "in the title, no out-of-scope label); records each decision's rule.\n"
                                  "Example: faultline screen --json");
-  scr->add_option("--rules", o.rules_file,
+  scr->add_option("--rules", screen_options->rules_file,
                   "screening rules JSON (default: the built-in taxonomy/screening.json)");
-  scr->callback([&ctx] { screen(ctx, o); });
+  scr->callback([&ctx, screen_options] { screen(ctx, *screen_options); });
 
+  auto sample_options = std::make_shared<SampleOptions>();
   auto* smp = app.add_subcommand("sample",
                                  "Draw a repository-stratified proportional sample of the candidates.\n"
-                                 "Example: faultline sample --total 300 --seed 7");
-  smp->add_option("--total", o.total, "sample size");
-  smp->add_option("--seed", o.seed, "random seed (same seed, same sample)");
-  smp->add_option("--name", o.name, "sample name");
-  auto* rep = smp->add_subcommand(
-      "replace",
-      "Exclude a sampled issue and replace it with the nearest-in-time "
-      "unsampled candidate of its repository.\n"
-      "Example: faultline sample replace NVIDIA/cutlass#1270 --reason \"no fix evidence\"");
-  rep->add_option("issue", o.replace_key, "OWNER/NAME#NUMBER")->required();
-  rep->add_option("--reason", o.reason, "why it is excluded")->required();
-  smp->callback([&ctx, smp] {
-    if (smp->get_subcommands().empty()) sample(ctx, o);
+                                 "Example: faultline sample --total 150 --seed 7");
+  smp->add_option("--total", sample_options->total, "sample size");
+  smp->add_option("--seed", sample_options->seed, "random seed (same seed, same sample)");
+  smp->add_option("--name", sample_options->name, "sample name");
+  auto replace_options = std::make_shared<ReplaceOptions>();
+  auto* rep =
+      smp->add_subcommand("replace",
+                          "Exclude a sampled issue and replace it with the nearest-in-time "
+                          "unsampled candidate of its repository.\n"
+                          "Example: faultline sample replace NVIDIA/cutlass#132 --reason \"no fix evidence\"");
+  rep->add_option("issue", replace_options->issue_key, "OWNER/NAME#NUMBER")->required();
+  rep->add_option("--reason", replace_options->reason, "why it is excluded")->required();
+  smp->callback([&ctx, smp, sample_options] {
+    if (smp->get_subcommands().empty()) sample(ctx, *sample_options);
   });
-  rep->callback([&ctx] { replace(ctx, o); });
+  rep->callback(
+      [&ctx, sample_options, replace_options] { replace(ctx, sample_options->name, *replace_options); });
 
+  auto funnel_options = std::make_shared<FunnelOptions>();
   auto* fun = app.add_subcommand("funnel",
                                  "Raw / candidate / sampled / final counts per repository (Table I).\n"
                                  "Example: faultline funnel --json");
-  fun->add_option("--name", o.name, "sample name");
-  fun->callback([&ctx] { funnel(ctx, o); });
+  fun->add_option("--name", funnel_options->name, "sample name");
+  fun->callback([&ctx, funnel_options] { funnel(ctx, *funnel_options); });
 }
 
 }  // namespace faultline::cli

@@ -1,10 +1,12 @@
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "classifier/annotation/label_audit.hpp"
 #include "classifier/annotation/label_sheets.hpp"
 #include "cli/commands.hpp"
+#include "cli/counted.hpp"
 #include "cli/text_table.hpp"
 #include "common/error.hpp"
 
@@ -12,14 +14,25 @@ namespace faultline::cli {
 
 namespace {
 
-struct LabelOptions {
+struct SheetExportOptions {
   std::string rater;
   std::string out;
   std::string sample;
   std::string queue;
+};
+
+struct SheetImportOptions {
+  std::string rater;
   std::string file;
+};
+
+struct AuditOptions {
   std::string raters;
   double threshold = 0.8;
+};
+
+struct AdjudicateOptions {
+  std::string file;
 };
 
 std::string audit_text(const annotation::AuditResult& a) {
@@ -48,7 +61,6 @@ std::string audit_text(const annotation::AuditResult& a) {
 }  // namespace
 
 void add_label_commands(CLI::App& app, Context& ctx) {
-  static LabelOptions o;
   auto* label =
       app.add_subcommand("label", "Labeling sheets for raters: export to fill in, import when done.");
   label->require_subcommand(1);
@@ -57,12 +69,14 @@ void add_label_commands(CLI::App& app, Context& ctx) {
       label->add_subcommand("export",
                             "Write a labeling sheet (CSV) for a rater.\n"
                             "Example: faultline label export --rater alice --sample main --out alice.csv");
-  exp->add_option("--rater", o.rater, "who will fill it in")->required();
-  exp->add_option("--out", o.out, "CSV file to write")->required();
-  exp->add_option("--sample", o.sample, "the issues of this sample");
-  exp->add_option("--queue", o.queue, "'uncertain': the issues the classifier abstained on")
+  auto export_options = std::make_shared<SheetExportOptions>();
+  exp->add_option("--rater", export_options->rater, "who will fill it in")->required();
+  exp->add_option("--out", export_options->out, "CSV file to write")->required();
+  exp->add_option("--sample", export_options->sample, "the issues of this sample");
+  exp->add_option("--queue", export_options->queue, "'uncertain': the issues the classifier abstained on")
       ->check(CLI::IsMember({"uncertain"}));
-  exp->callback([&ctx] {
+  exp->callback([&ctx, export_options] {
+    const auto& o = *export_options;
     auto db = ctx.open_db();
     std::ofstream out(o.out);
     if (!out) throw Error(o.out + ": cannot write the file");
@@ -71,22 +85,25 @@ void add_label_commands(CLI::App& app, Context& ctx) {
                                         : annotation::SheetSelection::kUnlabeled;
     int rows = annotation::export_label_sheet(*db, out, selection, o.sample);
     ctx.emit({{"rows", rows}, {"out", o.out}, {"rater", o.rater}},
-             "wrote " + std::to_string(rows) + " issues to " + o.out + " for " + o.rater + "\n");
+             "wrote " + counted(rows, "issue") + " to " + o.out + " for " + o.rater + "\n");
   });
 
   auto* imp = label->add_subcommand(
       "import",
       "Import a rater's filled-in sheet as one batch, or nothing on any error.\n"
       "Example: faultline label import --rater rater_a datasets/snapshot/labels_rater_a.csv");
-  imp->add_option("--rater", o.rater, "whose labels these are")->required();
-  imp->add_option("file", o.file, "the CSV (repo,number,[rater],symptom,root_cause,[note])")->required();
-  imp->callback([&ctx] {
+  auto import_options = std::make_shared<SheetImportOptions>();
+  imp->add_option("--rater", import_options->rater, "whose labels these are")->required();
+  imp->add_option("file", import_options->file, "the CSV (repo,number,[rater],symptom,root_cause,[note])")
+      ->required();
+  imp->callback([&ctx, import_options] {
+    const auto& o = *import_options;
     auto db = ctx.open_db();
     auto r = annotation::import_label_sheet(*db, o.rater, o.file);
     ctx.emit({{"batch", r.batch_id}, {"labeled", r.labeled}, {"blank", r.skipped_blank}},
              "imported batch " + std::to_string(r.batch_id) + " of " + o.rater + ": " +
-                 std::to_string(r.labeled) + " labels (" + std::to_string(r.skipped_blank) +
-                 " blank rows skipped); run 'faultline audit'\n");
+                 counted(r.labeled, "label") + " (" + counted(r.skipped_blank, "blank row") +
+                 " skipped); run 'faultline audit'\n");
   });
 
   auto* audit =
@@ -95,12 +112,15 @@ void add_label_commands(CLI::App& app, Context& ctx) {
                          "Fleiss' kappa for 3+); when kappa passes the threshold, agreed and "
                          "adjudicated labels become final and override the classifier.\n"
                          "Example: faultline audit --raters rater_a,rater_b --threshold 0.8 --json");
-  audit->add_option("--raters", o.raters, "comma-separated raters (default: every rater in the store)");
-  audit->add_option("--threshold", o.threshold, "kappa needed to accept the labels")
+  auto audit_options = std::make_shared<AuditOptions>();
+  audit->add_option("--raters", audit_options->raters,
+                    "comma-separated raters (default: every rater in the store)");
+  audit->add_option("--threshold", audit_options->threshold, "kappa needed to accept the labels")
       ->check(CLI::Range(-1.0, 1.0));
-  audit->callback([&ctx] {
+  audit->callback([&ctx, audit_options] {
     auto db = ctx.open_db();
-    auto result = annotation::run_audit(*db, annotation::parse_raters(o.raters), o.threshold);
+    auto result =
+        annotation::run_audit(*db, annotation::parse_raters(audit_options->raters), audit_options->threshold);
     ctx.emit(annotation::audit_json(result), audit_text(result));
   });
 
@@ -108,12 +128,13 @@ void add_label_commands(CLI::App& app, Context& ctx) {
                                  "Import final labels for disagreements (or any issue) from a label CSV "
                                  "whose rater column names the adjudicator, then re-run the last audit.\n"
                                  "Example: faultline adjudicate datasets/snapshot/labels_adjudicated.csv");
-  adj->add_option("file", o.file, "the CSV")->required();
-  adj->callback([&ctx] {
+  auto adjudicate_options = std::make_shared<AdjudicateOptions>();
+  adj->add_option("file", adjudicate_options->file, "the CSV")->required();
+  adj->callback([&ctx, adjudicate_options] {
     auto db = ctx.open_db();
-    auto r = annotation::import_adjudications(*db, o.file);
+    auto r = annotation::import_adjudications(*db, adjudicate_options->file);
     nlohmann::json j = {{"imported", r.imported}};
-    std::string text = "imported " + std::to_string(r.imported) + " adjudications\n";
+    std::string text = "imported " + counted(r.imported, "adjudication") + "\n";
     if (r.audited) {
       j["audit"] = annotation::audit_json(r.audit);
       text += audit_text(r.audit);

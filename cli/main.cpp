@@ -1,8 +1,19 @@
 // The faultline executable: parses arguments and hands each verb to its library.
+// Exit status: 0 done; 1 the command failed (its message is on stderr, or the suite found failures);
+// 2 the command line was not understood (unknown verb or option, missing or invalid argument).
 #include <iostream>
 
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "common/error.hpp"
+#include "common/version.hpp"
+
+namespace {
+
+constexpr int kCommandFailed = 1;
+constexpr int kUsageError = 2;
+
+}  // namespace
 
 int main(int argc, char** argv) {
   faultline::cli::Context ctx;
@@ -13,32 +24,45 @@ int main(int argc, char** argv) {
       "Pipeline: mine → screen → sample → label/audit → train/classify → report; reproducers run as a "
       "suite.\n"
       "Example: faultline import --snapshot datasets/snapshot/issues.jsonl && faultline report --out "
-      "out/report"};
+      "out/report",
+      "faultline"};
   app.require_subcommand(1);
   app.fallthrough();
   app.option_defaults()->always_capture_default();
+  app.set_version_flag("--version", std::string("faultline ") + faultline::common::version());
   app.add_option("--db", ctx.db_path, "SQLite store (default $FAULTLINE_DB or faultline.db)");
   app.add_flag("--json", ctx.json, "print one JSON object on stdout instead of text");
+  app.add_flag("--quiet", ctx.quiet, "no progress lines on stderr");
 
   faultline::cli::add_data_commands(app, ctx);
   faultline::cli::add_funnel_commands(app, ctx);
   faultline::cli::add_label_commands(app, ctx);
   faultline::cli::add_classifier_commands(app, ctx);
   faultline::cli::add_report_command(app, ctx);
+  faultline::cli::add_show_command(app, ctx);
   faultline::cli::add_demo_summary_command(app, ctx);
   faultline::cli::add_repro_commands(app, ctx);
   faultline::cli::add_mine_command(app, ctx);
 
+  auto reading = faultline::cli::read_command_line(app, std::vector<std::string>(argv + 1, argv + argc));
+  if (reading.unknown) {
+    std::cerr << "faultline: " << faultline::cli::unknown_word_message(reading) << '\n';
+    return kUsageError;
+  }
   try {
     app.parse(argc, argv);
+  } catch (const CLI::RuntimeError& e) {
+    return e.get_exit_code();  // a verb that reported its own failures (suite, repro run)
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    std::cerr << "faultline: " << e.what() << " (see '" << reading.command << " --help')\n";
+    return kUsageError;
   } catch (const faultline::Error& e) {
     std::cerr << "faultline: " << e.what() << '\n';
-    return 1;
+    return kCommandFailed;
   } catch (const std::exception& e) {
     std::cerr << "faultline: unexpected error: " << e.what() << '\n';
-    return 1;
+    return kCommandFailed;
   }
   return 0;
 }

@@ -1,3 +1,4 @@
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -8,45 +9,57 @@
 
 namespace faultline::cli {
 
+namespace {
+
+struct ReportOptions {
+  std::string out_dir;
+  std::string formats = "md,csv,tex,json,html";
+  bool manual_only = false;
+};
+
+void report(const Context& ctx, const ReportOptions& o) {
+  auto db = ctx.open_db();
+  std::set<std::string> chosen;
+  std::stringstream in(o.formats);
+  std::string f;
+  while (std::getline(in, f, ',')) {
+    if (!f.empty()) chosen.insert(f);
+  }
+  // The catalog as the manifests are now, so which cases a reproducer was modeled on never depends on
+  // whether `suite` or `repro list` ran before.
+  reproducers::register_manifests(*db, reproducers::load_manifests(reproducers::default_manifest_dir()));
+  reports::ReportOptions options;
+  options.include_predictions = !o.manual_only;
+  auto data = reports::load_report_data(*db, options);
+  auto summary = reports::write_report(data, o.out_dir, chosen);
+  std::string text =
+      "report of " + std::to_string(summary.cases) + " labeled issues (" +
+      std::to_string(summary.cases_with_source_reproducer) + " with a reproducer modeled on them, " +
+      std::to_string(summary.cases_with_related_reproducer) + " with a related reproducer only) written to " +
+      o.out_dir + " (" + std::to_string(summary.files.size()) + " files)\n";
+  for (const auto& finding : summary.findings) text += "  - " + finding + "\n";
+  ctx.emit({{"cases", summary.cases},
+            {"cases_with_source_reproducer", summary.cases_with_source_reproducer},
+            {"cases_with_related_reproducer", summary.cases_with_related_reproducer},
+            {"files", summary.files},
+            {"findings", summary.findings}},
+           text);
+}
+
+}  // namespace
+
 void add_report_command(CLI::App& app, Context& ctx) {
-  static std::string out_dir, formats = "md,csv,tex,json,html";
-  static bool manual_only = false;
-  auto* report = app.add_subcommand("report",
-                                    "Write the study's tables (I–III), cross-tabs, findings and an HTML page "
-                                    "with charts. Manual labels win; confident predictions fill the rest "
-                                    "unless --manual-only.\n"
-                                    "Example: faultline report --out out/report --format md,html");
-  report->add_option("--out", out_dir, "output directory")->required();
-  report->add_option("--format", formats, "comma-separated: md,csv,tex,json,html");
-  report->add_flag("--manual-only", manual_only, "leave predicted labels out");
-  report->callback([&ctx] {
-    auto db = ctx.open_db();
-    std::set<std::string> chosen;
-    std::stringstream in(formats);
-    std::string f;
-    while (std::getline(in, f, ',')) {
-      if (!f.empty()) chosen.insert(f);
-    }
-    // The catalog as the manifests are now, so which cases a reproducer was modeled on never depends on
-    // whether `suite` or `repro list` ran before.
-    reproducers::register_manifests(*db, reproducers::load_manifests(reproducers::default_manifest_dir()));
-    reports::ReportOptions options;
-    options.include_predictions = !manual_only;
-    auto data = reports::load_report_data(*db, options);
-    auto summary = reports::write_report(data, out_dir, chosen);
-    std::string text = "report of " + std::to_string(summary.cases) + " labeled issues (" +
-                       std::to_string(summary.cases_with_source_reproducer) + " with a reproducer modeled on them, " +
-                       std::to_string(summary.cases_with_related_reproducer) +
-                       " with a related reproducer only) written to " + out_dir + " (" +
-                       std::to_string(summary.files.size()) + " files)\n";
-    for (const auto& finding : summary.findings) text += "  - " + finding + "\n";
-    ctx.emit({{"cases", summary.cases},
-              {"cases_with_source_reproducer", summary.cases_with_source_reproducer},
-              {"cases_with_related_reproducer", summary.cases_with_related_reproducer},
-              {"files", summary.files},
-              {"findings", summary.findings}},
-             text);
-  });
+  auto o = std::make_shared<ReportOptions>();
+  auto* report_cmd =
+      app.add_subcommand("report",
+                         "Write the study's tables (I–III), cross-tabs, findings and an HTML page "
+                         "with charts. Manual labels win; confident predictions fill the rest "
+                         "unless --manual-only.\n"
+                         "Example: faultline report --out out/report --format md,html");
+  report_cmd->add_option("--out", o->out_dir, "output directory")->required();
+  report_cmd->add_option("--format", o->formats, "comma-separated: md,csv,tex,json,html");
+  report_cmd->add_flag("--manual-only", o->manual_only, "leave predicted labels out");
+  report_cmd->callback([&ctx, o] { report(ctx, *o); });
 }
 
 void add_demo_summary_command(CLI::App& app, Context& ctx) {

@@ -30,13 +30,14 @@ std::vector<std::string> compute_findings(const ReportData& data) {
   }
 
   int before_device = symptoms["deployment_failure"] + symptoms["build_failure"];
-  out.push_back(std::string(2 * before_device > n ? "More than half" : "Less than half") +
-                " of the issues fail before any kernel runs on the device: deployment failures (" +
+  // The figure itself leads; "more than half" only where it is true.
+  out.push_back(std::to_string(before_device) + " of " + std::to_string(n) + " issues (" +
+                percent(before_device, n) + (2 * before_device > n ? ", more than half" : "") +
+                ") fail before any kernel runs on the device: deployment failures (" +
                 std::to_string(symptoms["deployment_failure"]) + "; " +
                 percent(symptoms["deployment_failure"], n) + ") and build failures (" +
                 std::to_string(symptoms["build_failure"]) + "; " + percent(symptoms["build_failure"], n) +
-                ") together make " + std::to_string(before_device) + " of " + std::to_string(n) + " (" +
-                percent(before_device, n) + ").");
+                ").");
 
   auto [top_symptom, top_symptom_n] = common::largest_entry(symptoms);
   out.push_back("The most frequent symptom is " + tax.symptom(top_symptom).name + " with " +
@@ -66,8 +67,10 @@ std::vector<std::string> compute_findings(const ReportData& data) {
   }
   auto [repo_symptom, repo_symptom_n] = common::largest_entry(repo_symptoms);
   out.push_back(repository_name(top_repo) + " contributes the most issues (" + std::to_string(top_repo_n) +
-                "; " + percent(top_repo_n, n) + "), most of them " + tax.symptom(repo_symptom).name + " (" +
-                std::to_string(repo_symptom_n) + " of " + std::to_string(top_repo_n) + ").");
+                "; " + percent(top_repo_n, n) + "), " +
+                (2 * repo_symptom_n > top_repo_n ? "most of them " : "most often ") +
+                tax.symptom(repo_symptom).name + " (" + std::to_string(repo_symptom_n) + " of " +
+                std::to_string(top_repo_n) + ").");
 
   // The category whose share differs most from the study's published share.
   std::string drift_name;

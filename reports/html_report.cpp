@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <map>
 
+#include "common/version.hpp"
 #include "reports/svg_charts.hpp"
 #include "reports/table_formats.hpp"
 #include "taxonomy/taxonomy.hpp"
@@ -118,7 +119,8 @@ std::string render_html(const ReportData& data, const std::vector<Table>& tables
             html_escape(tax.root_cause(c.root_cause).name) + "</td><td>" + html_escape(c.provenance) +
             confidence + "</td><td>" + repro + "</td></tr>";
   }
-  html += "</tbody></table>\n</body></html>\n";
+  html += "</tbody></table>\n<footer>Written by faultline " + html_escape(common::version()) +
+          ".</footer>\n</body></html>\n";
   return html;
 }
 

@@ -9,6 +9,7 @@
 #include "reports/table_formats.hpp"
 #include "reports/tables.hpp"
 #include "common/error.hpp"
+#include "common/version.hpp"
 
 namespace faultline::reports {
 
@@ -68,6 +69,8 @@ ReportSummary write_report(const ReportData& data, const std::string& out_dir,
     markdown += to_markdown(t);  // not "\n" + …: GCC 12 warns (-Wrestrict) at -O3
     all["tables"].push_back(to_json(t));
   }
+  markdown += std::string("\n---\nWritten by faultline ") + common::version() + ".\n";
+  all["faultline_version"] = common::version();
   if (formats.count("md")) write_file(dir / "report.md", markdown, summary);
   if (formats.count("json")) write_file(dir / "report.json", all.dump(2) + "\n", summary);
   if (formats.count("html"))

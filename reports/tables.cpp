@@ -119,8 +119,8 @@ Table root_cause_table(const ReportData& data) {
 
 namespace {
 
-// Root causes down, one column per (id, heading) across, counting cases whose `field` is that id, and a
-// Total column.
+// Root causes down, one column per (id, heading) across, counting cases whose `field` is that id, a
+// Total column and a Total row.
 Table root_cause_crosstab(const ReportData& data, const std::string& id, const std::string& title,
                           const std::vector<std::pair<std::string, std::string>>& columns,
                           std::string Case::*field) {
@@ -140,6 +140,12 @@ Table root_cause_crosstab(const ReportData& data, const std::string& id, const s
     t.rows.push_back(row);
     t.total_rows.push_back(false);
   }
+  std::vector<std::string> total{"Total"};
+  auto by_column = count_by(data.cases, field);
+  for (const auto& [column, heading] : columns) total.push_back(std::to_string(by_column[column]));
+  total.push_back(std::to_string(data.cases.size()));
+  t.rows.push_back(total);
+  t.total_rows.push_back(true);
   return t;
 }
 
@@ -148,15 +154,8 @@ Table root_cause_crosstab(const ReportData& data, const std::string& id, const s
 Table symptom_by_root_cause_table(const ReportData& data) {
   std::vector<std::pair<std::string, std::string>> symptoms;
   for (const auto& s : tax().symptoms()) symptoms.push_back({s.id, s.name});
-  Table t = root_cause_crosstab(data, "crosstab_symptom_root_cause", "Root cause × symptom", symptoms,
-                                &Case::symptom);
-  std::vector<std::string> total{"Total"};
-  auto by_symptom = count_by(data.cases, &Case::symptom);
-  for (const auto& [id, name] : symptoms) total.push_back(std::to_string(by_symptom[id]));
-  total.push_back(std::to_string(data.cases.size()));
-  t.rows.push_back(total);
-  t.total_rows.push_back(true);
-  return t;
+  return root_cause_crosstab(data, "crosstab_symptom_root_cause", "Root cause × symptom", symptoms,
+                             &Case::symptom);
 }
 
 Table root_cause_by_repository_table(const ReportData& data) {

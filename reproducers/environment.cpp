@@ -41,7 +41,17 @@ std::string nvcc_release(const std::string& nvcc) {
 
 }  // namespace
 
-std::string default_manifest_dir() { return FAULTLINE_DEFAULT_MANIFEST_DIR; }
+// An installed faultline (cmake --install) keeps the manifests of its own version beside it; a faultline in
+// its build tree reads the source tree's.
+std::string default_manifest_dir() {
+  std::error_code error;
+  auto executable = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    auto installed = executable.parent_path().parent_path() / "share" / "faultline" / "reproducers";
+    if (std::filesystem::is_directory(installed, error)) return installed.string();
+  }
+  return FAULTLINE_DEFAULT_MANIFEST_DIR;
+}
 
 Environment detect_environment() {
   Environment env;

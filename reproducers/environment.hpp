@@ -23,7 +23,8 @@ struct Environment {
   std::string cuda_driver_version;  // "CUDA Version" as nvidia-smi reports it
 };
 
-// The source tree's reproducers/ as configured at build time.
+// share/faultline/reproducers beside an installed executable, else the source tree's reproducers/ as
+// configured at build time.
 std::string default_manifest_dir();
 
 // The build's own settings, nvcc's release, then the one probe of the GPU that everything (the runner,

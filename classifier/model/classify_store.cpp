@@ -40,14 +40,15 @@ std::vector<LabeledIssue> load_labeled_issues(datasets::Database& db) {
 
 std::string default_model_dir(const std::string& db_path) { return db_path + ".models"; }
 
-TrainSummary train_from_store(datasets::Database& db, const std::string& model_dir, double abstain_below) {
+TrainSummary train_from_store(datasets::Database& db, const std::string& model_dir, double abstain_below,
+                              const AxisProgress& progress) {
   auto start = std::chrono::steady_clock::now();
   auto labeled = load_labeled_issues(db);
   std::vector<datasets::IssueRecord> scoped;
   for (auto& issue : issues_with_discussions(db)) {
     if (issue.scope) scoped.push_back(std::move(issue));
   }
-  auto model = IssueClassifier::train(labeled, scoped, AxisTraining::standard(), abstain_below);
+  auto model = IssueClassifier::train(labeled, scoped, AxisTraining::standard(), abstain_below, progress);
   model.save(model_dir);
   return {model.version(), static_cast<int>(labeled.size()), static_cast<int>(scoped.size()),
           seconds_since(start)};

@@ -21,7 +21,8 @@ struct TrainSummary {
   int scoped = 0;
   double seconds = 0;
 };
-TrainSummary train_from_store(datasets::Database& db, const std::string& model_dir, double abstain_below);
+TrainSummary train_from_store(datasets::Database& db, const std::string& model_dir, double abstain_below,
+                              const AxisProgress& progress = {});
 
 struct ClassifySummary {
   std::string version;

@@ -92,7 +92,8 @@ Evaluation evaluate(const std::vector<LabeledIssue>& labeled, int folds, uint64_
   std::vector<FoldResult> results(folds);
   std::vector<std::exception_ptr> errors(folds);
   std::atomic<int> next{0};
-  int done = 0;
+  FoldReport report{.folds = folds};
+  int symptom_correct = 0, root_cause_correct = 0;
   std::mutex progress_mutex;
   auto worker = [&] {
     for (int f = next++; f < folds; f = next++) {
@@ -102,8 +103,15 @@ Evaluation evaluate(const std::vector<LabeledIssue>& labeled, int folds, uint64_
         errors[f] = std::current_exception();
       }
       std::lock_guard<std::mutex> lock(progress_mutex);
-      ++done;
-      if (progress) progress(done, folds);
+      ++report.done;
+      for (const auto& h : results[f].symptom) symptom_correct += h.truth == h.combined;
+      for (const auto& h : results[f].root_cause) root_cause_correct += h.truth == h.combined;
+      report.held_out += static_cast<int>(results[f].symptom.size());
+      if (report.held_out > 0) {
+        report.symptom_accuracy = static_cast<double>(symptom_correct) / report.held_out;
+        report.root_cause_accuracy = static_cast<double>(root_cause_correct) / report.held_out;
+      }
+      if (progress) progress(report);
     }
   };
   std::vector<std::thread> threads;

@@ -27,8 +27,18 @@ struct Evaluation {
   AxisEvaluation root_cause;
 };
 
-// Called from a worker thread after each fold with the number of folds finished so far.
-using FoldProgress = std::function<void(int done, int folds)>;
+// Where a cross-validation stands after a fold: the folds finished so far and the accuracy of the combined
+// model over the issues they held out.
+struct FoldReport {
+  int done = 0;
+  int folds = 0;
+  int held_out = 0;
+  double symptom_accuracy = 0;
+  double root_cause_accuracy = 0;
+};
+
+// Called from a worker thread (one at a time) after each fold.
+using FoldProgress = std::function<void(const FoldReport& report)>;
 
 // Folds are stratified by root cause (the sparser axis). Every fold trains a fresh classifier, with its
 // own inner cross-validation, on the other folds only. Up to `jobs` folds run at once; the result does

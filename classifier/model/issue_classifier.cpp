@@ -5,12 +5,12 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "common/text_file.hpp"
+#include "classifier/model/text_features.hpp"
+#include "common/error.hpp"
 #include "common/fnv1a.hpp"
 #include "common/largest_entry.hpp"
-#include "classifier/model/text_features.hpp"
+#include "common/text_file.hpp"
 #include "taxonomy/builtin_data.hpp"
-#include "common/error.hpp"
 #include "taxonomy/taxonomy.hpp"
 
 namespace faultline::model {
@@ -31,7 +31,8 @@ IssueFeatures extract_features(const RuleSet& rules, const datasets::IssueRecord
 
 IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
                                        const std::vector<datasets::IssueRecord>& scoped,
-                                       const AxisTraining& training, double abstain_below) {
+                                       const AxisTraining& training, double abstain_below,
+                                       const AxisProgress& progress) {
   const auto& taxonomy = taxonomy::Taxonomy::builtin();
   IssueClassifier c;
   c.abstain_below_ = abstain_below;
@@ -54,9 +55,17 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
     h = common::fnv1a(issue.key() + "\x1f" + *issue.scope + "\n", h);
   }
   if (symptoms.empty()) throw Error("train: no manual labels to learn from (import and audit labels first)");
+  const bool train_scope = scopes.size() >= static_cast<size_t>(training.folds) * 2;
+  const int axes = train_scope ? 3 : 2;
+  auto starting = [&](const std::string& axis, int index) {
+    if (progress) progress(axis, index, axes);
+  };
+  starting("symptom", 1);
   c.symptom_ = AxisModel::train("symptom", symptoms, training);
+  starting("root_cause", 2);
   c.root_cause_ = AxisModel::train("root_cause", causes, training);
-  if (scopes.size() >= static_cast<size_t>(training.folds) * 2) {
+  if (train_scope) {
+    starting("scope", 3);
     // Scope has no rules and only two classes: one fastText setting (the first of the grid) is enough, and
     // the cross-validation then only calibrates the temperature. This keeps training within its budget.
     AxisTraining scope_training = training;
@@ -65,8 +74,8 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
     c.scope_ = AxisModel::train("scope", scopes, scope_training);
     h = common::fnv1a(c.scope_->describe().dump(), h);
   }
-  h = common::fnv1a(c.symptom_.describe().dump() + c.root_cause_.describe().dump() + std::to_string(abstain_below),
-            h);
+  h = common::fnv1a(
+      c.symptom_.describe().dump() + c.root_cause_.describe().dump() + std::to_string(abstain_below), h);
   char version[17];
   std::snprintf(version, sizeof version, "%016llx", static_cast<unsigned long long>(h));
   c.version_ = version;

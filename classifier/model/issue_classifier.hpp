@@ -2,6 +2,7 @@
 // fired and whether it abstains. Trained from manual labels only.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,13 +40,16 @@ struct IssueFeatures {
 };
 IssueFeatures extract_features(const RuleSet& rules, const datasets::IssueRecord& issue);
 
+// Called before each axis is trained: its name ("symptom", "root_cause", "scope"), its place and the count.
+using AxisProgress = std::function<void(const std::string& axis, int index, int axes)>;
+
 class IssueClassifier {
  public:
   // `scoped` are issues with a human scope decision (in/out); the scope axis is skipped when there are
   // too few of them. Rejects labels that are not taxonomy ids.
   static IssueClassifier train(const std::vector<LabeledIssue>& labeled,
                                const std::vector<datasets::IssueRecord>& scoped, const AxisTraining& training,
-                               double abstain_below = 0.5);
+                               double abstain_below = 0.5, const AxisProgress& progress = {});
   static IssueClassifier load(const std::string& directory);
   void save(const std::string& directory) const;
 

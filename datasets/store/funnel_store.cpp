@@ -22,6 +22,13 @@ std::map<int64_t, ScreeningDecision> load_screening(Database& db) {
   return out;
 }
 
+std::optional<ScreeningDecision> find_screening(Database& db, int64_t issue_id) {
+  Statement s = db.prepare("SELECT issue_id, decision, rule FROM screening WHERE issue_id = ?");
+  s.bind_all(issue_id);
+  if (!s.step()) return std::nullopt;
+  return ScreeningDecision{s.integer(0), s.text(1), s.text(2)};
+}
+
 void add_to_sample(Database& db, const std::string& name, const SampleEntry& e) {
   db.prepare(
         "INSERT INTO samples(name, issue_id, status, origin, reason, replaced_by, seed) VALUES "

@@ -17,6 +17,8 @@ struct ScreeningDecision {
 };
 void replace_screening(Database& db, const std::vector<ScreeningDecision>& decisions);
 std::map<int64_t, ScreeningDecision> load_screening(Database& db);
+// The decision on one issue; none before the first screen.
+std::optional<ScreeningDecision> find_screening(Database& db, int64_t issue_id);
 
 struct SampleEntry {
   int64_t issue_id = 0;

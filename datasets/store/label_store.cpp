@@ -34,6 +34,19 @@ std::vector<ManualLabel> load_manual_labels(Database& db, const std::string& rat
   return out;
 }
 
+std::vector<RaterLabel> load_issue_labels(Database& db, int64_t issue_id) {
+  Statement s = db.prepare(
+      "SELECT m.issue_id, m.rater, m.symptom, m.root_cause, m.note, m.batch_id, b.source, b.imported_at "
+      "FROM manual_labels m JOIN label_batches b ON b.id = m.batch_id WHERE m.issue_id = ? ORDER BY m.rater");
+  s.bind_all(issue_id);
+  std::vector<RaterLabel> out;
+  while (s.step()) {
+    out.push_back(
+        {{s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), s.integer(5)}, s.text(6), s.text(7)});
+  }
+  return out;
+}
+
 std::vector<std::string> list_raters(Database& db) {
   Statement s = db.prepare("SELECT DISTINCT rater FROM manual_labels ORDER BY rater");
   std::vector<std::string> out;
@@ -60,6 +73,15 @@ std::map<int64_t, Adjudication> load_adjudications(Database& db) {
     out[s.integer(0)] = {s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(5)};
   }
   return out;
+}
+
+std::optional<Adjudication> find_adjudication(Database& db, int64_t issue_id) {
+  Statement s = db.prepare(
+      "SELECT issue_id, adjudicator, symptom, root_cause, note, source FROM adjudications WHERE issue_id = "
+      "?");
+  s.bind_all(issue_id);
+  if (!s.step()) return std::nullopt;
+  return Adjudication{s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(5)};
 }
 
 int64_t record_audit(Database& db, const std::string& raters, int n, double kappa_joint, double threshold,
@@ -89,16 +111,25 @@ std::map<int64_t, FinalLabel> load_final_labels(Database& db) {
   return out;
 }
 
+std::optional<FinalLabel> find_final_label(Database& db, int64_t issue_id) {
+  Statement s = db.prepare(
+      "SELECT issue_id, symptom, root_cause, provenance, raters FROM final_labels WHERE issue_id = ?");
+  s.bind_all(issue_id);
+  if (!s.step()) return std::nullopt;
+  return FinalLabel{s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4)};
+}
+
 void write_final_labels(Database& db, std::ostream& out, const std::string& format) {
   Statement s = db.prepare(
       "SELECT r.full_name, i.number, f.provenance, f.symptom, f.root_cause, f.raters FROM final_labels f "
       "JOIN issues i ON i.id = f.issue_id JOIN repositories r ON r.id = i.repository_id "
       "ORDER BY r.full_name, i.number");
-  if (format == "csv") common::write_csv_row(out, {"repo", "number", "rater", "symptom", "root_cause", "note"});
+  if (format == "csv")
+    common::write_csv_row(out, {"repo", "number", "rater", "symptom", "root_cause", "note"});
   while (s.step()) {
     if (format == "csv") {
       common::write_csv_row(out, {s.text(0), std::to_string(s.integer(1)), s.text(2), s.text(3), s.text(4),
-                          "raters: " + s.text(5)});
+                                  "raters: " + s.text(5)});
     } else {
       nlohmann::json j = {{"repo", s.text(0)},    {"number", s.integer(1)},  {"provenance", s.text(2)},
                           {"symptom", s.text(3)}, {"root_cause", s.text(4)}, {"raters", s.text(5)}};

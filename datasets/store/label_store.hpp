@@ -2,6 +2,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -25,6 +26,15 @@ void put_manual_label(Database& db, const ManualLabel& label);
 std::vector<ManualLabel> load_manual_labels(Database& db, const std::string& rater);
 std::vector<std::string> list_raters(Database& db);
 
+// One rater's label of an issue with where it came from: the batch's source file and import time.
+struct RaterLabel {
+  ManualLabel label;
+  std::string source;
+  std::string imported_at;
+};
+// Every rater's label of one issue, by rater.
+std::vector<RaterLabel> load_issue_labels(Database& db, int64_t issue_id);
+
 struct Adjudication {
   int64_t issue_id = 0;
   std::string adjudicator;
@@ -35,6 +45,7 @@ struct Adjudication {
 };
 void put_adjudication(Database& db, const Adjudication& a);
 std::map<int64_t, Adjudication> load_adjudications(Database& db);
+std::optional<Adjudication> find_adjudication(Database& db, int64_t issue_id);
 
 int64_t record_audit(Database& db, const std::string& raters, int n, double kappa_joint, double threshold,
                      const std::string& gate);
@@ -49,6 +60,7 @@ struct FinalLabel {
 // Replaces every final label with `labels`, all stamped with the audit that allowed them.
 void replace_final_labels(Database& db, const std::vector<FinalLabel>& labels, int64_t audit_id);
 std::map<int64_t, FinalLabel> load_final_labels(Database& db);
+std::optional<FinalLabel> find_final_label(Database& db, int64_t issue_id);
 
 // repo,number,rater,symptom,root_cause,note — the label CSV shape — or one JSON object per line.
 void write_final_labels(Database& db, std::ostream& out, const std::string& format);

@@ -33,6 +33,16 @@ std::map<int64_t, Prediction> load_predictions(Database& db) {
   return out;
 }
 
+std::optional<Prediction> find_prediction(Database& db, int64_t issue_id) {
+  Statement s = db.prepare(
+      "SELECT issue_id, model_version, scope, scope_p, symptom, symptom_p, root_cause, root_cause_p, abstain, "
+      "rules_fired FROM predictions WHERE issue_id = ?");
+  s.bind_all(issue_id);
+  if (!s.step()) return std::nullopt;
+  return Prediction{s.integer(0), s.text(1), s.text(2), s.real(3),         s.text(4),
+                    s.real(5),    s.text(6), s.real(7), s.integer(8) != 0, s.text(9)};
+}
+
 void write_predictions(Database& db, std::ostream& out, const std::string& format) {
   Statement s = db.prepare(
       "SELECT r.full_name, i.number, p.model_version, p.scope, p.scope_p, p.symptom, p.symptom_p, "

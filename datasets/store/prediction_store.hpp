@@ -2,6 +2,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -25,6 +26,7 @@ struct Prediction {
 
 void replace_predictions(Database& db, const std::vector<Prediction>& predictions);
 std::map<int64_t, Prediction> load_predictions(Database& db);
+std::optional<Prediction> find_prediction(Database& db, int64_t issue_id);
 void write_predictions(Database& db, std::ostream& out, const std::string& format);
 
 }  // namespace faultline::datasets

@@ -19,6 +19,14 @@ std::map<int64_t, std::vector<std::string>> load_reproducer_links(Database& db) 
   return out;
 }
 
+std::vector<std::string> load_reproducer_links(Database& db, int64_t issue_id) {
+  Statement s = db.prepare("SELECT repro_id FROM repro_links WHERE issue_id = ? ORDER BY repro_id");
+  s.bind_all(issue_id);
+  std::vector<std::string> out;
+  while (s.step()) out.push_back(s.text(0));
+  return out;
+}
+
 void replace_reproducer_catalog(Database& db, const std::vector<CatalogEntry>& entries) {
   db.exec("DELETE FROM reproducers");
   Statement insert = db.prepare(

@@ -13,6 +13,8 @@ namespace faultline::datasets {
 void link_reproducer(Database& db, int64_t issue_id, const std::string& repro_id);
 // issue id → reproducer ids
 std::map<int64_t, std::vector<std::string>> load_reproducer_links(Database& db);
+// The reproducer ids linked to one issue.
+std::vector<std::string> load_reproducer_links(Database& db, int64_t issue_id);
 
 // What the store knows of a reproducer: its manifest's id, title, the failure class it models and the
 // issues it was modeled on.

@@ -6,11 +6,11 @@
 #include "classifier/model/classify_store.hpp"
 #include "classifier/model/evaluation.hpp"
 #include "classifier/model/issue_classifier.hpp"
+#include "common/error.hpp"
 #include "datasets/store/database.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
 #include "datasets/store/prediction_store.hpp"
-#include "common/error.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace faultline::model;
@@ -81,6 +81,34 @@ TEST(Evaluation, TinySeparableCorpusScoresPerfectlyAndBaselinesAsWorkedOut) {
   EXPECT_NEAR(e.symptom.majority.accuracy, 1.0 / 3.0, 1e-12);
   EXPECT_NEAR(e.symptom.majority.macro_f1, 1.0 / 6.0, 1e-12);
   EXPECT_NEAR(e.symptom.majority.kappa, 0.0, 1e-12);
+}
+
+TEST(Evaluation, ProgressReportsEveryFoldAndEndsAtTheFinalAccuracy) {
+  // Every fifth symptom relabeled (as above), so the running accuracy is not trivially 1.
+  auto corpus = tiny_corpus();
+  for (size_t i = 0; i < corpus.size(); i += 5) corpus[i].symptom = corpus[(i + 10) % corpus.size()].symptom;
+  std::vector<FoldReport> reports;
+  auto e = evaluate(corpus, 5, 3, quick(), 2, [&](const FoldReport& r) { reports.push_back(r); });
+  ASSERT_EQ(reports.size(), 5u);
+  for (int k = 0; k < 5; ++k) {
+    EXPECT_EQ(reports[k].done, k + 1);
+    EXPECT_EQ(reports[k].folds, 5);
+  }
+  // Stratified folds of 30 issues over 3 root causes hold out 6 each: 6, 12, …, 30.
+  EXPECT_EQ(reports[0].held_out, 6);
+  EXPECT_EQ(reports.back().held_out, 30);
+  EXPECT_LT(reports.back().symptom_accuracy, 1.0);
+  EXPECT_DOUBLE_EQ(reports.back().symptom_accuracy, e.symptom.combined.accuracy);
+  EXPECT_DOUBLE_EQ(reports.back().root_cause_accuracy, e.root_cause.combined.accuracy);
+}
+
+TEST(Classifier, TrainingReportsEachAxisBeforeTrainingIt) {
+  std::vector<std::string> seen;
+  IssueClassifier::train(tiny_corpus(), {}, quick(), 0.5, [&](const std::string& axis, int index, int axes) {
+    seen.push_back(axis + " " + std::to_string(index) + "/" + std::to_string(axes));
+  });
+  // No scope decisions: the scope axis is not trained, so two axes.
+  EXPECT_EQ(seen, (std::vector<std::string>{"symptom 1/2", "root_cause 2/2"}));
 }
 
 TEST(Classifier, TrainingIsReproducibleAndVersioned) {

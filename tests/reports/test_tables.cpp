@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
 
 #include "reports/findings.hpp"
@@ -80,6 +81,21 @@ TEST(StudyTables, RootCauseTableReproducesTableThree) {
   EXPECT_EQ(t.rows.back()[2], "300");
 }
 
+TEST(StudyTables, RootCauseByRepositoryEndsWithATotalRowOfTheRepositoriesIssues) {
+  Table t = root_cause_by_repository_table(faultline::testing::study_report_data());
+  ASSERT_EQ(t.rows.back()[0], "Total");
+  EXPECT_TRUE(t.total_rows.back());
+  // Published in Table II: bitsandbytes has 79 of the 300 issues, Triton 77.
+  auto column = [&](const std::string& heading) {
+    return std::find(t.header.begin(), t.header.end(), heading) - t.header.begin();
+  };
+  EXPECT_EQ(t.rows.back()[column("bitsandbytes")], "79");
+  EXPECT_EQ(t.rows.back()[column("Triton")], "77");
+  EXPECT_EQ(t.rows.back().back(), "300");
+  // Without the Total row the last row is a root cause.
+  EXPECT_FALSE(t.total_rows[t.rows.size() - 2]);
+}
+
 TEST(StudyTables, FunnelTableReproducesTableOne) {
   Table t = funnel_table(faultline::testing::study_report_data());
   EXPECT_EQ(row_named(t, "Triton"), (std::vector<std::string>{"Triton", "2205", "815", "77"}));
@@ -90,8 +106,11 @@ TEST(Findings, AreComputedFromTheNumbers) {
   auto findings = compute_findings(faultline::testing::study_report_data());
   ASSERT_GE(findings.size(), 4u);
   // 82 + 73 = 155 of 300 = 51.67%.
-  EXPECT_NE(findings[0].find("More than half"), std::string::npos) << findings[0];
-  EXPECT_NE(findings[0].find("155 of 300 (51.67%)"), std::string::npos) << findings[0];
+  EXPECT_EQ(findings[0].rfind("155 of 300 issues (51.67%, more than half) fail before any kernel runs", 0),
+            0u)
+      << findings[0];
+  // bitsandbytes: 47 of its 79 issues are deployment failures, more than half.
+  EXPECT_NE(findings[4].find("most of them Deployment Failure (47 of 79)"), std::string::npos) << findings[4];
   EXPECT_NE(findings[2].find("Software Incompatibility (76; 25.33%)"), std::string::npos) << findings[2];
   EXPECT_NE(findings[2].find("Kernel Library (119; 39.67%)"), std::string::npos) << findings[2];
   // Compiler/build (81) + runtime (100) = 181 → 60.33%.
@@ -148,6 +167,21 @@ TEST(CaseReproducers, SourceLinksFirstThenTheRootCauseWithTheSameSymptomPreferre
             (std::vector<CaseReproducer>{{"bool-index", "related"}}));
   // No reproducer exercises the root cause: no link.
   EXPECT_TRUE(case_reproducers(case_of("crash", "api_misuse"), {}, kCatalog).empty());
+}
+
+TEST(Findings, SayMostOnlyAboveHalf) {
+  // 2 of 4 issues fail before a kernel runs (exactly half), and 2 of the repository's 4 are crashes.
+  ReportData data;
+  for (const char* symptom : {"crash", "crash", "build_failure", "deployment_failure"}) {
+    data.cases.push_back(case_of(symptom, "code_logic_error"));
+  }
+  auto findings = compute_findings(data);
+  EXPECT_EQ(findings[0].rfind("2 of 4 issues (50.00%) fail before any kernel runs", 0), 0u) << findings[0];
+  EXPECT_NE(findings[4].find("most often Crash (2 of 4)"), std::string::npos) << findings[4];
+  // One more crash: 3 of 5 is more than half.
+  data.cases.push_back(case_of("crash", "code_logic_error"));
+  findings = compute_findings(data);
+  EXPECT_NE(findings[4].find("most of them Crash (3 of 5)"), std::string::npos) << findings[4];
 }
 
 TEST(CaseReproducers, CoverageTableAndFindingCountLinkedCases) {

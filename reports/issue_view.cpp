@@ -1,0 +1,171 @@
+#include "reports/issue_view.hpp"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "datasets/store/issue_store.hpp"
+#include "datasets/store/suite_store.hpp"
+
+namespace faultline::reports {
+
+namespace {
+
+std::string probability(double p) {
+  char buffer[16];
+  std::snprintf(buffer, sizeof buffer, "%.2f", p);
+  return buffer;
+}
+
+std::string joined(const std::vector<std::string>& items, const std::string& separator) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
+  return out;
+}
+
+std::vector<std::string> rules_fired(const datasets::Prediction& p) {
+  return nlohmann::json::parse(p.rules_fired).get<std::vector<std::string>>();
+}
+
+}  // namespace
+
+IssueView load_issue_view(datasets::Database& db, const std::string& repo, int64_t number) {
+  IssueView view;
+  int64_t id = datasets::require_issue(db, repo, number, "show");
+  view.issue = datasets::load_issue(db, id);
+  view.screening = datasets::find_screening(db, id);
+  view.rater_labels = datasets::load_issue_labels(db, id);
+  view.adjudication = datasets::find_adjudication(db, id);
+  view.final_label = datasets::find_final_label(db, id);
+  view.prediction = datasets::find_prediction(db, id);
+  // The report's rule: the final label decides; a confident in-scope prediction stands in for a missing one.
+  Case c;
+  c.repo = view.issue.repo;
+  c.number = view.issue.number;
+  if (view.final_label) {
+    c.symptom = view.final_label->symptom;
+    c.root_cause = view.final_label->root_cause;
+  } else if (view.prediction && !view.prediction->abstain && view.prediction->scope == "in") {
+    c.symptom = view.prediction->symptom;
+    c.root_cause = view.prediction->root_cause;
+  }
+  auto links = datasets::load_reproducer_links(db, id);
+  auto catalog = datasets::load_reproducer_catalog(db);
+  view.catalog_recorded = !catalog.empty();
+  view.reproducers = case_reproducers(c, links, catalog);
+  return view;
+}
+
+nlohmann::json issue_view_json(const IssueView& v) {
+  const auto& i = v.issue;
+  nlohmann::json j = {
+      {"issue",
+       {{"key", i.key()},
+        {"url", i.url},
+        {"state", i.state},
+        {"created", i.created},
+        {"labels", i.labels},
+        {"title", i.title},
+        {"body", i.body},
+        {"error_lines", i.error_lines},
+        {"env", i.env},
+        {"discussion", i.discussion},
+        {"scope", i.scope ? nlohmann::json(*i.scope) : nlohmann::json()},
+        {"scope_reason", i.scope_reason ? nlohmann::json(*i.scope_reason) : nlohmann::json()}}},
+      {"screening", nullptr},
+      {"rater_labels", nlohmann::json::array()},
+      {"adjudication", nullptr},
+      {"final_label", nullptr},
+      {"prediction", nullptr},
+      {"reproducers", nlohmann::json::array()}};
+  if (v.screening) j["screening"] = {{"decision", v.screening->decision}, {"rule", v.screening->rule}};
+  for (const auto& r : v.rater_labels) {
+    j["rater_labels"].push_back({{"rater", r.label.rater},
+                                 {"symptom", r.label.symptom},
+                                 {"root_cause", r.label.root_cause},
+                                 {"note", r.label.note},
+                                 {"batch", r.label.batch_id},
+                                 {"source", r.source},
+                                 {"imported_at", r.imported_at}});
+  }
+  if (v.adjudication) {
+    j["adjudication"] = {{"adjudicator", v.adjudication->adjudicator},
+                         {"symptom", v.adjudication->symptom},
+                         {"root_cause", v.adjudication->root_cause},
+                         {"note", v.adjudication->note},
+                         {"source", v.adjudication->source}};
+  }
+  if (v.final_label) {
+    j["final_label"] = {{"symptom", v.final_label->symptom},
+                        {"root_cause", v.final_label->root_cause},
+                        {"provenance", v.final_label->provenance},
+                        {"raters", v.final_label->raters}};
+  }
+  if (v.prediction) {
+    const auto& p = *v.prediction;
+    j["prediction"] = {{"model_version", p.model_version},
+                       {"scope", p.scope},
+                       {"scope_p", p.scope_p},
+                       {"symptom", p.symptom},
+                       {"symptom_p", p.symptom_p},
+                       {"root_cause", p.root_cause},
+                       {"root_cause_p", p.root_cause_p},
+                       {"abstain", p.abstain},
+                       {"rules_fired", rules_fired(p)}};
+  }
+  for (const auto& r : v.reproducers) j["reproducers"].push_back({{"id", r.id}, {"how", r.how}});
+  return j;
+}
+
+std::string issue_view_text(const IssueView& v) {
+  const auto& i = v.issue;
+  std::string t = i.key() + " (" + i.state + ", created " + i.created + ") " + i.url + "\n";
+  t += "title:      " + i.title + "\n";
+  if (!i.labels.empty()) t += "labels:     " + joined(i.labels, ", ") + "\n";
+  if (i.scope) t += "scope:      " + *i.scope + (i.scope_reason ? " (" + *i.scope_reason + ")" : "") + "\n";
+  if (!i.env.empty()) t += "env:        " + i.env + "\n";
+  for (const auto& e : i.error_lines) t += "error:      " + e + "\n";
+  t += "\n" + i.body + "\n";
+  if (!i.discussion.empty()) t += "\ndiscussion: " + i.discussion + "\n";
+  t += "\nscreening:  " +
+       (v.screening ? v.screening->decision + " (rule: " + v.screening->rule + ")"
+                    : std::string("not screened yet (run 'faultline screen')")) +
+       "\n";
+  if (v.rater_labels.empty()) t += "raters:     no rater has labeled it\n";
+  for (const auto& r : v.rater_labels) {
+    t += "rater:      " + r.label.rater + ": " + r.label.symptom + " / " + r.label.root_cause +
+         (r.label.note.empty() ? "" : " — " + r.label.note) + " (batch " + std::to_string(r.label.batch_id) +
+         ", " + r.source + ", imported " + r.imported_at + ")\n";
+  }
+  if (v.adjudication) {
+    t += "adjudged:   " + v.adjudication->adjudicator + ": " + v.adjudication->symptom + " / " +
+         v.adjudication->root_cause + (v.adjudication->note.empty() ? "" : " — " + v.adjudication->note) +
+         " (" + v.adjudication->source + ")\n";
+  }
+  t += "final:      " +
+       (v.final_label ? v.final_label->symptom + " / " + v.final_label->root_cause + " (" +
+                            v.final_label->provenance + "; raters " + v.final_label->raters + ")"
+                      : std::string("none (no audited manual label)")) +
+       "\n";
+  if (v.prediction) {
+    const auto& p = *v.prediction;
+    auto fired = rules_fired(p);
+    t += "predicted:  scope " + p.scope + " (p " + probability(p.scope_p) + "), " + p.symptom + " (p " +
+         probability(p.symptom_p) + ") / " + p.root_cause + " (p " + probability(p.root_cause_p) + ")" +
+         (p.abstain ? ", abstains" : "") + "; model " + p.model_version +
+         "; rules fired: " + (fired.empty() ? "none" : joined(fired, ", ")) + "\n";
+  } else {
+    t += "predicted:  not classified yet (run 'faultline classify')\n";
+  }
+  if (v.reproducers.empty()) {
+    t += v.catalog_recorded
+             ? "reproducer: none\n"
+             : "reproducer: none known (run 'faultline repro list' to record the reproducers)\n";
+  }
+  for (const auto& r : v.reproducers) {
+    t += "reproducer: " + r.id +
+         (r.how == "source" ? " (modeled on this issue)\n" : " (related: it shares the root cause)\n");
+  }
+  return t;
+}
+
+}  // namespace faultline::reports

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""What the faultline executable tells a person: its version, one line naming a mistyped verb or option
+with the nearest known one (exit 2), the tool's own errors (exit 1), `show` for one issue, and progress
+lines on stderr that --quiet silences and that leave --json output alone."""
+import csv
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from demo_store import build_demo_store
+
+faultline, source_dir = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+snapshot = os.path.join(source_dir, "datasets", "snapshot")
+# The version as the build declares it, read from CMakeLists.txt rather than from the program.
+version = re.search(r"project\(faultline VERSION (\S+)", open(os.path.join(source_dir, "CMakeLists.txt")).read()).group(1)
+
+
+def run(db, *args):
+    return subprocess.run([faultline, "--db", db, *args], capture_output=True, text=True)
+
+
+def usage_error(db, args, expected):
+    out = run(db, *args)
+    assert out.returncode == 2, (args, out.returncode, out.stderr)
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and expected in lines[0], (args, out.stderr)
+    assert out.stdout == "", (args, out.stdout)
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    db = os.path.join(tmp, "demo.db")
+
+    # --version and the version in --json output.
+    out = run(db, "--version")
+    assert out.returncode == 0 and out.stdout.strip() == f"faultline {version}", out
+    out = run(db, "--json", "taxonomy")
+    assert out.returncode == 0 and json.loads(out.stdout)["faultline_version"] == version, out.stdout[:200]
+
+    # Typos: one line, the nearest word, exit 2; checked before any requirement of the verb.
+    usage_error(db, ["screan"], "unknown verb 'screan' for 'faultline'; did you mean 'screen'?")
+    usage_error(db, ["label", "exprt"], "unknown verb 'exprt' for 'faultline label'; did you mean 'export'?")
+    usage_error(db, ["repro", "lst"], "unknown verb 'lst' for 'faultline repro'; did you mean 'list'?")
+    usage_error(db, ["report", "--formt", "md"], "unknown option '--formt' for 'faultline report'; did you mean '--format'?")
+    usage_error(db, ["sample", "--totl", "300"], "unknown option '--totl' for 'faultline sample'; did you mean '--total'?")
+    # With the typo fixed, the requirement it hid is what is reported.
+    usage_error(db, ["report", "--format", "md"], "--out is required")
+    usage_error(db, [], "A subcommand is required")
+
+    build_demo_store(faultline, source_dir, db)
+
+    # The tool's own error: exit 1, one line naming the value.
+    out = run(db, "show", "nobody/nothing#1")
+    assert out.returncode == 1 and "nobody/nothing#1" in out.stderr and len(out.stderr.strip().splitlines()) == 1, out
+
+    # show: an issue the raters disagreed on and the adjudicator settled, checked against the label files.
+    def rows(name):
+        return list(csv.DictReader(open(os.path.join(snapshot, name))))
+    a = {(r["repo"], r["number"]): r for r in rows("labels_rater_a.csv") if r["symptom"]}
+    b = {(r["repo"], r["number"]): r for r in rows("labels_rater_b.csv") if r["symptom"]}
+    adjudicated = {(r["repo"], r["number"]): r for r in rows("labels_adjudicated.csv")}
+    key = next(k for k in sorted(adjudicated) if k in a and k in b and
+               (a[k]["symptom"], a[k]["root_cause"]) != (b[k]["symptom"], b[k]["root_cause"]))
+    issue = f"{key[0]}#{key[1]}"
+    out = run(db, "--json", "show", issue)
+    assert out.returncode == 0, out.stderr
+    view = json.loads(out.stdout)
+    assert view["issue"]["key"] == issue
+    labels = {l["rater"]: (l["symptom"], l["root_cause"]) for l in view["rater_labels"]}
+    assert labels == {"rater_a": (a[key]["symptom"], a[key]["root_cause"]),
+                      "rater_b": (b[key]["symptom"], b[key]["root_cause"])}, labels
+    assert view["rater_labels"][0]["source"].endswith("labels_rater_a.csv"), view["rater_labels"][0]
+    final = view["final_label"]
+    assert (final["symptom"], final["root_cause"], final["provenance"]) == \
+        (adjudicated[key]["symptom"], adjudicated[key]["root_cause"], "adjudicated"), final
+    assert view["screening"]["decision"] in ("candidate", "excluded") and view["screening"]["rule"], view["screening"]
+    p = view["prediction"]
+    assert all(0 <= p[f] <= 1 for f in ("scope_p", "symptom_p", "root_cause_p")), p
+    assert view["reproducers"] and view["reproducers"][0]["how"] in ("source", "related"), view["reproducers"]
+    text = run(db, "show", issue).stdout
+    assert view["screening"]["rule"] in text and "rater_a" in text and "adjudicated" in text, text
+    # An issue no rater labeled: no rater lines and no final label.
+    labeled = set(a) | set(b) | set(adjudicated)
+    records = [json.loads(line) for line in open(os.path.join(snapshot, "issues.jsonl"))]
+    unlabeled = next(r for r in records if (r["repo"], str(r["number"])) not in labeled)
+    view = json.loads(run(db, "--json", "show", f"{unlabeled['repo']}#{unlabeled['number']}").stdout)
+    assert view["rater_labels"] == [] and view["final_label"] is None, view
+
+    # Progress: off a terminal, lines on stderr (the first axis, then the end); --json stdout unchanged.
+    copy = os.path.join(tmp, "copy.db")
+    shutil.copy(db, copy)
+    out = run(copy, "--json", "train")
+    assert out.returncode == 0, out.stderr
+    json.loads(out.stdout)
+    lines = out.stderr.strip().splitlines()
+    assert lines[0] == "train: axis 1 of 3 (symptom)" and lines[-1].startswith("train: done in "), out.stderr
+    out = run(copy, "--json", "--quiet", "train")
+    assert out.returncode == 0 and out.stderr == "", out.stderr
+    json.loads(out.stdout)
+print("ok")
