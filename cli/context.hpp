@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "common/error.hpp"
 #include "datasets/store/database.hpp"
 
 namespace faultline::cli {
@@ -14,10 +15,12 @@ namespace faultline::cli {
 struct Context {
   std::string db_path;
   bool json = false;
+  double busy_timeout_s = 5;
 
-  std::unique_ptr<datasets::Database> open_db() const {
-    return std::make_unique<datasets::Database>(db_path);
-  }
+  // The store of a verb that needs one: "no store at PATH" when it does not exist.
+  std::unique_ptr<datasets::Database> open_db() const { return open(false); }
+  // The store of a verb that brings data in (import, mine, label import): created when missing.
+  std::unique_ptr<datasets::Database> open_or_create_db() const { return open(true); }
 
   // Prints `object` on stdout when --json is set, otherwise the human text.
   void emit(const nlohmann::json& object, const std::string& human) const {
@@ -27,7 +30,25 @@ struct Context {
       std::cout << human;
     }
   }
+
+ private:
+  std::unique_ptr<datasets::Database> open(bool create_if_missing) const {
+    return std::make_unique<datasets::Database>(
+        db_path, datasets::OpenOptions{create_if_missing, static_cast<int>(busy_timeout_s * 1000)});
+  }
 };
+
+// FAULTLINE_BUSY_TIMEOUT in seconds, else 5; a value that is not a number is the user's mistake to hear of.
+inline double default_busy_timeout_s() {
+  const char* env = std::getenv("FAULTLINE_BUSY_TIMEOUT");
+  if (!env || !*env) return 5;
+  char* end = nullptr;
+  double seconds = std::strtod(env, &end);
+  if (*end || seconds < 0) {
+    throw Error(std::string("FAULTLINE_BUSY_TIMEOUT=") + env + ": not a number of seconds (e.g. 30)");
+  }
+  return seconds;
+}
 
 inline std::string default_db_path() {
   const char* env = std::getenv("FAULTLINE_DB");

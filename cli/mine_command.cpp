@@ -42,7 +42,7 @@ void add_mine_command(CLI::App& app, Context& ctx) {
       if (tty) std::cerr << "\r" << text << "\033[K" << std::flush;
     };
     o.api.on_wait = line;
-    auto db = ctx.open_db();
+    auto db = ctx.open_or_create_db();
     auto summary = miner::mine(*db, o, line);
     if (tty) std::cerr << "\r\033[K";
     auto j = miner::mine_summary_json(summary);
