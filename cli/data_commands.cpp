@@ -1,12 +1,13 @@
-#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "cli/commands.hpp"
+#include "common/atomic_file.hpp"
+#include "common/error.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
 #include "datasets/store/prediction_store.hpp"
 #include "datasets/store/snapshot.hpp"
-#include "common/error.hpp"
 #include "taxonomy/taxonomy.hpp"
 
 namespace faultline::cli {
@@ -43,7 +44,7 @@ void add_data_commands(CLI::App& app, Context& ctx) {
   static std::string snapshot;
   import->add_option("--snapshot", snapshot, "JSONL file of corpus records")->required();
   import->callback([&ctx] {
-    auto db = ctx.open_db();
+    auto db = ctx.open_or_create_db();
   auto summary = datasets::import_snapshot(*db, snapshot);
   ctx.emit(
       {{"inserted", summary.inserted}, {"updated", summary.updated}, {"issues", datasets::count_issues(*db)}},
@@ -62,12 +63,7 @@ exp->add_option("--format", format, "jsonl | csv")->check(CLI::IsMember({"jsonl"
 exp->add_option("--out", out_path, "output file (default: stdout)");
 exp->callback([&ctx] {
   auto db = ctx.open_db();
-  std::ofstream file;
-  if (!out_path.empty()) {
-    file.open(out_path);
-    if (!file) throw Error(out_path + ": cannot write the file");
-  }
-  std::ostream& out = out_path.empty() ? std::cout : file;
+  std::ostringstream out;
   if (what == "issues") {
     auto issues = datasets::load_issues(*db);
     format == "jsonl" ? datasets::write_issues_jsonl(out, issues) : datasets::write_issues_csv(out, issues);
@@ -75,6 +71,11 @@ exp->callback([&ctx] {
     datasets::write_final_labels(*db, out, format);
   } else {
     datasets::write_predictions(*db, out, format);
+  }
+  if (out_path.empty()) {
+    std::cout << out.str();
+  } else {
+    common::write_file_atomically(out_path, out.str());
   }
 });
 }  // namespace faultline::cli

@@ -1,16 +1,16 @@
 #include <unistd.h>
 
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
 #include "cli/text_table.hpp"
+#include "common/atomic_file.hpp"
+#include "common/error.hpp"
 #include "datasets/store/issue_record.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/suite_store.hpp"
 #include "reproducers/suite.hpp"
-#include "common/error.hpp"
 
 namespace faultline::cli {
 
@@ -94,7 +94,7 @@ int suite(const Context& ctx, const ReproOptions& o) {
   auto env = environment(o);
   reproducers::require_build_dir(env);
   auto manifests = reproducers::load_manifests(env.manifest_dir);
-  auto db = ctx.open_db();
+  auto db = ctx.open_or_create_db();
   reproducers::register_manifests(*db, manifests);
   bool tty = isatty(STDERR_FILENO);
   auto summary = reproducers::run_suite(*db, manifests, o.mode, env, [&](const reproducers::RunResult& r) {
@@ -105,11 +105,7 @@ int suite(const Context& ctx, const ReproOptions& o) {
                 << std::flush;
   });
   if (tty && ctx.json) std::cerr << "\r\033[K";
-  if (!o.junit.empty()) {
-    std::ofstream out(o.junit);
-    if (!out) throw Error(o.junit + ": cannot write the JUnit file");
-    out << reproducers::junit_xml(summary.results);
-  }
+  if (!o.junit.empty()) common::write_file_atomically(o.junit, reproducers::junit_xml(summary.results));
   nlohmann::json results = nlohmann::json::array();
   for (const auto& r : summary.results) results.push_back(result_json(r));
   std::string counts;

@@ -11,8 +11,9 @@
 namespace faultline::reports {
 
 struct ReportSummary {
-  int cases = 0;
+  int cases = 0;  // issues with a final manual label
   int cases_with_reproducer = 0;
+  int predicted = 0;  // unlabeled candidates with a prediction (--with-predictions), never in `cases`
   std::vector<std::string> files;
   std::vector<std::string> findings;
 };
