@@ -57,8 +57,10 @@ datasets::CommentRecord parse_comment(const json& item, const std::string& repo,
     throw Error(where + ": comment " + std::to_string(c.id) + " has an unreadable issue_url '" + issue_url +
                 "'");
   }
-  if (item.contains("user") && item.at("user").is_object() && item.at("user").contains("login")) {
-    c.author = item.at("user").at("login").get<std::string>();
+  // A deleted account shows as a null user or login: the comment stays, without an author.
+  if (item.contains("user") && item.at("user").is_object()) {
+    c.author =
+        common::json_optional_string(item.at("user"), "login", where + ": comment " + std::to_string(c.id));
   }
   c.created = common::json_string(item, "created_at", where);
   c.updated = common::json_string(item, "updated_at", where);

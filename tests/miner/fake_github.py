@@ -39,6 +39,7 @@ def iso(t):
 class Repo:
     def __init__(self, full_name, spec, repo_id):
         self.full_name, self.id = full_name, repo_id
+        self.null_logins = spec.get("null_logins", False)  # every 5th comment by a deleted account
         issues, prs, comments = spec.get("issues", 0), spec.get("prs", 0), spec.get("comments", 0)
         total = issues + prs
         self.entries = {}  # number -> dict
@@ -79,7 +80,8 @@ class Repo:
 
     def comment_json(self, base, c):
         return {"id": c["id"], "issue_url": f"{base}/repos/{self.full_name}/issues/{c['issue']}",
-                "user": {"login": "maintainer"}, "body": f"comment {c['id']}",
+                "user": {"login": None if self.null_logins and c["id"] % 5 == 0 else "maintainer"},
+                "body": f"comment {c['id']}",
                 "created_at": iso(c["created"]), "updated_at": iso(c["updated"])}
 
 

@@ -185,6 +185,17 @@ TEST(Miner, UnexpectedTypesNameTheUrlAndTheField) {
   EXPECT_EQ(datasets::count_issues(db), 0);
 }
 
+TEST(Miner, ACommentByADeletedAccountIsKeptWithoutAnAuthor) {
+  json config = standard_repo();
+  config["repos"]["o/r"]["null_logins"] = true;  // "user": {"login": null} on comments 1000005, 1000010, …
+  faultline::testing::FakeGitHub server(config);
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  mine(db, options_for(server));
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM comments"), 420);
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM comments WHERE author = ''"), 420 / 5);
+}
+
 TEST(Miner, UnknownRepositoryIsAClearError) {
   faultline::testing::FakeGitHub server(standard_repo());
   faultline::testing::TempDir dir;
