@@ -18,6 +18,7 @@ struct FunnelOptions {
   std::string name = "main";
   std::string replace_key;
   std::string reason;
+  bool force = false;
 };
 
 void screen(const Context& ctx, const FunnelOptions& o) {
@@ -42,7 +43,7 @@ void screen(const Context& ctx, const FunnelOptions& o) {
 
 void sample(const Context& ctx, const FunnelOptions& o) {
   auto db = ctx.open_db();
-  auto draw = funnel::draw_sample(*db, o.name, o.total, o.seed);
+  auto draw = funnel::draw_sample(*db, o.name, o.total, o.seed, o.force);
   nlohmann::json j = {
       {"name", o.name}, {"total", o.total}, {"seed", o.seed}, {"repositories", nlohmann::json::object()}};
   std::vector<std::vector<std::string>> rows{{"repository", "candidates", "sampled"}};
@@ -97,6 +98,7 @@ void add_funnel_commands(CLI::App& app, Context& ctx) {
   smp->add_option("--total", o.total, "sample size");
   smp->add_option("--seed", o.seed, "random seed (same seed, same sample)");
   smp->add_option("--name", o.name, "sample name");
+  smp->add_flag("--force", o.force, "replace the sample even when labeled issues would leave it");
   auto* rep = smp->add_subcommand(
       "replace",
       "Exclude a sampled issue and replace it with the nearest-in-time "

@@ -62,14 +62,6 @@ std::map<int64_t, Adjudication> load_adjudications(Database& db) {
   return out;
 }
 
-int64_t record_audit(Database& db, const std::string& raters, int n, double kappa_joint, double threshold,
-                     const std::string& gate) {
-  db.prepare("INSERT INTO audits(raters, n, kappa_joint, threshold, gate, audited_at) VALUES (?,?,?,?,?,?)")
-      .bind_all(raters, n, kappa_joint, threshold, gate, common::utc_now())
-      .run();
-  return db.last_insert_id();
-}
-
 void replace_final_labels(Database& db, const std::vector<FinalLabel>& labels, int64_t audit_id) {
   db.exec("DELETE FROM final_labels");
   Statement insert = db.prepare(
