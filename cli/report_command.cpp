@@ -1,3 +1,4 @@
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -9,15 +10,16 @@ namespace faultline::cli {
 
 void add_report_command(CLI::App& app, Context& ctx) {
   static std::string out_dir, formats = "md,csv,tex,json,html";
-  static bool manual_only = false;
+  static bool with_predictions = false;
   auto* report = app.add_subcommand("report",
                                     "Write the study's tables (I–III), cross-tabs, findings and an HTML page "
-                                    "with charts. Manual labels win; confident predictions fill the rest "
-                                    "unless --manual-only.\n"
+                                    "with charts, counting the final manual labels; --with-predictions adds "
+                                    "the classifier's confident predictions for unlabeled candidates.\n"
                                     "Example: faultline report --out out/report --format md,html");
   report->add_option("--out", out_dir, "output directory")->required();
   report->add_option("--format", formats, "comma-separated: md,csv,tex,json,html");
-  report->add_flag("--manual-only", manual_only, "leave predicted labels out");
+  report->add_flag("--with-predictions", with_predictions,
+                   "also count predictions for screened-in candidates without a manual label");
   report->callback([&ctx] {
     auto db = ctx.open_db();
     std::set<std::string> chosen;
@@ -27,16 +29,21 @@ void add_report_command(CLI::App& app, Context& ctx) {
       if (!f.empty()) chosen.insert(f);
     }
     reports::ReportOptions options;
-    options.include_predictions = !manual_only;
+    options.include_predictions = with_predictions;
+    const char* api_url = std::getenv("GITHUB_API_URL");
+    options.issue_link_host = reports::issue_link_host(api_url ? api_url : "");
     auto data = reports::load_report_data(*db, options);
     auto summary = reports::write_report(data, out_dir, chosen);
     std::string text = "report of " + std::to_string(summary.cases) + " labeled issues (" +
-                       std::to_string(summary.cases_with_reproducer) +
-                       " linked to a reproducer) written to " + out_dir + " (" +
-                       std::to_string(summary.files.size()) + " files)\n";
+                       std::to_string(summary.cases_with_reproducer) + " linked to a reproducer)" +
+                       (summary.predicted ? " and " + std::to_string(summary.predicted) +
+                                                " predicted candidates in tables of their own"
+                                          : "") +
+                       " written to " + out_dir + " (" + std::to_string(summary.files.size()) + " files)\n";
     for (const auto& finding : summary.findings) text += "  - " + finding + "\n";
     ctx.emit({{"cases", summary.cases},
               {"cases_with_reproducer", summary.cases_with_reproducer},
+              {"predicted", summary.predicted},
               {"files", summary.files},
               {"findings", summary.findings}},
              text);
