@@ -7,18 +7,20 @@
 #include "portability.hpp"
 
 constexpr int kConsumers = 2;
-constexpr int kProducerBarrier = 0;
-constexpr int kIdlePeerBarrier = 1;
+// CTAs of the cluster: CTA 0 has a tile to pipeline, CTA 1 (its peer) is idle this round.
+constexpr int kDefaultClusterSize = 2;
+constexpr int kMaxClusterSize = 2;
 
-FL_HD inline int arrival_barrier(int consumer) {
-  (void)consumer;
+// The barrier a consumer of CTA `rank` arrives on to hand its buffer back to its producer.
+FL_HD inline int arrival_barrier(int rank, int cluster_size) {
 #if FAULTLINE_FIXED
-  return kProducerBarrier;
+  (void)cluster_size;
+  return rank;
 #else
-  return kIdlePeerBarrier;
+  return (rank + 1) % cluster_size;  // the peer's barrier, which is the CTA's own only in a 1-CTA cluster
 #endif
 }
 
-FL_HD inline bool producer_may_proceed(const volatile int* barriers) {
-  return barriers[kProducerBarrier] >= kConsumers;
+FL_HD inline bool producer_may_proceed(int arrivals_on_own_barrier) {
+  return arrivals_on_own_barrier >= kConsumers;
 }

@@ -9,8 +9,9 @@
 
 #include "portability.hpp"
 
-constexpr int kSeqQ = 3;
-constexpr int kSeqK = 8;
+constexpr int kSeqK = 8;         // tokens in the KV cache
+constexpr int kDefaultSeqQ = 3;  // new tokens decoded against it
+constexpr int kHeadDim = 4;
 
 FL_HD inline bool visible(int q, int k, int seq_q, int seq_k) {
 #if FAULTLINE_FIXED
@@ -22,22 +23,33 @@ FL_HD inline bool visible(int q, int k, int seq_q, int seq_k) {
 #endif
 }
 
-FL_HD inline float score(int q, int k) { return 0.1f * static_cast<float>((q * 5 + k * 3) % 7); }
-FL_HD inline float value(int k) { return static_cast<float>(k); }
+// Inputs by absolute token position, so a decode call and a full-sequence pass read the same tokens.
+FL_HD inline float query_at(int pos, int d) {
+  return 0.25f * static_cast<float>((pos * 7 + d * 3) % 5) - 0.5f;
+}
+FL_HD inline float key_at(int pos, int d) { return 0.2f * static_cast<float>((pos * 3 + d * 5) % 7) - 0.6f; }
+FL_HD inline float value_at(int pos, int d) { return static_cast<float>(pos) + 0.1f * static_cast<float>(d); }
 
-// Attention output of query q with head dimension 1, using a given mask rule.
-FL_HD inline float attend(int q, bool bottom_right_reference) {
-  float m = -INFINITY, num = 0.f, den = 0.f;
+// The kernel's decode step: row q of seq_q queries (the tokens at positions seq_k - seq_q + q) attends over
+// the kSeqK cached keys through the kernel's mask; writes kHeadDim outputs.
+FL_HD inline void attend_row(int q, int seq_q, float* out) {
+  const int pos = kSeqK - seq_q + q;
+  const float scale = 1.f / sqrtf(static_cast<float>(kHeadDim));
+  float s[kSeqK];
+  float m = -INFINITY;
   for (int k = 0; k < kSeqK; ++k) {
-    bool on = bottom_right_reference ? k <= q + (kSeqK - kSeqQ) : visible(q, k, kSeqQ, kSeqK);
-    if (on) m = fmaxf(m, score(q, k));
+    s[k] = 0.f;
+    for (int d = 0; d < kHeadDim; ++d) s[k] += query_at(pos, d) * key_at(k, d);
+    s[k] *= scale;
+    if (visible(q, k, seq_q, kSeqK)) m = fmaxf(m, s[k]);
   }
+  float den = 0.f;
+  for (int d = 0; d < kHeadDim; ++d) out[d] = 0.f;
   for (int k = 0; k < kSeqK; ++k) {
-    bool on = bottom_right_reference ? k <= q + (kSeqK - kSeqQ) : visible(q, k, kSeqQ, kSeqK);
-    if (!on) continue;
-    float p = expf(score(q, k) - m);
-    num += p * value(k);
+    if (!visible(q, k, seq_q, kSeqK)) continue;
+    float p = expf(s[k] - m);
     den += p;
+    for (int d = 0; d < kHeadDim; ++d) out[d] += p * value_at(k, d);
   }
-  return num / den;
+  for (int d = 0; d < kHeadDim; ++d) out[d] /= den;
 }

@@ -1,4 +1,4 @@
-// The "prebuilt" library: compiled twice, once per string ABI (see CMakeLists.txt).
+// The framework library (libtorch's part here), built once per string ABI (see CMakeLists.txt).
 #include "kernel_registry.hpp"
 
 std::string describe_kernel(const std::string& op) { return op + ": sm90 tile 128x128"; }

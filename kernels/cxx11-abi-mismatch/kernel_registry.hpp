@@ -1,8 +1,8 @@
-// Mechanism: a prebuilt library (think: a wheel's extension built with the old libstdc++ string ABI,
-// _GLIBCXX_USE_CXX11_ABI=0) exports functions taking std::string; the caller is built with the new ABI.
-// The mangled names differ, so linking (or, for a shared object, importing) fails with an undefined symbol.
-// Source: the usual extension-loading failure of kernel libraries built against another PyTorch; see README.
-// Fix: build the library and its caller with the same _GLIBCXX_USE_CXX11_ABI value.
+// Mechanism: a prebuilt extension (think: a wheel's kernels built against a PyTorch compiled with the old
+// libstdc++ string ABI, _GLIBCXX_USE_CXX11_ABI=0) calls a framework function taking std::string; the
+// framework it is deployed with uses the new ABI. The mangled names differ, so importing the extension fails
+// with "undefined symbol". Source: no single issue; the extension-import failure GCC's dual ABI documents.
+// Fix: build the extension with the framework's _GLIBCXX_USE_CXX11_ABI value.
 #pragma once
 
 #include <string>

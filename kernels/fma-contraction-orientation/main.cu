@@ -1,4 +1,6 @@
-// GPU harness: one thread per pair.
+// GPU harness: one thread per collinear pair runs det2 as nvcc compiled it (by default with --fmad=true);
+// the host compares each sign with the exact determinant's (exact_orientation, in double). Built with
+// -fmad=false the buggy expression is not fused and every sign comes out right.
 #include <string>
 
 #include "cuda_harness.cuh"
@@ -6,15 +8,25 @@
 
 int main() {
   if (int skip = faultline::repro::require_device(7, 0)) return skip;
+  float4 pairs[kPoints];
+  for (int i = 0; i < kPoints; ++i) {
+    const Pair p = collinear_pair(i);
+    pairs[i] = make_float4(p.a, p.b, p.c, p.d);
+  }
+  float4* d_pairs = nullptr;
   float* d_out = nullptr;
+  FL_CUDA_OK(cudaMalloc(&d_pairs, sizeof pairs));
   FL_CUDA_OK(cudaMalloc(&d_out, kPoints * sizeof(float)));
-  orientation_kernel<<<1, kPoints>>>(d_out);
+  FL_CUDA_OK(cudaMemcpy(d_pairs, pairs, sizeof pairs, cudaMemcpyHostToDevice));
+  orientation_kernel<<<1, kPoints>>>(d_pairs, d_out);
   FL_CUDA_OK(cudaGetLastError());
   float out[kPoints];
   FL_CUDA_OK(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost));
+  cudaFree(d_pairs);
   cudaFree(d_out);
-  int nonzero = 0;
-  for (float v : out) nonzero += v != 0.f;
-  return faultline::repro::verdict(nonzero > 0, std::to_string(nonzero) + " of " + std::to_string(kPoints) +
-                                                    " collinear pairs get a non-zero orientation");
+  int wrong = 0;
+  for (int i = 0; i < kPoints; ++i) wrong += sign_of(out[i]) != exact_orientation(collinear_pair(i));
+  return faultline::repro::verdict(wrong > 0,
+                                   std::to_string(wrong) + " of " + std::to_string(kPoints) +
+                                       " collinear pairs get an orientation other than the exact one (0)");
 }

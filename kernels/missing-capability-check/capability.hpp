@@ -5,7 +5,7 @@
 // Fix: check the capability first and fall back to the portable kernel on older devices.
 #pragma once
 
-// The fast path's kernel image is built for compute capability 10.0 (Blackwell) only.
+// The fast path's kernel images are built for compute capability 10.0 (Blackwell) and up only.
 constexpr int kFastPathMajor = 10;
 
 enum class Path { kFast, kPortable };
@@ -17,9 +17,4 @@ inline Path choose_path(int device_major) {
   (void)device_major;
   return Path::kFast;
 #endif
-}
-
-// Whether a launch of `path` finds a kernel image for the device (what the CUDA runtime checks).
-inline bool image_available(Path path, int device_major) {
-  return path == Path::kPortable || device_major >= kFastPathMajor;
 }
