@@ -25,7 +25,9 @@ struct Context {
   // Prints `object` on stdout when --json is set, otherwise the human text.
   void emit(const nlohmann::json& object, const std::string& human) const {
     if (json) {
-      std::cout << object.dump() << '\n';
+      // Text from the command line or the store may not be UTF-8; JSON must be, so such bytes print as U+FFFD
+      // instead of aborting the command after its work is done.
+      std::cout << object.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     } else {
       std::cout << human;
     }

@@ -78,4 +78,14 @@ with tempfile.TemporaryDirectory() as tmp:
         check(out.returncode == 0, f"{name}: {out.stderr}")
         check(os.path.getsize(path) > limit, f"{name}: the test output is not larger than the limit")
 
+    # A rater name that is not UTF-8: a sheet export still prints valid JSON; an import refuses it in one line.
+    bad_rater = b"al\xffice"
+    out = subprocess.run([faultline, "--db", db, "--json", "label", "export", "--rater", bad_rater, "--out",
+                          os.path.join(tmp, "bad.csv")], capture_output=True, text=True, errors="replace")
+    check(out.returncode == 0 and json.loads(out.stdout)["rows"] > 0, out.stderr)
+    out = subprocess.run([faultline, "--db", db, "label", "import", "--rater", bad_rater,
+                          os.path.join(tmp, "bad.csv")], capture_output=True, text=True, errors="replace")
+    check(out.returncode != 0 and out.stderr == "faultline: label import: --rater is not valid UTF-8 text\n",
+          out.stderr)
+
 print("ok")
