@@ -5,6 +5,7 @@
 #include "cli/commands.hpp"
 #include "reports/demo_summary.hpp"
 #include "reports/report_writer.hpp"
+#include "reproducers/suite.hpp"
 
 namespace faultline::cli {
 
@@ -28,6 +29,9 @@ void add_report_command(CLI::App& app, Context& ctx) {
     while (std::getline(in, f, ',')) {
       if (!f.empty()) chosen.insert(f);
     }
+    // The catalog as the manifests are now, so which cases a reproducer was modeled on never depends on
+    // whether `suite` or `repro list` ran before.
+    reproducers::register_manifests(*db, reproducers::load_manifests(reproducers::default_manifest_dir()));
     reports::ReportOptions options;
     options.include_predictions = with_predictions;
     const char* api_url = std::getenv("GITHUB_API_URL");
@@ -35,14 +39,16 @@ void add_report_command(CLI::App& app, Context& ctx) {
     auto data = reports::load_report_data(*db, options);
     auto summary = reports::write_report(data, out_dir, chosen);
     std::string text = "report of " + std::to_string(summary.cases) + " labeled issues (" +
-                       std::to_string(summary.cases_with_reproducer) + " linked to a reproducer)" +
+                       std::to_string(summary.cases_with_source_reproducer) + " with a reproducer modeled on them, " +
+                       std::to_string(summary.cases_with_related_reproducer) + " with a related reproducer only)" +
                        (summary.predicted ? " and " + std::to_string(summary.predicted) +
                                                 " predicted candidates in tables of their own"
                                           : "") +
                        " written to " + out_dir + " (" + std::to_string(summary.files.size()) + " files)\n";
     for (const auto& finding : summary.findings) text += "  - " + finding + "\n";
     ctx.emit({{"cases", summary.cases},
-              {"cases_with_reproducer", summary.cases_with_reproducer},
+              {"cases_with_source_reproducer", summary.cases_with_source_reproducer},
+              {"cases_with_related_reproducer", summary.cases_with_related_reproducer},
               {"predicted", summary.predicted},
               {"files", summary.files},
               {"findings", summary.findings}},

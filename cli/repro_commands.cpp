@@ -10,6 +10,8 @@
 #include "datasets/store/issue_record.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/suite_store.hpp"
+#include "reproducers/doctor.hpp"
+#include "reproducers/metadata_table.hpp"
 #include "reproducers/suite.hpp"
 
 namespace faultline::cli {
@@ -26,6 +28,8 @@ struct ReproOptions {
   std::string manifests;
   std::string build_dir;
   std::string issue;
+  std::string format = "text";
+  int repeat = 1;
 };
 
 // Listing and linking need only the manifests, not a probe of the GPU.
@@ -41,35 +45,44 @@ reproducers::Environment environment(const ReproOptions& o) {
 }
 
 nlohmann::json result_json(const reproducers::RunResult& r) {
-  return {{"id", r.id},           {"mode", r.mode},     {"variant", r.variant},
-          {"outcome", r.outcome}, {"detail", r.detail}, {"seconds", r.seconds}};
+  return {{"id", r.id},
+          {"mode", r.mode},
+          {"variant", r.variant},
+          {"outcome", r.outcome},
+          {"detail", r.detail},
+          {"seconds", r.seconds},
+          {"stability",
+           {{"runs", r.stability.runs}, {"as_expected", r.stability.as_expected}, {"status", r.stability.status}}},
+          {"cuda_toolkit", r.cuda_toolkit},
+          {"driver", r.driver},
+          {"compute_capability", r.compute_capability}};
 }
 
 std::string result_line(const reproducers::RunResult& r) {
   char seconds[32];
   std::snprintf(seconds, sizeof seconds, "%.2fs", r.seconds);
-  return r.id + " [" + r.mode + "/" + r.variant + "] " + r.outcome + " (" + seconds + ") — " + r.detail;
+  std::string stable = r.stability.runs > 1 ? ", stable " + std::to_string(r.stability.as_expected) + "/" +
+                                                  std::to_string(r.stability.runs) + " " + r.stability.status
+                                            : "";
+  return r.id + " [" + r.mode + "/" + r.variant + "] " + r.outcome + " (" + seconds + stable + ") — " + r.detail;
 }
 
 void list(const Context& ctx, const ReproOptions& o) {
   auto manifests = reproducers::load_manifests(manifest_dir(o));
   auto db = ctx.open_db();
   reproducers::register_manifests(*db, manifests);
-  nlohmann::json j = nlohmann::json::array();
-  std::vector<std::vector<std::string>> rows{{"id", "symptom", "root cause", "modes", "source"}};
-  for (const auto& m : manifests) {
-    std::string modes;
-    for (const auto& [mode, variants] : m.modes) modes += (modes.empty() ? "" : ",") + mode;
-    std::string source = m.issues.empty() ? "-" : m.issues.front();
-    rows.push_back({m.id, m.symptom, m.root_cause, modes, source});
-    j.push_back({{"id", m.id},
-                 {"title", m.title},
-                 {"symptom", m.symptom},
-                 {"root_cause", m.root_cause},
-                 {"issues", m.issues},
-                 {"modes", modes}});
+  auto rows = reproducers::metadata_rows(manifests, datasets::latest_suite_results(*db));
+  if (ctx.json || o.format == "json") {
+    std::cout << nlohmann::json{{"reproducers", reproducers::metadata_json(rows)}}.dump() << "\n";
+  } else if (o.format == "md") {
+    std::cout << reproducers::metadata_markdown(rows);
+  } else if (o.format == "csv") {
+    std::cout << reproducers::metadata_csv(rows);
+  } else {
+    std::vector<std::vector<std::string>> table{{"id", "symptom", "root cause", "last outcome", "source"}};
+    for (const auto& r : rows) table.push_back({r.id, r.symptom, r.root_cause, r.last_outcome, r.source});
+    std::cout << text_table(table);
   }
-  ctx.emit({{"reproducers", j}}, text_table(rows));
 }
 
 int run_one(const Context& ctx, const ReproOptions& o) {
@@ -90,6 +103,10 @@ int run_one(const Context& ctx, const ReproOptions& o) {
   return failed ? 1 : 0;
 }
 
+void write_junit(const std::string& path, const std::vector<reproducers::RunResult>& results) {
+  common::write_file_atomically(path, reproducers::junit_xml(results));
+}
+
 int suite(const Context& ctx, const ReproOptions& o) {
   auto env = environment(o);
   reproducers::require_build_dir(env);
@@ -97,7 +114,7 @@ int suite(const Context& ctx, const ReproOptions& o) {
   auto db = ctx.open_or_create_db();
   reproducers::register_manifests(*db, manifests);
   bool tty = isatty(STDERR_FILENO);
-  auto summary = reproducers::run_suite(*db, manifests, o.mode, env, [&](const reproducers::RunResult& r) {
+  auto summary = reproducers::run_suite(*db, manifests, {o.mode, o.repeat}, env, [&](const reproducers::RunResult& r) {
     if (!ctx.json)
       std::cout << result_line(r) << "\n" << std::flush;
     else if (tty)
@@ -105,39 +122,69 @@ int suite(const Context& ctx, const ReproOptions& o) {
                 << std::flush;
   });
   if (tty && ctx.json) std::cerr << "\r\033[K";
-  if (!o.junit.empty()) common::write_file_atomically(o.junit, reproducers::junit_xml(summary.results));
-  nlohmann::json results = nlohmann::json::array();
-  for (const auto& r : summary.results) results.push_back(result_json(r));
-  std::string counts;
-  for (const auto& [outcome, n] : summary.counts)
-    counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + outcome;
+  if (!o.junit.empty()) write_junit(o.junit, summary.results);
+  auto problems = summary.problems();
   if (ctx.json) {
-    std::cout << nlohmann::json{{"run", summary.run_id},
-                                {"mode", o.mode},
-                                {"counts", summary.counts},
-                                {"healthy", summary.healthy()},
+    nlohmann::json results = nlohmann::json::array();
+    for (const auto& r : summary.results) results.push_back(result_json(r));
+    std::cout << nlohmann::json{{"run", summary.run_id},   {"mode", o.mode},
+                                {"repeat", o.repeat},      {"modes", summary.modes},
+                                {"counts", summary.counts}, {"summary", summary.counts_line()},
+                                {"healthy", problems.empty()}, {"problems", problems},
                                 {"results", results}}
                      .dump()
               << "\n";
   } else {
-    std::cout << "suite run " << summary.run_id << " (" << o.mode << "): " << counts
-              << (summary.healthy() ? "" : " — FAILURES above") << "\n";
+    std::cout << "suite run " << summary.run_id << " (" << o.mode << ", repeat " << o.repeat
+              << "): " << summary.counts_line() << "\n";
   }
-  return summary.healthy() ? 0 : 1;
+  for (const auto& p : problems) std::cerr << "suite: " << p << "\n";
+  return problems.empty() ? 0 : 1;
 }
 
-}  // namespace
+void link(const Context& ctx, const ReproOptions& o) {
+  auto manifests = reproducers::load_manifests(manifest_dir(o));
+  reproducers::find_manifest(manifests, o.id);
+  auto [repo, number] = datasets::parse_issue_key(o.issue);
+  auto db = ctx.open_db();
+  int64_t issue_id = datasets::require_issue(*db, repo, number, "link");
+  reproducers::register_manifests(*db, manifests);
+  db->transaction([&] { datasets::link_reproducer(*db, issue_id, o.id); });
+  ctx.emit({{"issue", o.issue}, {"reproducer", o.id}}, "linked " + o.issue + " to " + o.id + "\n");
+}
 
-void add_repro_commands(CLI::App& app, Context& ctx) {
-  static ReproOptions o;
-  static int exit_code = 0;
+void doctor(const Context& ctx, const ReproOptions& o) {
+  auto env = environment(o);
+  auto report = reproducers::doctor_report(env, reproducers::load_manifests(env.manifest_dir));
+  std::vector<std::vector<std::string>> rows;
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [k, v] : report.facts) {
+    rows.push_back({k, v});
+    j[k] = v;
+  }
+  j["gpu_found"] = report.gpu_found;
+  std::string text = text_table(rows) + "reproducers:\n";
+  nlohmann::json runnable = nlohmann::json::object();
+  for (const auto& r : report.reproducers) {
+    runnable[r.id] = {{"gpu", r.gpu}, {"host", r.host}};
+    text += "  " + r.id + ": " + r.host + "; " + r.gpu + "\n";
+  }
+  j["reproducers"] = runnable;
+  ctx.emit(j, text);
+}
+
+void add_repro_list_and_run(CLI::App& app, Context& ctx, ReproOptions& o) {
   auto* repro = app.add_subcommand(
       "repro", "Reproducers: small CUDA programs, buggy and fixed, that recreate a failure.");
   repro->require_subcommand(1);
-  auto* list_cmd = repro->add_subcommand("list", "List the reproducers.\nExample: faultline repro list");
-  list_cmd->add_option("--manifests", o.manifests,
-                       "manifest directory (default: the source tree's reproducers/)");
-  list_cmd->callback([&ctx] { list(ctx, o); });
+  auto* list_cmd = repro->add_subcommand(
+      "list",
+      "List the reproducers: id, symptom, root cause, source issue, fix, what each mode checks and the last "
+      "outcome in the store.\nExample: faultline repro list --format md");
+  list_cmd->add_option("--manifests", o.manifests, "manifest directory (default: the source tree's reproducers/)");
+  list_cmd->add_option("--format", o.format, "text | md | csv | json")
+      ->check(CLI::IsMember({"text", "md", "csv", "json"}));
+  list_cmd->callback([&ctx, &o] { list(ctx, o); });
   auto* run_cmd = repro->add_subcommand("run",
                                         "Run one reproducer's variants in a mode.\n"
                                         "Example: faultline repro run int16-bound-overflow --mode host");
@@ -146,70 +193,55 @@ void add_repro_commands(CLI::App& app, Context& ctx) {
       ->check(CLI::IsMember({"auto", "build", "host", "gpu"}));
   run_cmd->add_option("--manifests", o.manifests, "manifest directory");
   run_cmd->add_option("--build-dir", o.build_dir, kBuildDirHelp);
-  run_cmd->callback([&ctx] {
+  run_cmd->callback([&ctx, &o] {
     if (run_one(ctx, o) != 0) throw CLI::RuntimeError(1);
   });
+}
 
-  auto* suite_cmd =
-      app.add_subcommand("suite",
-                         "Run every reproducer as a regression suite: fixed variants must pass, "
-                         "buggy ones must still show their symptom. Results go to the store.\n"
-                         "Example: faultline suite --mode auto --junit suite.xml");
+void add_suite(CLI::App& app, Context& ctx, ReproOptions& o) {
+  auto* suite_cmd = app.add_subcommand(
+      "suite",
+      "Run every reproducer as a regression suite: buggy variants must still show their symptom, fixed "
+      "ones must behave. Results go to the store. Exits non-zero on a failure, and when gpu mode was asked "
+      "for and every GPU result was skipped.\n"
+      "Example: faultline suite --mode auto --junit suite.xml; faultline suite --mode gpu --repeat 30");
   suite_cmd->add_option("--mode", o.mode, "auto (build + host + gpu if present) | build | host | gpu")
       ->check(CLI::IsMember({"auto", "build", "host", "gpu"}));
+  suite_cmd->add_option("--repeat", o.repeat, "runs per variant, for stability (build mode runs once)")
+      ->check(CLI::PositiveNumber);
   suite_cmd->add_option("--junit", o.junit, "write JUnit XML here");
   suite_cmd->add_option("--manifests", o.manifests, "manifest directory");
   suite_cmd->add_option("--build-dir", o.build_dir, kBuildDirHelp);
-  suite_cmd->callback([&ctx] {
-    exit_code = suite(ctx, o);
-    if (exit_code != 0) throw CLI::RuntimeError(exit_code);
+  suite_cmd->callback([&ctx, &o] {
+    int code = suite(ctx, o);
+    if (code != 0) throw CLI::RuntimeError(code);
   });
+}
 
-  auto* link = app.add_subcommand("link",
-                                  "Link a labeled issue to a reproducer.\n"
-                                  "Example: faultline link NVIDIA/cutlass#225 metadata-layout-mismatch");
-  link->add_option("issue", o.issue, "OWNER/NAME#NUMBER")->required();
-  link->add_option("id", o.id, "reproducer id")->required();
-  link->add_option("--manifests", o.manifests, "manifest directory");
-  link->callback([&ctx] {
-    auto manifests = reproducers::load_manifests(manifest_dir(o));
-    reproducers::find_manifest(manifests, o.id);
-    auto [repo, number] = datasets::parse_issue_key(o.issue);
-    auto db = ctx.open_db();
-    int64_t issue_id = datasets::require_issue(*db, repo, number, "link");
-    reproducers::register_manifests(*db, manifests);
-    db->transaction([&] { datasets::link_reproducer(*db, issue_id, o.id); });
-    ctx.emit({{"issue", o.issue}, {"reproducer", o.id}}, "linked " + o.issue + " to " + o.id + "\n");
-  });
+void add_link_and_doctor(CLI::App& app, Context& ctx, ReproOptions& o) {
+  auto* link_cmd = app.add_subcommand("link",
+                                      "Link a labeled issue to a reproducer modeled on it.\n"
+                                      "Example: faultline link NVIDIA/cutlass#225 metadata-layout-mismatch");
+  link_cmd->add_option("issue", o.issue, "OWNER/NAME#NUMBER")->required();
+  link_cmd->add_option("id", o.id, "reproducer id")->required();
+  link_cmd->add_option("--manifests", o.manifests, "manifest directory");
+  link_cmd->callback([&ctx, &o] { link(ctx, o); });
 
-  auto* doctor = app.add_subcommand("doctor",
-                                    "What this machine can run: GPU, driver, CUDA, nvcc, compute capability, "
-                                    "and which reproducers' GPU mode applies.\nExample: faultline doctor");
-  doctor->add_option("--manifests", o.manifests, "manifest directory");
-  doctor->add_option("--build-dir", o.build_dir, kBuildDirHelp);
-  doctor->callback([&ctx] {
-    auto env = environment(o);
-    std::vector<std::vector<std::string>> rows;
-    nlohmann::json j = nlohmann::json::object();
-    for (const auto& [k, v] : reproducers::describe(env)) {
-      rows.push_back({k, v});
-      j[k] = v;
-    }
-    std::string text = text_table(rows);
-    nlohmann::json runnable = nlohmann::json::object();
-    text += "reproducers:\n";
-    for (const auto& m : reproducers::load_manifests(env.manifest_dir)) {
-      auto skip = reproducers::gpu_skip_reason(m, env);
-      std::string gpu = !m.modes.count("gpu") ? "no gpu mode"
-                        : skip                ? "gpu: skipped (" + *skip + ")"
-                                              : "gpu: runs";
-      std::string host = m.modes.count("host") ? "host: runs" : "no host mode";
-      runnable[m.id] = {{"gpu", gpu}, {"host", host}};
-      text += "  " + m.id + ": " + host + "; " + gpu + "\n";
-    }
-    j["reproducers"] = runnable;
-    ctx.emit(j, text);
-  });
+  auto* doctor_cmd = app.add_subcommand("doctor",
+                                        "What this machine can run: GPU, driver, CUDA, nvcc, compute capability, "
+                                        "and which reproducers' GPU mode applies.\nExample: faultline doctor");
+  doctor_cmd->add_option("--manifests", o.manifests, "manifest directory");
+  doctor_cmd->add_option("--build-dir", o.build_dir, kBuildDirHelp);
+  doctor_cmd->callback([&ctx, &o] { doctor(ctx, o); });
+}
+
+}  // namespace
+
+void add_repro_commands(CLI::App& app, Context& ctx) {
+  static ReproOptions options;
+  add_repro_list_and_run(app, ctx, options);
+  add_suite(app, ctx, options);
+  add_link_and_doctor(app, ctx, options);
 }
 
 }  // namespace faultline::cli

@@ -36,15 +36,6 @@ std::string baseline_pair(const json& baselines, const char* name) {
          fixed3(b.at("symptom").at("accuracy")) + "/" + fixed3(b.at("root_cause").at("accuracy"));
 }
 
-std::string suite_counts(const json& suite) {
-  std::string text;
-  for (const auto& [outcome, n] : suite.at("counts").items()) {  // nlohmann::json keeps keys sorted
-    if (!text.empty()) text += ", ";
-    text += std::to_string(n.get<int>()) + " " + outcome;
-  }
-  return text;
-}
-
 std::vector<std::string> summarize(const std::string& w) {
   json imp = load_step(w, "import"), scr = load_step(w, "screen"), a = load_step(w, "rater_a"),
        b = load_step(w, "rater_b"), adj = load_step(w, "adjudicate"), train = load_step(w, "train"),
@@ -74,11 +65,12 @@ std::vector<std::string> summarize(const std::string& w) {
       "predictions:  " + std::to_string(cls.at("classified").get<int>()) + " issues classified; " +
           std::to_string(cls.at("manual").get<int>()) + " keep their manual label; " +
           std::to_string(cls.at("abstained").get<int>()) + " unlabeled queued as uncertain",
-      "suite:        " + suite_counts(suite) +
+      "suite:        " + suite.at("summary").get<std::string>() +
           (suite.at("healthy").get<bool>() ? "" : " (FAILURES: see " + w + "/suite.json)"),
       "report:       " + w + "/report/index.html (" + std::to_string(rep.at("files").size()) + " files, " +
-          std::to_string(rep.at("cases").get<int>()) + " labeled issues, " +
-          std::to_string(rep.at("cases_with_reproducer").get<int>()) + " linked to a reproducer)",
+          std::to_string(rep.at("cases").get<int>()) + " labeled issues: " +
+          std::to_string(rep.at("cases_with_source_reproducer").get<int>()) + " with a reproducer modeled on them, " +
+          std::to_string(rep.at("cases_with_related_reproducer").get<int>()) + " with a related reproducer only)",
       "finding:      " + rep.at("findings").at(0).get<std::string>(),
   };
 }

@@ -133,16 +133,16 @@ std::optional<std::string> reproducer_finding(const ReportData& data) {
     if (!status.root_cause.empty()) covered.insert(status.root_cause);
   }
   if (covered.empty()) return std::nullopt;
-  int linked = 0, by_source = 0;
+  int modeled = 0, related = 0;
   for (const auto& c : data.cases) {
-    linked += !c.reproducers.empty();
-    by_source += !c.reproducers.empty() && c.reproducers.front().how == "source";
+    modeled += !c.reproducers.empty() && c.reproducers.front().how == "source";
+    related += !c.reproducers.empty() && c.reproducers.front().how == "related";
   }
-  return std::to_string(linked) + " of " + std::to_string(data.cases.size()) +
-         " cases link to a reproducer (" + std::to_string(by_source) + " modeled on the issue itself, " +
-         std::to_string(linked - by_source) + " through their root cause); the reproducers cover " +
-         std::to_string(covered.size()) + " of " + std::to_string(tax().root_causes().size()) +
-         " root causes.";
+  return std::to_string(modeled) + " of " + std::to_string(data.cases.size()) +
+         " cases have a reproducer modeled on them; " + std::to_string(related) +
+         " more only share their root cause with a reproducer (a related reproducer, which does not "
+         "reproduce the case); the reproducers cover " +
+         std::to_string(covered.size()) + " of " + std::to_string(tax().root_causes().size()) + " root causes.";
 }
 
 }  // namespace

@@ -20,7 +20,7 @@ th:first-child, td:first-child { text-align: left; }
 tr.total td { font-weight: bold; border-top: 1px solid #999; }
 .provenance { background: #f4f7fb; padding: 0.8em 1em; border-radius: 4px; }
 .outcome-pass, .outcome-reproduced { color: #1b7f3b; } .outcome-fail, .outcome-not-reproduced { color: #b00020; }
-.outcome-skipped { color: #777; }
+.outcome-skipped { color: #777; } .outcome-built, .outcome-modeled { color: #8a6d00; }
 figure { margin: 1em 0; } figcaption { font-size: 0.9em; color: #555; }
 )css";
 
@@ -92,17 +92,19 @@ std::string charts_html(const ReportData& data) {
 std::string reproducers_html(const ReportData& data) {
   std::string html =
       "<h2>Reproducers</h2>\n<table "
-      "id=\"reproducers\"><thead><tr><th>Reproducer</th><th>Root cause</th><th>Cases</th><th>Mode</th>"
-      "<th>Buggy</th><th>Fixed</th></tr></thead><tbody>";
-  std::map<std::string, int> linked_cases;
+      "id=\"reproducers\"><thead><tr><th>Reproducer</th><th>Root cause</th><th>Modeled on</th>"
+      "<th>Related cases</th><th>Mode</th><th>Buggy</th><th>Fixed</th></tr></thead><tbody>";
+  // Cases per reproducer: those it was modeled on, apart from those it only shares a root cause with.
+  std::map<std::string, int> source_cases, related_cases;
   for (const auto& c : data.cases) {
-    for (const auto& r : c.reproducers) ++linked_cases[r.id];
+    for (const auto& r : c.reproducers) ++(r.how == "source" ? source_cases : related_cases)[r.id];
   }
   for (const auto& [id, status] : data.reproducers) {
     std::string root_cause = status.root_cause.empty() ? "" : tax().root_cause(status.root_cause).name;
     html += "<tr id=\"repro-" + html_escape(id) + "\"><td title=\"" + html_escape(status.title) + "\">" +
             html_escape(id) + "</td><td>" + html_escape(root_cause) + "</td><td>" +
-            std::to_string(linked_cases[id]) + "</td><td>" + html_escape(status.mode) + "</td><td>" +
+            std::to_string(source_cases[id]) + "</td><td>" + std::to_string(related_cases[id]) + "</td><td>" +
+            html_escape(status.mode) + "</td><td>" +
             outcome(status.buggy) + "</td><td>" + outcome(status.fixed) + "</td></tr>";
   }
   return html + "</tbody></table>\n";

@@ -1,6 +1,7 @@
 #include "reports/report_data.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "datasets/store/audit_store.hpp"
@@ -15,21 +16,45 @@ namespace faultline::reports {
 
 namespace {
 
-int mode_rank(const std::string& mode) { return mode == "gpu" ? 3 : mode == "host" ? 2 : 1; }
+// Which result stands for a variant: one that ran beats a skip; then gpu over host over build.
+int result_rank(const datasets::SuiteResult& r) {
+  if (r.outcome == "skipped") return 0;
+  return r.mode == "gpu" ? 3 : r.mode == "host" ? 2 : 1;
+}
 
 }  // namespace
 
-std::vector<CaseReproducer> case_reproducers(const Case& c, const std::vector<std::string>& source_links,
+bool names_issue(const std::string& url, const std::string& repo, int64_t number) {
+  const std::string host = "github.com/";
+  auto at = url.find(host);
+  if (at == std::string::npos) return false;
+  std::string path = url.substr(at + host.size());
+  std::string expected = repo + "/issues/" + std::to_string(number);
+  if (path.size() < expected.size()) return false;
+  // The issue number must end there ("/issues/12" is not "/issues/123").
+  if (path.size() > expected.size() && std::string("/?#").find(path[expected.size()]) == std::string::npos)
+    return false;
+  return std::equal(expected.begin(), expected.end(), path.begin(),
+                    [](char a, char b) { return std::tolower(a) == std::tolower(b); });
+}
+
+std::vector<CaseReproducer> case_reproducers(const Case& c, const std::vector<std::string>& manual_links,
                                              const std::vector<datasets::CatalogEntry>& catalog) {
+  std::set<std::string> modeled(manual_links.begin(), manual_links.end());
+  for (const auto& e : catalog) {
+    for (const auto& url : e.source_issues) {
+      if (names_issue(url, c.repo, c.number)) modeled.insert(e.id);
+    }
+  }
   std::vector<CaseReproducer> out;
-  for (const auto& id : source_links) out.push_back({id, "source"});
+  for (const auto& id : modeled) out.push_back({id, "source"});
   if (!out.empty()) return out;
   const datasets::CatalogEntry* best = nullptr;
   for (const auto& e : catalog) {
     if (e.root_cause != c.root_cause) continue;
     if (!best || (e.symptom == c.symptom && best->symptom != c.symptom)) best = &e;
   }
-  if (best) out.push_back({best->id, "root cause"});
+  if (best) out.push_back({best->id, "related"});
   return out;
 }
 
@@ -54,7 +79,7 @@ ReportData load_report_data(datasets::Database& db, const ReportOptions& options
     return s != screening.end() && s->second.decision == "candidate";
   };
   for (const auto& issue : datasets::load_issues(db)) {
-    Case c{issue.key(), issue.repo, issue.url, issue.title, "", "", "", 1.0, {}};
+    Case c{issue.key(), issue.repo, issue.number, issue.url, issue.title, "", "", "", 1.0, {}};
     if (auto f = finals.find(issue.id); f != finals.end()) {
       c.symptom = f->second.symptom;
       c.root_cause = f->second.root_cause;
@@ -85,8 +110,9 @@ ReportData load_report_data(datasets::Database& db, const ReportOptions& options
   std::map<std::string, int> best_rank;
   for (const auto& r : datasets::latest_suite_results(db)) {
     auto& status = data.reproducers[r.repro_id];
-    int rank = mode_rank(r.mode);
-    if (rank < best_rank[r.repro_id + r.variant]) continue;
+    int rank = result_rank(r);
+    auto known = best_rank.find(r.repro_id + r.variant);
+    if (known != best_rank.end() && rank < known->second) continue;
     best_rank[r.repro_id + r.variant] = rank;
     (r.variant == "buggy" ? status.buggy : status.fixed) = r.outcome;
     status.mode = r.mode;

@@ -13,9 +13,9 @@
 
 namespace faultline::reports {
 
-// A reproducer a case links to, and why: "source" (modeled on this very issue, from its manifest or
-// `faultline link`) or "root cause" (it exercises the case's root cause, with the case's symptom when one
-// does).
+// A reproducer a case links to, and why: "source" (a reproducer modeled on this very issue: its manifest
+// names the issue, or `faultline link` said so) or "related" (it only shares the case's root cause, and
+// its symptom when one does; it was not modeled on the case).
 struct CaseReproducer {
   std::string id;
   std::string how;
@@ -25,6 +25,7 @@ struct CaseReproducer {
 struct Case {
   std::string issue;  // owner/name#number
   std::string repo;
+  int64_t number = 0;
   std::string url;
   std::string title;
   std::string symptom;
@@ -37,7 +38,7 @@ struct Case {
 struct ReproducerStatus {
   std::string title;  // from the catalog the suite records; empty for results of unknown reproducers
   std::string root_cause;
-  std::string buggy;  // latest outcome of the buggy variant (any mode; gpu preferred over host over build)
+  std::string buggy;  // latest outcome of the buggy variant (one that ran over a skip; gpu, host, build)
   std::string fixed;
   std::string mode;
 };
@@ -52,10 +53,16 @@ struct ReportData {
   std::string issue_link_host = "https://github.com/";  // only issue URLs under it become links
 };
 
-// The reproducers of a case: its source links when it has any, else the catalog's reproducer of its root
-// cause (the first, by id, of those with its symptom; failing that, the first of the root cause).
-std::vector<CaseReproducer> case_reproducers(const Case& c, const std::vector<std::string>& source_links,
+// The reproducers of a case: those modeled on it — `manual_links` (from `faultline link`) and every
+// catalog entry whose source issues include the case's URL — when it has any, else the catalog's related
+// reproducer of its root cause (the first, by id, of those with its symptom; failing that, the first of the
+// root cause). Only the store's contents decide, not the order in which they got there.
+std::vector<CaseReproducer> case_reproducers(const Case& c, const std::vector<std::string>& manual_links,
                                              const std::vector<datasets::CatalogEntry>& catalog);
+
+// True when `url` names the issue `repo`#`number` ("https://github.com/OWNER/NAME/issues/N", the
+// repository compared without regard to case, as GitHub does).
+bool names_issue(const std::string& url, const std::string& repo, int64_t number);
 
 struct ReportOptions {
   // Add confident predictions for screened-in candidates without a manual label (never for issues screening

@@ -36,7 +36,11 @@ ReportSummary write_report(const ReportData& data, const std::string& out_dir,
   ReportSummary summary;
   summary.cases = static_cast<int>(data.cases.size());
   summary.predicted = static_cast<int>(data.predicted_cases.size());
-  for (const auto& c : data.cases) summary.cases_with_reproducer += !c.reproducers.empty();
+  for (const auto& c : data.cases) {
+    if (c.reproducers.empty()) continue;
+    ++(c.reproducers.front().how == "source" ? summary.cases_with_source_reproducer
+                                             : summary.cases_with_related_reproducer);
+  }
   auto tables = all_tables(data);
   summary.findings = compute_findings(data);
 
@@ -44,7 +48,8 @@ ReportSummary write_report(const ReportData& data, const std::string& out_dir,
   for (size_t i = 0; i < summary.findings.size(); ++i)
     markdown += std::to_string(i + 1) + ". " + summary.findings[i] + "\n";
   nlohmann::json all = {{"cases", data.cases.size()},
-                        {"cases_with_reproducer", summary.cases_with_reproducer},
+                        {"cases_with_source_reproducer", summary.cases_with_source_reproducer},
+                        {"cases_with_related_reproducer", summary.cases_with_related_reproducer},
                         {"predicted", summary.predicted},
                         {"findings", summary.findings},
                         {"tables", nlohmann::json::array()}};

@@ -194,21 +194,24 @@ Table study_comparison_table(const ReportData& data) {
 Table reproducer_coverage_table(const ReportData& data) {
   Table t{"reproducer_coverage",
           "Reproducers behind each root cause",
-          {"Root cause", "Cases", "Linked", "Reproducers", "Fixed passing"},
+          {"Root cause", "Cases", "Modeled on the case", "Related only", "Reproducers", "Fixed passing"},
           {},
           {},
-          "Linked: cases with a reproducer modeled on the issue itself or exercising its root cause. Fixed "
-          "passing: fixed variants whose latest suite result is pass (gpu over host over build)."};
+          "Modeled on the case: cases with a reproducer built from that very issue. Related only: cases whose "
+          "only reproducer shares their root cause but was not modeled on them. Fixed passing: fixed "
+          "variants whose latest suite result (one that ran over a skip; gpu over host over build) is pass, "
+          "not built or modeled."};
   std::map<std::string, std::vector<std::string>> ids;
   for (const auto& [id, status] : data.reproducers) {
     if (!status.root_cause.empty()) ids[status.root_cause].push_back(id);
   }
-  std::map<std::string, int> cases, linked;
+  std::map<std::string, int> cases, modeled, related;
   for (const auto& c : data.cases) {
     ++cases[c.root_cause];
-    linked[c.root_cause] += !c.reproducers.empty();
+    if (c.reproducers.empty()) continue;
+    ++(c.reproducers.front().how == "source" ? modeled : related)[c.root_cause];
   }
-  int total_cases = 0, total_linked = 0, total_repros = 0, total_passing = 0;
+  int total_cases = 0, total_modeled = 0, total_related = 0, total_repros = 0, total_passing = 0;
   for (const auto& rc : tax().root_causes()) {
     std::string names;
     int passing = 0;
@@ -217,16 +220,18 @@ Table reproducer_coverage_table(const ReportData& data) {
       passing += data.reproducers.at(id).fixed == "pass";
     }
     int n = static_cast<int>(ids[rc.id].size());
-    t.rows.push_back({rc.name, std::to_string(cases[rc.id]), std::to_string(linked[rc.id]),
-                      names.empty() ? "none" : names, std::to_string(passing) + "/" + std::to_string(n)});
+    t.rows.push_back({rc.name, std::to_string(cases[rc.id]), std::to_string(modeled[rc.id]),
+                      std::to_string(related[rc.id]), names.empty() ? "none" : names,
+                      std::to_string(passing) + "/" + std::to_string(n)});
     t.total_rows.push_back(false);
     total_cases += cases[rc.id];
-    total_linked += linked[rc.id];
+    total_modeled += modeled[rc.id];
+    total_related += related[rc.id];
     total_repros += n;
     total_passing += passing;
   }
-  t.rows.push_back({"Total", std::to_string(total_cases), std::to_string(total_linked),
-                    std::to_string(total_repros) + " reproducers",
+  t.rows.push_back({"Total", std::to_string(total_cases), std::to_string(total_modeled),
+                    std::to_string(total_related), std::to_string(total_repros) + " reproducers",
                     std::to_string(total_passing) + "/" + std::to_string(total_repros)});
   t.total_rows.push_back(true);
   return t;

@@ -28,8 +28,8 @@ Table root_cause_table(const ReportData& data);
 Table symptom_by_root_cause_table(const ReportData& data);
 Table root_cause_by_repository_table(const ReportData& data);
 Table study_comparison_table(const ReportData& data);
-// Per root cause: its cases, how many link to a reproducer, which reproducers exercise it, and how many of
-// their fixed variants pass in the latest suite results.
+// Per root cause: its cases, how many have a reproducer modeled on them and how many only a related one,
+// which reproducers exercise it, and how many of their fixed variants pass in the latest suite results.
 Table reproducer_coverage_table(const ReportData& data);
 
 // Tables II and III over the predicted cases, with ids ending in "_predicted" and titles that say they are

@@ -30,6 +30,15 @@ std::string find_nvidia_smi() {
   return "";
 }
 
+// nvcc prints "... release 13.0, V13.0.88": keep "13.0".
+std::string nvcc_release(const std::string& nvcc) {
+  auto version = run_process({nvcc, "--version"}, 20);
+  auto pos = version.output.find("release ");
+  if (version.exit_code != 0 || pos == std::string::npos) return "";
+  auto end = version.output.find_first_of(",\n", pos);
+  return trim(version.output.substr(pos + 8, end - pos - 8));
+}
+
 }  // namespace
 
 std::string default_manifest_dir() { return FAULTLINE_DEFAULT_MANIFEST_DIR; }
@@ -40,6 +49,7 @@ Environment detect_environment() {
   env.manifest_dir = default_manifest_dir();
   env.have_cuda = FAULTLINE_HAVE_CUDA;
   env.nvcc = FAULTLINE_NVCC;
+  if (env.have_cuda) env.cuda_toolkit = nvcc_release(env.nvcc);
   const std::string smi = find_nvidia_smi();
   if (smi.empty()) return env;
   auto query = run_process({smi, "--query-gpu=name,driver_version,compute_cap", "--format=csv,noheader"}, 20);
@@ -87,13 +97,7 @@ std::vector<std::pair<std::string, std::string>> describe(const Environment& env
     out.push_back({"GPU", "none found (nvidia-smi absent or lists no GPU): gpu mode is skipped"});
   }
   if (env.have_cuda) {
-    auto version = run_process({env.nvcc, "--version"}, 20);
-    // nvcc prints "... release 13.0, V13.0.88": keep "release 13.0".
-    auto pos = version.output.find("release ");
-    auto end = pos == std::string::npos ? pos : version.output.find_first_of(",\n", pos);
-    out.push_back({"nvcc", env.nvcc + (pos == std::string::npos
-                                           ? ""
-                                           : " (" + trim(version.output.substr(pos, end - pos)) + ")")});
+    out.push_back({"nvcc", env.nvcc + (env.cuda_toolkit.empty() ? "" : " (release " + env.cuda_toolkit + ")")});
   } else {
     out.push_back({"nvcc", "not found when the build was configured: GPU harnesses were not built"});
   }

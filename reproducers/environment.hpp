@@ -18,6 +18,7 @@ struct Environment {
   std::string manifest_dir;         // reproducers/*.json
   bool have_cuda = false;           // nvcc was found when the build was configured
   std::string nvcc;                 // its path, when found
+  std::string cuda_toolkit;         // nvcc's release ("13.0"); empty without nvcc
   std::optional<Gpu> gpu;           // the first GPU nvidia-smi lists
   std::string cuda_driver_version;  // "CUDA Version" as nvidia-smi reports it
 };
@@ -25,7 +26,8 @@ struct Environment {
 // The source tree's reproducers/ as configured at build time.
 std::string default_manifest_dir();
 
-// The build's own settings, then a probe of the GPU with nvidia-smi (absent GPU → no gpu).
+// The build's own settings, nvcc's release, then the one probe of the GPU that everything (the runner,
+// `faultline doctor` and the tests that ask doctor) relies on: nvidia-smi (absent GPU → no gpu).
 Environment detect_environment();
 
 // Throws faultline::Error naming the directory when the harnesses' build directory does not exist.

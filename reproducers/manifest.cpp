@@ -1,5 +1,7 @@
 #include "reproducers/manifest.hpp"
 
+#include <re2/re2.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -9,6 +11,42 @@
 #include "taxonomy/taxonomy.hpp"
 
 namespace faultline::reproducers {
+
+namespace {
+
+// RE2 runs in time linear in the text and without recursion, so a harness printing megabytes cannot
+// exhaust the stack the way std::regex did.
+Pattern compile(const nlohmann::json& e, const char* field, const std::string& where) {
+  Pattern p;
+  p.text = e.value(field, "");
+  if (p.text.empty()) return p;
+  RE2::Options options;
+  options.set_log_errors(false);
+  auto re = std::make_shared<const RE2>(p.text, options);
+  if (!re->ok()) throw Error(where + ": " + field + " /" + p.text + "/ is not a valid pattern: " + re->error());
+  p.re = std::move(re);
+  return p;
+}
+
+Expectation parse_expectation(const nlohmann::json& e, const std::string& mode, const std::string& where) {
+  Expectation x;
+  x.expect = e.at("expect").get<std::string>();
+  x.message = compile(e, "message", where);
+  x.target = e.value("target", "");
+  x.artifact = e.value("artifact", "");
+  x.artifact_matches = compile(e, "artifact_matches", where);
+  x.artifact_lacks = compile(e, "artifact_lacks", where);
+  x.modeled = e.value("modeled", "");
+  if (e.contains("modeled") && x.modeled.empty())
+    throw Error(where + ": \"modeled\" must say why this run cannot observe the symptom");
+  bool valid = mode == "build"
+                   ? (x.expect == "builds" || (x.expect == "fails" && !x.target.empty() && !x.message.empty()))
+                   : (x.expect == "symptom" || x.expect == "correct");
+  if (!valid) throw Error(where + " has an invalid expectation '" + x.expect + "'");
+  return x;
+}
+
+}  // namespace
 
 Manifest parse_manifest(const std::string& text, const std::string& path) {
   Manifest m;
@@ -20,6 +58,8 @@ Manifest parse_manifest(const std::string& text, const std::string& path) {
     m.symptom = j.at("symptom").get<std::string>();
     m.root_cause = j.at("root_cause").get<std::string>();
     m.issues = j.at("issues").get<std::vector<std::string>>();
+    m.no_single_issue = j.value("no_single_issue", "");
+    m.fix = j.value("fix", "");
     m.mechanism = j.at("mechanism").get<std::string>();
     const auto& req = j.at("requirements");
     m.min_compute_capability = std::stod(req.at("min_compute_capability").get<std::string>());
@@ -34,19 +74,7 @@ Manifest parse_manifest(const std::string& text, const std::string& path) {
       for (const auto& [variant, e] : variants.items()) {
         if (variant != "buggy" && variant != "fixed")
           throw Error(path + ": unknown variant '" + variant + "'");
-        Expectation x;
-        x.expect = e.at("expect").get<std::string>();
-        x.message = e.value("message", "");
-        x.target = e.value("target", "");
-        x.artifact = e.value("artifact", "");
-        x.artifact_matches = e.value("artifact_matches", "");
-        x.artifact_lacks = e.value("artifact_lacks", "");
-        bool valid = mode == "build" ? (x.expect == "builds" ||
-                                        (x.expect == "fails" && !x.target.empty() && !x.message.empty()))
-                                     : (x.expect == "symptom" || x.expect == "correct");
-        if (!valid)
-          throw Error(path + ": " + mode + "/" + variant + " has an invalid expectation '" + x.expect + "'");
-        m.modes[mode][variant] = x;
+        m.modes[mode][variant] = parse_expectation(e, mode, path + ": " + mode + "/" + variant);
       }
     }
   } catch (const nlohmann::json::exception& e) {
@@ -56,6 +84,13 @@ Manifest parse_manifest(const std::string& text, const std::string& path) {
   }
   if (!tax.is_symptom(m.symptom)) throw Error(path + ": unknown symptom '" + m.symptom + "'");
   if (!tax.is_root_cause(m.root_cause)) throw Error(path + ": unknown root cause '" + m.root_cause + "'");
+  if (m.timeout_s <= 0)
+    throw Error(path + ": timeout_s must be a positive number of seconds, not " + std::to_string(m.timeout_s));
+  if (m.issues.empty() == m.no_single_issue.empty())
+    throw Error(path + (m.issues.empty()
+                            ? ": no source issue: list one in \"issues\", or say in \"no_single_issue\" which "
+                              "documented mechanism the case models"
+                            : ": \"issues\" and \"no_single_issue\" contradict each other"));
   std::string stem = std::filesystem::path(path).stem().string();
   if (stem != m.id) throw Error(path + ": id '" + m.id + "' differs from the file name");
   return m;
@@ -79,6 +114,10 @@ const Manifest& find_manifest(const std::vector<Manifest>& all, const std::strin
     if (m.id == id) return m;
   }
   throw Error("no reproducer '" + id + "' (see 'faultline repro list')");
+}
+
+bool pattern_found(const Pattern& pattern, const std::string& text) {
+  return !pattern.re || RE2::PartialMatch(text, *pattern.re);
 }
 
 }  // namespace faultline::reproducers

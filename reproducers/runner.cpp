@@ -1,9 +1,11 @@
 #include "reproducers/runner.hpp"
 
+#include <re2/re2.h>
+
 #include <filesystem>
-#include <regex>
 
 #include "common/text_file.hpp"
+#include "reproducers/harness_output.hpp"
 #include "reproducers/process.hpp"
 #include "common/error.hpp"
 
@@ -14,60 +16,70 @@ namespace {
 constexpr int kHarnessCorrect = 0;
 constexpr int kHarnessSymptom = 10;
 constexpr int kHarnessSkipped = 77;
+constexpr int kBuildTimeout = 600;
 
 std::string binary(const Environment& env, const Manifest& m, const std::string& variant,
                    const std::string& kind) {
   return env.build_dir + "/kernels/" + m.id + "/repro_" + m.id + "_" + variant + "_" + kind;
 }
 
-// The harness's "detail" from its JSON line, or the last lines of output when there is none.
-std::string harness_detail(const std::string& output) {
-  std::smatch match;
-  static const std::regex detail_re("\"detail\": \"((?:[^\"\\\\]|\\\\.)*)\"");
-  if (std::regex_search(output, match, detail_re)) return match[1].str();
-  std::string tail = output.size() > 300 ? output.substr(output.size() - 300) : output;
-  return tail;
+RunResult result(const Manifest& m, const std::string& mode, const std::string& variant,
+                 const Environment& env) {
+  RunResult r;
+  r.id = m.id;
+  r.mode = mode;
+  r.variant = variant;
+  r.cuda_toolkit = env.cuda_toolkit.empty() ? "none" : env.cuda_toolkit;
+  if (env.gpu) {
+    char cc[16];
+    std::snprintf(cc, sizeof cc, "%.1f", env.gpu->compute_capability);
+    r.driver = env.gpu->driver.empty() ? "none" : env.gpu->driver;
+    r.compute_capability = cc;
+  }
+  return r;
 }
 
-RunResult skipped(const Manifest& m, const std::string& mode, const std::string& variant,
-                  const std::string& reason) {
-  return {m.id, mode, variant, "skipped", reason, 0};
+RunResult skipped(RunResult r, const std::string& reason) {
+  r.outcome = "skipped";
+  r.detail = reason;
+  return r;
 }
 
-std::string outcome_for(const std::string& variant, bool as_expected) {
+// The outcome of a run whose result did (or did not) match the expectation.
+std::string outcome_for(const std::string& variant, const Expectation& x, bool as_expected) {
+  if (as_expected && !x.modeled.empty()) return "modeled";
   if (variant == "buggy") return as_expected ? "reproduced" : "not-reproduced";
   return as_expected ? "pass" : "fail";
 }
 
-std::string first_match(const std::string& text, const std::regex& re) {
-  std::smatch match;
-  if (!std::regex_search(text, match, re)) return "";
-  size_t begin = text.rfind('\n', match.position(0));
-  size_t end = text.find('\n', match.position(0));
+// The whole line of `text` on which `pattern` first matches, or "" when it does not.
+std::string first_matching_line(const std::string& text, const Pattern& pattern) {
+  re2::StringPiece match;
+  if (!pattern.re || !pattern.re->Match(text, 0, text.size(), RE2::UNANCHORED, &match, 1)) return "";
+  size_t at = static_cast<size_t>(match.data() - text.data());
+  size_t begin = at == 0 ? std::string::npos : text.rfind('\n', at - 1);
+  size_t end = text.find('\n', at);
   begin = begin == std::string::npos ? 0 : begin + 1;
-  return text.substr(begin, (end == std::string::npos ? text.size() : end) - begin);
+  return bounded_text(text.substr(begin, (end == std::string::npos ? text.size() : end) - begin), kDetailLimit);
 }
 
 RunResult run_build(const Manifest& m, const std::string& variant, const Expectation& x,
                     const Environment& env) {
-  RunResult r{m.id, "build", variant, "", "", 0};
+  RunResult r = result(m, "build", variant, env);
   if (!std::filesystem::exists(env.build_dir + "/CMakeCache.txt")) {
-    return skipped(m, "build", variant,
-                   "no CMake build tree in " + env.build_dir +
-                       " (prebuilt harnesses): build mode runs where the project is built");
+    return skipped(r, "no CMake build tree in " + env.build_dir +
+                          " (prebuilt harnesses): build mode runs where the project is built");
   }
-  if (m.needs_cuda_toolkit && !env.have_cuda)
-    return skipped(m, "build", variant, "no nvcc: install the CUDA Toolkit");
+  if (m.needs_cuda_toolkit && !env.have_cuda) return skipped(r, "no nvcc: install the CUDA Toolkit");
   if (x.expect == "fails") {
-    auto p = run_process({"cmake", "--build", env.build_dir, "--target", x.target}, 600);
+    auto p = run_process({"cmake", "--build", env.build_dir, "--target", x.target}, kBuildTimeout);
     r.seconds = p.seconds;
-    std::string line = first_match(p.output, std::regex(x.message));
+    std::string line = first_matching_line(p.output, x.message);
     bool failed_as_expected = p.exit_code != 0 && !line.empty();
-    r.outcome = outcome_for(variant, failed_as_expected);
+    r.outcome = outcome_for(variant, x, failed_as_expected);
     r.detail = failed_as_expected ? "fails to build as expected: " + line
-               : p.exit_code == 0
-                   ? "builds, but it should fail with /" + x.message + "/"
-                   : "fails to build, but without /" + x.message + "/: " + harness_detail(p.output);
+               : p.exit_code == 0 ? "builds, but it should fail with /" + x.message.text + "/"
+                                  : "fails to build, but without /" + x.message.text + "/: " + harness_detail(p);
     return r;
   }
   std::vector<std::string> targets;
@@ -78,66 +90,85 @@ RunResult run_build(const Manifest& m, const std::string& variant, const Expecta
   }
   if (!x.artifact.empty() && env.have_cuda) targets.push_back("repro_" + m.id + "_" + variant + "_ptx");
   if (!x.target.empty()) targets.push_back(x.target);
-  if (targets.empty()) return skipped(m, "build", variant, "nothing to build here without nvcc");
+  if (targets.empty()) return skipped(r, "nothing to build here without nvcc");
   std::vector<std::string> argv{"cmake", "--build", env.build_dir, "--target"};
   argv.insert(argv.end(), targets.begin(), targets.end());
-  auto p = run_process(argv, 600);
+  auto p = run_process(argv, kBuildTimeout);
   r.seconds = p.seconds;
   if (p.exit_code != 0) {
-    r.outcome = outcome_for(variant, false);
-    r.detail = "does not build: " + harness_detail(p.output);
+    r.outcome = outcome_for(variant, x, false);
+    r.detail = "does not build: " + harness_detail(p);
     return r;
   }
   if (x.artifact.empty()) {
-    // A build check, not a reproduction: the variant compiles as it should.
-    r.outcome = "pass";
+    // Compiling shows nothing about behaviour: `built`, never a pass or a reproduction.
+    r.outcome = "built";
     r.detail = "built " + std::to_string(targets.size()) + " target(s)";
     return r;
   }
+  // The compiled artifact is inspected: what the compiler produced could have come out either way.
   std::string text = common::read_text_file(env.build_dir + "/" + x.artifact);
-  bool matches = x.artifact_matches.empty() || std::regex_search(text, std::regex(x.artifact_matches));
-  bool lacks = x.artifact_lacks.empty() || !std::regex_search(text, std::regex(x.artifact_lacks));
-  r.outcome = outcome_for(variant, matches && lacks);
+  bool matches = pattern_found(x.artifact_matches, text);
+  bool lacks = x.artifact_lacks.empty() || !pattern_found(x.artifact_lacks, text);
+  r.outcome = outcome_for(variant, x, matches && lacks);
   r.detail = x.artifact +
-             (matches ? " contains /" + x.artifact_matches + "/" : " lacks /" + x.artifact_matches + "/") +
+             (matches ? " contains /" + x.artifact_matches.text + "/"
+                      : " lacks /" + x.artifact_matches.text + "/") +
              (x.artifact_lacks.empty() ? ""
-              : lacks                  ? ", no /" + x.artifact_lacks + "/"
-                                       : ", but has /" + x.artifact_lacks + "/");
+              : lacks                  ? ", no /" + x.artifact_lacks.text + "/"
+                                       : ", but has /" + x.artifact_lacks.text + "/");
   return r;
 }
 
 RunResult run_harness(const Manifest& m, const std::string& mode, const std::string& variant,
                       const Expectation& x, const Environment& env) {
-  RunResult r{m.id, mode, variant, "", "", 0};
+  RunResult r = result(m, mode, variant, env);
   if (mode == "gpu") {
-    if (auto reason = gpu_skip_reason(m, env)) return skipped(m, mode, variant, *reason);
+    if (auto reason = gpu_skip_reason(m, env)) return skipped(r, *reason);
   }
   std::string path = binary(env, m, variant, mode == "gpu" ? "gpu" : "host");
   if (!std::filesystem::exists(path)) {
     bool needs_cuda = mode == "gpu" || m.needs_cuda_toolkit;
-    if (needs_cuda && !env.have_cuda)
-      return skipped(m, mode, variant, "not built: no CUDA Toolkit when configured");
-    return {m.id, mode, variant, outcome_for(variant, false), "harness not built: " + path, 0};
+    if (needs_cuda && !env.have_cuda) return skipped(r, "not built: no CUDA Toolkit when configured");
+    r.outcome = outcome_for(variant, x, false);
+    r.detail = "harness not built: " + path;
+    return r;
   }
   auto p = run_process({path}, m.timeout_s);
   r.seconds = p.seconds;
-  r.detail = harness_detail(p.output);
+  r.detail = harness_detail(p);
   if (p.timed_out) {
-    r.outcome = outcome_for(variant, false);
+    r.outcome = outcome_for(variant, x, false);
     r.detail = "killed after " + std::to_string(m.timeout_s) + " s (the harness should bound its own waits)";
   } else if (p.exit_code == kHarnessSkipped) {
     r.outcome = "skipped";
   } else if (p.exit_code == kHarnessSymptom || p.exit_code == kHarnessCorrect) {
     bool symptom = p.exit_code == kHarnessSymptom;
-    r.outcome = outcome_for(variant, symptom == (x.expect == "symptom"));
+    r.outcome = outcome_for(variant, x, symptom == (x.expect == "symptom"));
   } else {
-    r.outcome = outcome_for(variant, false);
+    r.outcome = outcome_for(variant, x, false);
     r.detail = "harness error (exit " + std::to_string(p.exit_code) + "): " + r.detail;
   }
   return r;
 }
 
+bool as_expected(const std::string& outcome) {
+  return outcome == "reproduced" || outcome == "pass" || outcome == "built" || outcome == "modeled";
+}
+
+std::string stability_status(int as_expected_runs, int runs) {
+  if (runs == 0) return "";
+  if (as_expected_runs == runs) return "reproducible";
+  return as_expected_runs == 0 ? "unreproducible" : "flaky";
+}
+
 }  // namespace
+
+const std::vector<std::string>& outcome_vocabulary() {
+  static const std::vector<std::string> words{"reproduced",     "pass", "built",  "modeled",
+                                              "not-reproduced", "fail", "skipped"};
+  return words;
+}
 
 std::optional<std::string> gpu_skip_reason(const Manifest& m, const Environment& env) {
   if (!env.gpu) return "no GPU on this machine";
@@ -183,7 +214,36 @@ std::vector<std::pair<std::string, std::string>> planned_runs(const Manifest& m,
 RunResult run_variant(const Manifest& m, const std::string& mode, const std::string& variant,
                       const Environment& env) {
   const Expectation& x = m.modes.at(mode).at(variant);
-  return mode == "build" ? run_build(m, variant, x, env) : run_harness(m, mode, variant, x, env);
+  RunResult r = mode == "build" ? run_build(m, variant, x, env) : run_harness(m, mode, variant, x, env);
+  if (r.outcome != "skipped") r.stability = {1, as_expected(r.outcome) ? 1 : 0, ""};
+  r.stability.status = stability_status(r.stability.as_expected, r.stability.runs);
+  return r;
+}
+
+RunResult run_repeated(const Manifest& m, const std::string& mode, const std::string& variant,
+                       const Environment& env, int repeat) {
+  if (repeat < 1) throw Error("--repeat must be at least 1, not " + std::to_string(repeat));
+  RunResult first = run_variant(m, mode, variant, env);
+  if (mode == "build" || repeat == 1 || first.outcome == "skipped") return first;
+  std::optional<RunResult> good, bad;
+  (as_expected(first.outcome) ? good : bad) = first;
+  Stability s = first.stability;
+  double seconds = first.seconds;
+  for (int i = 1; i < repeat; ++i) {
+    RunResult r = run_variant(m, mode, variant, env);
+    seconds += r.seconds;
+    if (r.outcome == "skipped") continue;
+    ++s.runs;
+    s.as_expected += as_expected(r.outcome);
+    auto& slot = as_expected(r.outcome) ? good : bad;
+    if (!slot) slot = std::move(r);
+  }
+  // A symptom seen once is a reproduction (a race need not lose every time); a fix must hold every time.
+  RunResult out = variant == "buggy" ? (good ? *good : *bad) : (bad ? *bad : *good);
+  s.status = stability_status(s.as_expected, s.runs);
+  out.stability = s;
+  out.seconds = seconds;
+  return out;
 }
 
 bool is_failure(const std::string& outcome) { return outcome == "fail" || outcome == "not-reproduced"; }

@@ -1,5 +1,7 @@
-// Runs one variant of one reproducer in one mode and turns what happened into an outcome:
-// reproduced / not-reproduced (buggy), pass / fail (fixed), or skipped with the reason.
+// Runs one variant of one reproducer in one mode, once or repeatedly, and turns what happened into an
+// outcome of one vocabulary: reproduced / not-reproduced (buggy), pass / fail (fixed), built (compiled as
+// expected, behaviour not checked), modeled (the mechanism checked, the symptom not observable here), or
+// skipped with the reason.
 #pragma once
 
 #include <optional>
@@ -11,6 +13,17 @@
 
 namespace faultline::reproducers {
 
+// Every outcome, in the order summaries print them.
+const std::vector<std::string>& outcome_vocabulary();
+
+// How repeated runs of a variant agreed with its expectation: all (reproducible), some (flaky), none
+// (unreproducible); empty when it was skipped.
+struct Stability {
+  int runs = 0;         // runs that were not skipped
+  int as_expected = 0;  // of those, the ones whose result matched the manifest
+  std::string status;
+};
+
 struct RunResult {
   std::string id;
   std::string mode;
@@ -18,6 +31,11 @@ struct RunResult {
   std::string outcome;
   std::string detail;
   double seconds = 0;
+  Stability stability;
+  // What the result ran with: nvcc's release, the driver, the device's compute capability, or "none".
+  std::string cuda_toolkit = "none";
+  std::string driver = "none";
+  std::string compute_capability = "none";
 };
 
 // Why the device at hand cannot run `m`'s GPU mode (no GPU, capability too low, or it has the feature
@@ -31,10 +49,18 @@ std::vector<std::string> resolve_modes(const std::string& mode, const Environmen
 std::vector<std::pair<std::string, std::string>> planned_runs(const Manifest& m,
                                                               const std::vector<std::string>& modes);
 
+// One run.
 RunResult run_variant(const Manifest& m, const std::string& mode, const std::string& variant,
                       const Environment& env);
 
-// True for outcomes that mean the suite is healthy (skips are neither healthy nor failures).
+// `repeat` runs (build mode once: rebuilding an unchanged tree observes nothing new). A buggy variant
+// counts as reproduced when any run showed its symptom, a fixed one passes only when every run behaved;
+// `stability` says how many agreed.
+RunResult run_repeated(const Manifest& m, const std::string& mode, const std::string& variant,
+                       const Environment& env, int repeat);
+
+// True for outcomes that mark the suite unhealthy: fail and not-reproduced. Skips are not failures (the
+// suite reports separately when a mode ran nothing at all).
 bool is_failure(const std::string& outcome);
 
 }  // namespace faultline::reproducers

@@ -1,35 +1,60 @@
 #include "reproducers/suite.hpp"
 
 #include <algorithm>
-#include <regex>
 
-#include "datasets/store/issue_store.hpp"
 #include "common/markup_escape.hpp"
 #include "datasets/store/suite_store.hpp"
 
 namespace faultline::reproducers {
 
-bool SuiteSummary::healthy() const {
+std::vector<std::string> SuiteSummary::problems() const {
+  std::vector<std::string> out;
   for (const auto& r : results) {
-    if (is_failure(r.outcome)) return false;
+    if (is_failure(r.outcome)) out.push_back(r.id + " [" + r.mode + "/" + r.variant + "] " + r.outcome);
   }
-  return true;
+  auto gpu = counts.find("gpu");
+  if (gpu != counts.end()) {
+    int ran = 0;
+    for (const auto& [outcome, n] : gpu->second) ran += outcome == "skipped" ? 0 : n;
+    if (ran == 0) {
+      auto first = std::find_if(results.begin(), results.end(), [](const RunResult& r) { return r.mode == "gpu"; });
+      out.push_back("gpu mode ran nothing: all " + std::to_string(gpu->second.at("skipped")) +
+                    " GPU results were skipped (first: " + first->detail + ")");
+    }
+  }
+  return out;
+}
+
+std::string SuiteSummary::counts_line() const {
+  std::string line;
+  for (const auto& mode : modes) {
+    auto it = counts.find(mode);
+    std::string words;
+    for (const auto& outcome : outcome_vocabulary()) {
+      int n = it == counts.end() || !it->second.count(outcome) ? 0 : it->second.at(outcome);
+      if (n > 0) words += (words.empty() ? "" : ", ") + std::to_string(n) + " " + outcome;
+    }
+    line += (line.empty() ? "" : "; ") + mode + ": " + (words.empty() ? "nothing to run" : words);
+  }
+  return line;
 }
 
 SuiteSummary run_suite(datasets::Database& db, const std::vector<Manifest>& manifests,
-                       const std::string& mode, const Environment& env,
+                       const SuiteOptions& options, const Environment& env,
                        const std::function<void(const RunResult&)>& progress) {
   SuiteSummary summary;
-  auto modes = resolve_modes(mode, env);
-  db.transaction([&] { summary.run_id = datasets::start_suite_run(db, mode); });
+  summary.modes = resolve_modes(options.mode, env);
+  db.transaction([&] { summary.run_id = datasets::start_suite_run(db, options.mode, options.repeat); });
   for (const auto& m : manifests) {
-    for (const auto& [run_mode, variant] : planned_runs(m, modes)) {
-      RunResult r = run_variant(m, run_mode, variant, env);
+    for (const auto& [run_mode, variant] : planned_runs(m, summary.modes)) {
+      RunResult r = run_repeated(m, run_mode, variant, env, options.repeat);
       db.transaction([&] {
-        datasets::record_suite_result(db, summary.run_id,
-                                      {r.id, r.variant, r.mode, r.outcome, r.detail, r.seconds});
+        datasets::record_suite_result(
+            db, summary.run_id,
+            {r.id, r.variant, r.mode, r.outcome, r.detail, r.seconds, r.stability.runs, r.stability.as_expected,
+             r.stability.status, r.cuda_toolkit, r.driver, r.compute_capability});
       });
-      ++summary.counts[r.outcome];
+      ++summary.counts[r.mode][r.outcome];
       if (progress) progress(r);
       summary.results.push_back(std::move(r));
     }
@@ -63,6 +88,7 @@ std::string junit_xml(const std::vector<RunResult>& results) {
       xml += "<failure message=\"" + common::escape_markup(r.outcome) + "\">" +
              common::escape_markup(r.detail) + "</failure>";
     } else {
+      // JUnit knows only pass, failure and skip: the outcome word (built, modeled, …) stays in the output.
       xml += "<system-out>" + common::escape_markup(r.outcome + ": " + r.detail) + "</system-out>";
     }
     xml += "</testcase>\n";
@@ -70,27 +96,10 @@ std::string junit_xml(const std::vector<RunResult>& results) {
   return xml + "</testsuite></testsuites>\n";
 }
 
-int register_manifests(datasets::Database& db, const std::vector<Manifest>& manifests) {
-  static const std::regex url_re("github\\.com/([^/]+/[^/]+)/issues/([0-9]+)");
-  int added = 0;
-  db.transaction([&] {
-    std::vector<datasets::CatalogEntry> catalog;
-    for (const auto& m : manifests) catalog.push_back({m.id, m.title, m.symptom, m.root_cause});
-    datasets::replace_reproducer_catalog(db, catalog);
-    auto before = datasets::load_reproducer_links(db);
-    for (const auto& m : manifests) {
-      for (const auto& url : m.issues) {
-        std::smatch match;
-        if (!std::regex_search(url, match, url_re)) continue;
-        auto id = datasets::find_issue(db, match[1].str(), std::stoll(match[2].str()));
-        if (!id) continue;
-        const auto& existing = before[*id];
-        if (std::find(existing.begin(), existing.end(), m.id) == existing.end()) ++added;
-        datasets::link_reproducer(db, *id, m.id);
-      }
-    }
-  });
-  return added;
+void register_manifests(datasets::Database& db, const std::vector<Manifest>& manifests) {
+  std::vector<datasets::CatalogEntry> catalog;
+  for (const auto& m : manifests) catalog.push_back({m.id, m.title, m.symptom, m.root_cause, m.issues});
+  db.transaction([&] { datasets::replace_reproducer_catalog(db, catalog); });
 }
 
 }  // namespace faultline::reproducers

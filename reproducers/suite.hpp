@@ -14,21 +14,33 @@ namespace faultline::reproducers {
 
 struct SuiteSummary {
   int64_t run_id = 0;
+  std::vector<std::string> modes;  // the modes the suite ran, in order
   std::vector<RunResult> results;
-  std::map<std::string, int> counts;  // outcome → number
-  bool healthy() const;
+  std::map<std::string, std::map<std::string, int>> counts;  // mode → outcome → number
+  // Why the suite is unhealthy: each failing result, and gpu mode when every one of its results was
+  // skipped (nothing ran on a device, so nothing was checked). Empty when healthy.
+  std::vector<std::string> problems() const;
+  bool healthy() const { return problems().empty(); }
+  // "build: 4 reproduced, 36 built; host: 18 reproduced, 18 pass", each outcome apart, zero counts left out.
+  std::string counts_line() const;
+};
+
+struct SuiteOptions {
+  std::string mode = "auto";
+  int repeat = 1;  // runs per variant (build mode runs once)
 };
 
 // Runs and records each result in its own transaction, so a killed suite keeps what it finished.
 // `progress` (may be empty) hears about each result as it lands.
 SuiteSummary run_suite(datasets::Database& db, const std::vector<Manifest>& manifests,
-                       const std::string& mode, const Environment& env,
+                       const SuiteOptions& options, const Environment& env,
                        const std::function<void(const RunResult&)>& progress);
 
 std::string junit_xml(const std::vector<RunResult>& results);
 
-// Records the manifests in the store's reproducer catalog and links each manifest's source issues that are
-// in the store to its reproducer, in one transaction. Returns the source links added.
-int register_manifests(datasets::Database& db, const std::vector<Manifest>& manifests);
+// Records the manifests in the store's reproducer catalog, with their source issues, in one transaction.
+// Which labeled cases they were modeled on is worked out from the catalog when a report is made, so it
+// does not depend on whether issues were imported before or after this ran.
+void register_manifests(datasets::Database& db, const std::vector<Manifest>& manifests);
 
 }  // namespace faultline::reproducers

@@ -180,6 +180,20 @@ CREATE TABLE reproducers (
   root_cause TEXT NOT NULL
 );
 )sql",
+      // 7: where a reproducer came from (its source issues, so cases are matched to it when a report is made,
+      // whatever the order of commands), suite --repeat stability, and what each result ran with.
+      R"sql(
+ALTER TABLE reproducers ADD COLUMN source_issues TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE suite_runs ADD COLUMN repeat INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE suite_results ADD COLUMN runs INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE suite_results ADD COLUMN runs_as_expected INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE suite_results ADD COLUMN stability TEXT NOT NULL DEFAULT '';
+ALTER TABLE suite_results ADD COLUMN cuda_toolkit TEXT NOT NULL DEFAULT 'none';
+ALTER TABLE suite_results ADD COLUMN driver TEXT NOT NULL DEFAULT 'none';
+ALTER TABLE suite_results ADD COLUMN compute_capability TEXT NOT NULL DEFAULT 'none';
+-- Before this step a compile counted as pass: a build-mode pass without an inspected artifact is built.
+UPDATE suite_results SET outcome = 'built' WHERE mode = 'build' AND outcome = 'pass' AND detail LIKE 'built %';
+)sql",
   };
   return steps;
 }

@@ -1,5 +1,7 @@
 #include "datasets/store/suite_store.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "common/clock.hpp"
 
 namespace faultline::datasets {
@@ -19,41 +21,54 @@ std::map<int64_t, std::vector<std::string>> load_reproducer_links(Database& db) 
 
 void replace_reproducer_catalog(Database& db, const std::vector<CatalogEntry>& entries) {
   db.exec("DELETE FROM reproducers");
-  Statement insert =
-      db.prepare("INSERT INTO reproducers(id, title, symptom, root_cause) VALUES (?, ?, ?, ?)");
+  Statement insert = db.prepare(
+      "INSERT INTO reproducers(id, title, symptom, root_cause, source_issues) VALUES (?, ?, ?, ?, ?)");
   for (const auto& e : entries) {
-    insert.bind_all(e.id, e.title, e.symptom, e.root_cause);
+    insert.bind_all(e.id, e.title, e.symptom, e.root_cause, nlohmann::json(e.source_issues).dump());
     insert.run();
   }
 }
 
 std::vector<CatalogEntry> load_reproducer_catalog(Database& db) {
-  Statement s = db.prepare("SELECT id, title, symptom, root_cause FROM reproducers ORDER BY id");
+  Statement s =
+      db.prepare("SELECT id, title, symptom, root_cause, source_issues FROM reproducers ORDER BY id");
   std::vector<CatalogEntry> out;
-  while (s.step()) out.push_back({s.text(0), s.text(1), s.text(2), s.text(3)});
+  while (s.step()) {
+    out.push_back({s.text(0), s.text(1), s.text(2), s.text(3),
+                   nlohmann::json::parse(s.text(4)).get<std::vector<std::string>>()});
+  }
   return out;
 }
 
-int64_t start_suite_run(Database& db, const std::string& mode) {
-  db.prepare("INSERT INTO suite_runs(mode, started_at) VALUES (?, ?)").bind_all(mode, common::utc_now()).run();
+int64_t start_suite_run(Database& db, const std::string& mode, int repeat) {
+  db.prepare("INSERT INTO suite_runs(mode, started_at, repeat) VALUES (?, ?, ?)")
+      .bind_all(mode, common::utc_now(), repeat)
+      .run();
   return db.last_insert_id();
 }
 
 void record_suite_result(Database& db, int64_t run_id, const SuiteResult& r) {
   db.prepare(
-        "INSERT OR REPLACE INTO suite_results(run_id, repro_id, variant, mode, outcome, detail, seconds) "
-        "VALUES (?,?,?,?,?,?,?)")
-      .bind_all(run_id, r.repro_id, r.variant, r.mode, r.outcome, r.detail, r.seconds)
+        "INSERT OR REPLACE INTO suite_results(run_id, repro_id, variant, mode, outcome, detail, seconds, runs, "
+        "runs_as_expected, stability, cuda_toolkit, driver, compute_capability) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
+      .bind_all(run_id, r.repro_id, r.variant, r.mode, r.outcome, r.detail, r.seconds, r.runs,
+                r.runs_as_expected, r.stability, r.cuda_toolkit, r.driver, r.compute_capability)
       .run();
 }
 
 std::vector<SuiteResult> latest_suite_results(Database& db) {
   Statement s = db.prepare(
-      "SELECT repro_id, variant, mode, outcome, detail, seconds FROM suite_results r "
+      "SELECT repro_id, variant, mode, outcome, detail, seconds, runs, runs_as_expected, stability, "
+      "cuda_toolkit, driver, compute_capability FROM suite_results r "
       "WHERE run_id = (SELECT MAX(run_id) FROM suite_results x WHERE x.repro_id = r.repro_id "
       "AND x.variant = r.variant AND x.mode = r.mode) ORDER BY repro_id, mode, variant");
   std::vector<SuiteResult> out;
-  while (s.step()) out.push_back({s.text(0), s.text(1), s.text(2), s.text(3), s.text(4), s.real(5)});
+  while (s.step()) {
+    out.push_back({s.text(0), s.text(1), s.text(2), s.text(3), s.text(4), s.real(5),
+                   static_cast<int>(s.integer(6)), static_cast<int>(s.integer(7)), s.text(8), s.text(9),
+                   s.text(10), s.text(11)});
+  }
   return out;
 }
 

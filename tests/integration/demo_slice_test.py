@@ -72,14 +72,25 @@ with tempfile.TemporaryDirectory() as tmp:
     assert int(number(r"predictions:\s+(\d+) issues classified", first)) == one("SELECT COUNT(*) FROM predictions")
     run_id = one("SELECT MAX(id) FROM suite_runs")
     suite_line = next(l for l in lines if l.startswith("suite:"))
-    for count, outcome in re.findall(r"(\d+) ([a-z-]+)", suite_line):
-        assert int(count) == one(f"SELECT COUNT(*) FROM suite_results WHERE run_id={run_id} AND outcome='{outcome}'"), suite_line
+    # "suite: build: 4 reproduced, 36 built; host: ...": each count is of one mode and one outcome.
+    for part in suite_line[len("suite:"):].split(";"):
+        mode, counts = part.split(":", 1)
+        for count, outcome in re.findall(r"(\d+) ([a-z-]+)", counts):
+            assert int(count) == one(f"SELECT COUNT(*) FROM suite_results WHERE run_id={run_id} AND "
+                                     f"mode='{mode.strip()}' AND outcome='{outcome}'"), suite_line
     assert int(number(r"\((\d+) files, (?:\d+) labeled", first)) > 0
     assert int(number(r"files, (\d+) labeled issues", first)) == one("SELECT COUNT(*) FROM final_labels")
-    # A case links to a reproducer modeled on it, or to one whose root cause is its final label's.
-    linked = one("SELECT COUNT(*) FROM final_labels f WHERE f.root_cause IN (SELECT root_cause FROM reproducers) "
-                 "OR f.issue_id IN (SELECT issue_id FROM repro_links)")
-    assert int(number(r"labeled issues, (\d+) linked to a reproducer", first)) == linked > 0
+    # Modeled on: a manual link or a manifest naming the issue; related: only the root cause is shared.
+    catalog = db.execute("SELECT source_issues, root_cause FROM reproducers").fetchall()
+    sources = {u.lower() for issues, _ in catalog for u in json.loads(issues)}
+    causes = {rc for _, rc in catalog}
+    rows = db.execute("SELECT f.issue_id, f.root_cause, lower(i.url) FROM final_labels f "
+                      "JOIN issues i ON i.id = f.issue_id").fetchall()
+    manual = {r[0] for r in db.execute("SELECT issue_id FROM repro_links")}
+    source = sum(1 for issue, _, url in rows if issue in manual or url in sources)
+    related = sum(1 for issue, rc, url in rows if not (issue in manual or url in sources) and rc in causes)
+    assert int(number(r"labeled issues: (\d+) with a reproducer modeled on them", first)) == source, first
+    assert int(number(r"(\d+) with a related reproducer only", first)) == related > 0, first
     assert os.path.exists(os.path.join(work, "report", "index.html"))
     db.close()
 

@@ -126,12 +126,12 @@ namespace {
 
 // Three reproducers: two for code_logic_error (a crash and a wrong result), one for performance_bug.
 const std::vector<faultline::datasets::CatalogEntry> kCatalog = {
-    {"bool-index", "t", "crash", "code_logic_error"},
-    {"causal-mask", "t", "incorrect_functionality", "code_logic_error"},
-    {"recompile", "t", "performance_degradation", "performance_bug"}};
+    {"bool-index", "t", "crash", "code_logic_error", {"https://github.com/o/r/issues/7"}},
+    {"causal-mask", "t", "incorrect_functionality", "code_logic_error", {}},
+    {"recompile", "t", "performance_degradation", "performance_bug", {}}};
 
 Case case_of(const std::string& symptom, const std::string& root_cause) {
-  return Case{"o/r#1", "o/r", "", "", symptom, root_cause, "agreed", 1.0, {}};
+  return Case{"o/r#1", "o/r", 1, "https://github.com/o/r/issues/1", "", symptom, root_cause, "agreed", 1.0, {}};
 }
 
 }  // namespace
@@ -142,10 +142,10 @@ TEST(CaseReproducers, SourceLinksFirstThenTheRootCauseWithTheSameSymptomPreferre
             (std::vector<CaseReproducer>{{"graph-sync", "source"}}));
   // Same root cause and same symptom: causal-mask, although bool-index comes first by id.
   EXPECT_EQ(case_reproducers(case_of("incorrect_functionality", "code_logic_error"), {}, kCatalog),
-            (std::vector<CaseReproducer>{{"causal-mask", "root cause"}}));
+            (std::vector<CaseReproducer>{{"causal-mask", "related"}}));
   // No reproducer has the symptom: the first of the root cause.
   EXPECT_EQ(case_reproducers(case_of("hang", "code_logic_error"), {}, kCatalog),
-            (std::vector<CaseReproducer>{{"bool-index", "root cause"}}));
+            (std::vector<CaseReproducer>{{"bool-index", "related"}}));
   // No reproducer exercises the root cause: no link.
   EXPECT_TRUE(case_reproducers(case_of("crash", "api_misuse"), {}, kCatalog).empty());
 }
@@ -168,14 +168,27 @@ TEST(CaseReproducers, CoverageTableAndFindingCountLinkedCases) {
   }
   data.cases[0].reproducers = {{"bool-index", "source"}};
   Table t = reproducer_coverage_table(data);
+  // By hand: code logic has 3 cases, 1 with the reproducer modeled on it and 2 with a related one only.
   EXPECT_EQ(row_named(t, "Code Logic Error"),
-            (std::vector<std::string>{"Code Logic Error", "3", "3", "bool-index, causal-mask", "1/2"}));
-  EXPECT_EQ(row_named(t, "API Misuse"), (std::vector<std::string>{"API Misuse", "2", "0", "none", "0/0"}));
-  EXPECT_EQ(t.rows.back(), (std::vector<std::string>{"Total", "6", "4", "3 reproducers", "2/3"}));
+            (std::vector<std::string>{"Code Logic Error", "3", "1", "2", "bool-index, causal-mask", "1/2"}));
+  EXPECT_EQ(row_named(t, "API Misuse"), (std::vector<std::string>{"API Misuse", "2", "0", "0", "none", "0/0"}));
+  EXPECT_EQ(t.rows.back(), (std::vector<std::string>{"Total", "6", "1", "3", "3 reproducers", "2/3"}));
   auto findings = compute_findings(data);
-  EXPECT_NE(
-      findings.back().find("4 of 6 cases link to a reproducer (1 modeled on the issue itself, 3 through "
-                           "their root cause); the reproducers cover 2 of 15 root causes"),
-      std::string::npos)
+  EXPECT_NE(findings.back().find("1 of 6 cases have a reproducer modeled on them; 3 more only share their root "
+                                 "cause with a reproducer (a related reproducer, which does not reproduce the "
+                                 "case); the reproducers cover 2 of 15 root causes"),
+            std::string::npos)
       << findings.back();
+}
+
+TEST(CaseReproducers, AManifestNamingTheIssueMakesItsReproducerModeledOnTheCase) {
+  Case c = case_of("hang", "performance_bug");
+  c.repo = "O/R";  // GitHub compares repository names without regard to case
+  c.number = 7;
+  EXPECT_EQ(case_reproducers(c, {}, kCatalog), (std::vector<CaseReproducer>{{"bool-index", "source"}}));
+  c.number = 70;  // issues/7 is not issues/70
+  EXPECT_EQ(case_reproducers(c, {}, kCatalog), (std::vector<CaseReproducer>{{"recompile", "related"}}));
+  EXPECT_TRUE(names_issue("https://github.com/o/r/issues/7#issuecomment-1", "o/r", 7));
+  EXPECT_FALSE(names_issue("https://github.com/o/r/issues/77", "o/r", 7));
+  EXPECT_FALSE(names_issue("https://github.com/o/r2/issues/7", "o/r", 7));
 }

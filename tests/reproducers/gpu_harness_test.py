@@ -11,6 +11,13 @@ And on a machine without a GPU each harness must start (every library it links i
 skip: exit 77 with a {"skipped": true, ...} line, so a missing GPU can never read as a pass.
 Skipped (77) when no GPU harness was built (no nvcc).
 
+With the argument `gpu` it checks the other side instead, and is skipped (77) where `faultline doctor`
+finds no GPU: each GPU harness that doctor says runs here must exit 10 (symptom) or 0 (correct) as its
+manifest expects; a skip, a timeout or any other exit fails the test.
+
+Whether there is a GPU is asked of `faultline --json doctor` only, the same probe the suite uses, so the
+test and the suite cannot disagree about it.
+
 Fat binary layout, as nvcc writes it into the .nv_fatbin section: a 16-byte header (magic 0xBA55ED50,
 u16 version, u16 header size, u64 size of the entries), then entries, each with a header that starts
 u16 kind (1 PTX, 2 ELF), u16, u32 header size, u64 payload size, and holds u32 arch at offset 28.
@@ -62,12 +69,43 @@ def loadable_on_sm90(kind, arch):
     return arch == 90 if kind == "elf" else arch <= 90
 
 
+def doctor(faultline, build):
+    out = subprocess.run([faultline, "--json", "doctor", "--build-dir", build], capture_output=True, text=True,
+                         check=True, timeout=120).stdout
+    return json.loads(out)
+
+
+def check_on_gpu(harnesses, report):
+    manifest_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "reproducers")
+    checked = 0
+    for path in harnesses:
+        name = os.path.basename(path)  # repro_<id>_<variant>_gpu
+        repro, variant = name[len("repro_"):-len("_gpu")].rsplit("_", 1)
+        if report["reproducers"][repro]["gpu"] != "gpu: runs":
+            print(f"{name}: {report['reproducers'][repro]['gpu']}")
+            continue
+        manifest = json.load(open(os.path.join(manifest_dir, repro + ".json")))
+        expected = 10 if manifest["modes"]["gpu"][variant]["expect"] == "symptom" else 0
+        run = subprocess.run([path], capture_output=True, text=True, timeout=manifest.get("timeout_s", 60) + 30)
+        assert run.returncode == expected, f"{name}: exit {run.returncode}, expected {expected}: {run.stdout}{run.stderr}"
+        checked += 1
+    assert checked > 0, "a GPU is here, but no GPU harness ran on it"
+    print(f"{checked} GPU harnesses showed their expected outcome on {report['GPU']}")
+    return 0
+
+
 def main():
-    build = sys.argv[1]
+    faultline, build, part = sys.argv[1], sys.argv[2], sys.argv[3]
     harnesses = sorted(glob.glob(os.path.join(build, "kernels", "*", "repro_*_gpu")))
     if not harnesses:
         print("no GPU harness built (no nvcc): skipped")
         return 77
+    report = doctor(faultline, build)
+    if part == "gpu":
+        if not report["gpu_found"]:
+            print("faultline doctor finds no GPU here: skipped")
+            return 77
+        return check_on_gpu(harnesses, report)
     for path in harnesses:
         binaries = fat_binaries(path)
         name = os.path.basename(path)
@@ -79,8 +117,7 @@ def main():
                 f"{name}: a 9.0 device could load the fast path: {fast}"
     print(f"{len(harnesses)} GPU harnesses carry sm_90 code; the capability-check fast path needs 10.0")
 
-    has_gpu = subprocess.run(["sh", "-c", "nvidia-smi -L 2>/dev/null | grep -q GPU"]).returncode == 0
-    if not has_gpu:
+    if not report["gpu_found"]:
         for path in harnesses:
             run = subprocess.run([path], capture_output=True, text=True, timeout=60)
             name = os.path.basename(path)

@@ -9,7 +9,7 @@ target_include_directories(oracle_control_fma_buggy_no_contraction PRIVATE ${fma
 target_compile_options(oracle_control_fma_buggy_no_contraction PRIVATE -Wall -Wextra -O2 -ffp-contract=off)
 set_target_properties(oracle_control_fma_buggy_no_contraction PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
 
-faultline_test(test_oracles SOURCES reproducers/test_oracles.cpp LIBS faultline_reproducers PkgConfig::RE2)
+faultline_test(test_oracles SOURCES reproducers/test_oracles.cpp LIBS faultline_reproducers)
 if(FAULTLINE_HAVE_CUDA)
   target_compile_definitions(test_oracles PRIVATE FAULTLINE_NVCC="${CMAKE_CUDA_COMPILER}")
 else()

@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "datasets/store/suite_store.hpp"
+#include "reproducers/harness_output.hpp"
 #include "reproducers/manifest.hpp"
 #include "reproducers/process.hpp"
 #include "reproducers/runner.hpp"
@@ -16,7 +18,8 @@ using namespace faultline::reproducers;
 namespace {
 
 const char* kManifest = R"({
-  "id": "demo", "title": "t", "symptom": "crash", "root_cause": "api_misuse", "issues": [],
+  "id": "demo", "title": "t", "symptom": "crash", "root_cause": "api_misuse",
+  "issues": ["https://github.com/o/r/issues/1"],
   "mechanism": "m", "requirements": {"min_compute_capability": "8.0"}, "timeout_s": 2,
   "modes": {"host": {"buggy": {"expect": "symptom"}, "fixed": {"expect": "correct"}},
             "gpu": {"buggy": {"expect": "symptom"}, "fixed": {"expect": "correct"}}}
@@ -24,11 +27,23 @@ const char* kManifest = R"({
 
 // A stand-in harness: a shell script with the given body, at the path the runner looks for.
 void harness(const faultline::testing::TempDir& dir, const std::string& variant, const std::string& kind,
-             const std::string& body) {
-  std::filesystem::create_directories(dir.path() / "kernels" / "demo");
-  std::string path = (dir.path() / "kernels" / "demo" / ("repro_demo_" + variant + "_" + kind)).string();
+             const std::string& body, const std::string& id = "demo") {
+  std::filesystem::create_directories(dir.path() / "kernels" / id);
+  std::string path = (dir.path() / "kernels" / id / ("repro_" + id + "_" + variant + "_" + kind)).string();
   std::ofstream(path) << "#!/bin/sh\n" << body << "\n";
   chmod(path.c_str(), 0755);
+}
+
+RunResult result_of(const std::string& id, const std::string& mode, const std::string& variant,
+                    const std::string& outcome, const std::string& detail, double seconds) {
+  RunResult r;
+  r.id = id;
+  r.mode = mode;
+  r.variant = variant;
+  r.outcome = outcome;
+  r.detail = detail;
+  r.seconds = seconds;
+  return r;
 }
 
 Environment env_for(const faultline::testing::TempDir& dir, std::optional<Gpu> gpu = std::nullopt) {
@@ -104,13 +119,14 @@ TEST(Runner, GpuModeIsSkippedWithAReasonNeverPassed) {
   EXPECT_EQ(gpu_skip_reason(m, env_for(dir, Gpu{"H200", "580", 9.0})), std::nullopt);
   EXPECT_EQ(resolve_modes("auto", env_for(dir)), (std::vector<std::string>{"build", "host"}));
   EXPECT_FALSE(is_failure("skipped"));
+  EXPECT_TRUE(is_failure("not-reproduced"));
 }
 
 TEST(Runner, BuildModeIsSkippedWithoutABuildTree) {
   // Prebuilt harnesses (a GPU bundle) have no CMakeCache.txt: nothing can be rebuilt there.
   faultline::testing::TempDir dir;
   Manifest m = parse_manifest(R"({
-    "id": "demo", "title": "t", "symptom": "crash", "root_cause": "api_misuse", "issues": [],
+    "id": "demo", "title": "t", "symptom": "crash", "root_cause": "api_misuse", "issues": ["u"],
     "mechanism": "m", "requirements": {"min_compute_capability": "8.0"}, "timeout_s": 2,
     "modes": {"build": {"buggy": {"expect": "builds"}, "fixed": {"expect": "builds"}}}})",
                               "demo.json");
@@ -176,13 +192,243 @@ TEST(Manifest, ValidationNamesTheProblem) {
 }
 
 TEST(Suite, JunitMarksFailuresAndSkips) {
-  std::vector<RunResult> results{{"a", "host", "buggy", "reproduced", "NaN", 0.5},
-                                 {"a", "host", "fixed", "fail", "x<y & z", 0.25},
-                                 {"a", "gpu", "fixed", "skipped", "no GPU on this machine", 0}};
+  std::vector<RunResult> results{result_of("a", "host", "buggy", "reproduced", "NaN", 0.5),
+                                 result_of("a", "host", "fixed", "fail", "x<y & z", 0.25),
+                                 result_of("a", "gpu", "fixed", "skipped", "no GPU on this machine", 0)};
   std::string xml = junit_xml(results);
   EXPECT_NE(xml.find("tests=\"3\" failures=\"1\" skipped=\"1\""), std::string::npos) << xml;
   EXPECT_NE(xml.find("<failure message=\"fail\">x&lt;y &amp; z</failure>"), std::string::npos);
   EXPECT_NE(xml.find("<skipped message=\"no GPU on this machine\"/>"), std::string::npos);
+}
+
+namespace {
+
+// A manifest with `modes` as given, the rest fixed.
+Manifest manifest_with(const std::string& modes, const std::string& id = "demo", int timeout_s = 2) {
+  return parse_manifest(R"({"id": ")" + id + R"(", "title": "t", "symptom": "crash", "root_cause": "api_misuse",
+    "issues": ["https://github.com/o/r/issues/1"], "mechanism": "m",
+    "requirements": {"min_compute_capability": "8.0"}, "timeout_s": )" +
+                            std::to_string(timeout_s) + R"(, "modes": )" + modes + "}",
+                        id + ".json");
+}
+
+std::string manifest_error(const std::string& text) {
+  try {
+    parse_manifest(text, "/repo/reproducers/demo.json");
+  } catch (const faultline::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// A real CMake build tree (no compiler needed) whose targets stand in for the harness builds: two that
+// build, one failing with the checked message, one failing with another, one writing a PTX file.
+void configure_stub_project(const faultline::testing::TempDir& dir) {
+  std::filesystem::create_directories(dir.file("src"));
+  dir.write("src/fails_with_message.sh", "echo 'x.cu(3): error: static assertion failed: same FP8 type'; exit 1\n");
+  dir.write("src/fails_otherwise.sh", "echo 'x.cu(3): error: out of memory'; exit 1\n");
+  dir.write("src/buggy_ptx.sh", "echo 'fma.rn.f32 %f3, %f1, %f2, %f0;' > buggy.ptx\n");
+  dir.write("src/fixed_ptx.sh", "echo 'mul.rn.f32 %f3, %f1, %f2;' > fixed.ptx\n");
+  dir.write("src/CMakeLists.txt", R"(cmake_minimum_required(VERSION 3.16)
+project(stub NONE)
+add_custom_target(repro_demo_buggy_host COMMAND ${CMAKE_COMMAND} -E true)
+add_custom_target(repro_demo_fixed_host COMMAND ${CMAKE_COMMAND} -E true)
+add_custom_target(fails_with_message COMMAND sh ${CMAKE_SOURCE_DIR}/fails_with_message.sh)
+add_custom_target(fails_otherwise COMMAND sh ${CMAKE_SOURCE_DIR}/fails_otherwise.sh)
+add_custom_target(repro_demo_buggy_ptx COMMAND sh ${CMAKE_SOURCE_DIR}/buggy_ptx.sh)
+add_custom_target(repro_demo_fixed_ptx COMMAND sh ${CMAKE_SOURCE_DIR}/fixed_ptx.sh)
+)");
+  auto p = run_process({"cmake", "-S", dir.file("src"), "-B", dir.path().string(), "-G", "Ninja"}, 120);
+  ASSERT_EQ(p.exit_code, 0) << p.output;
+}
+
+}  // namespace
+
+TEST(Runner, ModeledMatchesAreModeledNeverReproducedOrPass) {
+  faultline::testing::TempDir dir;
+  Manifest m = manifest_with(R"({"host": {
+      "buggy": {"expect": "symptom", "modeled": "the host cannot race"},
+      "fixed": {"expect": "correct", "modeled": "the host cannot race"}}})");
+  harness(dir, "buggy", "host", "exit 10");
+  harness(dir, "fixed", "host", "exit 0");
+  auto env = env_for(dir);
+  EXPECT_EQ(run_variant(m, "host", "buggy", env).outcome, "modeled");
+  EXPECT_EQ(run_variant(m, "host", "fixed", env).outcome, "modeled");
+  // The trigger removed: a modeled check that does not match is an ordinary failure.
+  harness(dir, "buggy", "host", "exit 0");
+  harness(dir, "fixed", "host", "exit 10");
+  EXPECT_EQ(run_variant(m, "host", "buggy", env).outcome, "not-reproduced");
+  EXPECT_EQ(run_variant(m, "host", "fixed", env).outcome, "fail");
+}
+
+TEST(Runner, BuildModeCompilesAreBuiltAndOnlyCheckedMessagesReproduce) {
+  faultline::testing::TempDir dir;
+  configure_stub_project(dir);
+  auto env = env_for(dir);
+  Manifest m = manifest_with(R"({"build": {
+      "buggy": {"expect": "fails", "target": "fails_with_message", "message": "static assertion failed"},
+      "fixed": {"expect": "builds"}}, "host": {"buggy": {"expect": "symptom"}, "fixed": {"expect": "correct"}}})");
+  auto buggy = run_variant(m, "build", "buggy", env);
+  EXPECT_EQ(buggy.outcome, "reproduced") << buggy.detail;
+  EXPECT_EQ(buggy.detail, "fails to build as expected: x.cu(3): error: static assertion failed: same FP8 type");
+  auto fixed = run_variant(m, "build", "fixed", env);
+  EXPECT_EQ(fixed.outcome, "built") << fixed.detail;  // compiled; behaviour not checked: never pass
+  // A failure with another message, or no failure, is no reproduction.
+  Manifest other = manifest_with(R"({"build": {
+      "buggy": {"expect": "fails", "target": "fails_otherwise", "message": "static assertion failed"}}})");
+  EXPECT_EQ(run_variant(other, "build", "buggy", env).outcome, "not-reproduced");
+  Manifest builds = manifest_with(R"({"build": {
+      "buggy": {"expect": "fails", "target": "repro_demo_fixed_host", "message": "static assertion failed"}}})");
+  EXPECT_EQ(run_variant(builds, "build", "buggy", env).outcome, "not-reproduced");
+}
+
+TEST(Runner, AnInspectedArtifactCanComeOutEitherWay) {
+  faultline::testing::TempDir dir;
+  configure_stub_project(dir);
+  auto env = env_for(dir);
+  Manifest m = manifest_with(R"({"build": {
+      "buggy": {"expect": "builds", "artifact": "buggy.ptx", "artifact_matches": "fma\\.rn\\.f32"},
+      "fixed": {"expect": "builds", "artifact": "fixed.ptx", "artifact_lacks": "fma\\.rn\\.f32"}}})");
+  EXPECT_EQ(run_variant(m, "build", "buggy", env).outcome, "reproduced");
+  EXPECT_EQ(run_variant(m, "build", "fixed", env).outcome, "pass");
+  // The patterns swapped: the buggy PTX lacks what it must have, the fixed one has what it must not.
+  Manifest swapped = manifest_with(R"({"build": {
+      "buggy": {"expect": "builds", "artifact": "fixed.ptx", "artifact_matches": "fma\\.rn\\.f32"},
+      "fixed": {"expect": "builds", "artifact": "buggy.ptx", "artifact_lacks": "fma\\.rn\\.f32"}}})");
+  EXPECT_EQ(run_variant(swapped, "build", "buggy", env).outcome, "not-reproduced");
+  EXPECT_EQ(run_variant(swapped, "build", "fixed", env).outcome, "fail");
+}
+
+TEST(Manifest, PatternsTimeoutsSourcesAndModeledNotesAreValidatedAtLoad) {
+  const std::string head = R"({"id": "demo", "title": "t", "symptom": "crash", "root_cause": "api_misuse",
+    "mechanism": "m", "requirements": {"min_compute_capability": "8.0"}, )";
+  const std::string issues = R"("issues": ["https://github.com/o/r/issues/1"], )";
+  EXPECT_EQ(manifest_error(head + issues + R"("modes": {"build": {"buggy": {"expect": "fails", "target": "t",
+      "message": "unclosed (group"}}}})"),
+            "/repo/reproducers/demo.json: build/buggy: message /unclosed (group/ is not a valid pattern: "
+            "missing ): unclosed (group");
+  EXPECT_EQ(manifest_error(head + issues + R"("timeout_s": 0, "modes": {}})"),
+            "/repo/reproducers/demo.json: timeout_s must be a positive number of seconds, not 0");
+  EXPECT_NE(manifest_error(head + R"("issues": [], "modes": {}})").find("no source issue"), std::string::npos);
+  EXPECT_EQ(manifest_error(head + R"("issues": [], "no_single_issue": "documented: nvcc -fmad", "modes": {}})"), "");
+  EXPECT_EQ(manifest_error(head + issues + R"("modes": {"host": {"buggy": {"expect": "symptom", "modeled": ""}}}})"),
+            "/repo/reproducers/demo.json: host/buggy: \"modeled\" must say why this run cannot observe the symptom");
+}
+
+TEST(Process, KeepsTheLastMegabyteAndCountsWhatItDropped) {
+  // 3,000,000 bytes of 'x' then "END": the last kOutputLimit bytes are kept.
+  auto r = run_process({"sh", "-c", "head -c 3000000 /dev/zero | tr '\\0' x; printf END"}, 60);
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.output.size(), kOutputLimit);
+  EXPECT_EQ(r.bytes_dropped, 3000003u - kOutputLimit);
+  EXPECT_EQ(r.output.substr(r.output.size() - 4), "xEND");
+}
+
+TEST(Process, AChildThatClosesItsOutputButLivesOnIsKilledAtTheTimeout) {
+  auto r = run_process({"sh", "-c", "exec >/dev/null 2>&1; sleep 30"}, 1);
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_LT(r.seconds, 10.0);
+  EXPECT_THROW(run_process({"true"}, 0), faultline::Error);
+}
+
+TEST(Runner, AMegabyteDetailIsRecordedCutAndTheSuiteGoesOn) {
+  faultline::testing::TempDir dir;
+  // demo prints a 1,000,000-character detail (std::regex overflowed its stack from ~20,000); demo2 runs after it.
+  harness(dir, "buggy", "host",
+          "printf '{\"symptom\": true, \"detail\": \"'; head -c 1000000 /dev/zero | tr '\\0' y; printf '\"}\\n'; exit 10");
+  harness(dir, "buggy", "host", "echo '{\"symptom\": true, \"detail\": \"short\"}'; exit 10", "demo2");
+  std::vector<Manifest> manifests{manifest_with(R"({"host": {"buggy": {"expect": "symptom"}}})", "demo", 30),
+                                  manifest_with(R"({"host": {"buggy": {"expect": "symptom"}}})", "demo2")};
+  faultline::datasets::Database db(dir.file("s.db"));
+  auto summary = run_suite(db, manifests, {"host", 1}, env_for(dir), {});
+  ASSERT_EQ(summary.results.size(), 2u);
+  const auto& big = summary.results[0];
+  EXPECT_EQ(big.outcome, "reproduced");
+  EXPECT_EQ(big.detail, std::string(kDetailLimit, 'y') + " [cut: 1000000 bytes in all]");
+  EXPECT_EQ(summary.results[1].detail, "short");
+  auto stored = faultline::datasets::latest_suite_results(db);
+  ASSERT_EQ(stored.size(), 2u);
+  EXPECT_EQ(stored[0].detail, big.detail);
+  // More than a megabyte of output: the line with the detail is cut at its start, so the tail stands in.
+  harness(dir, "buggy", "host", "head -c 2000000 /dev/zero | tr '\\0' z; exit 10");
+  auto cut = run_variant(manifests[0], "host", "buggy", env_for(dir));
+  EXPECT_EQ(cut.outcome, "reproduced");
+  EXPECT_EQ(cut.detail, std::string(300, 'z') + " [output cut: the first " + std::to_string(2000000 - kOutputLimit) +
+                            " bytes were dropped, the last " + std::to_string(kOutputLimit) + " kept]");
+}
+
+TEST(Runner, RepeatedRunsReportStability) {
+  faultline::testing::TempDir dir;
+  Manifest m = manifest_with(R"({"host": {"buggy": {"expect": "symptom"}, "fixed": {"expect": "correct"}},
+                                  "gpu": {"buggy": {"expect": "symptom"}}})");
+  auto env = env_for(dir);
+  // Shows the symptom on runs 1 and 3 of 4 (a counter file alternates it): 2/4.
+  std::string alternate = "n=$(cat " + dir.file("n") + " 2>/dev/null || echo 0); echo $((n+1)) > " + dir.file("n") +
+                           "; [ $((n % 2)) -eq 0 ] && exit 10; exit 0";
+  harness(dir, "buggy", "host", alternate);
+  auto flaky = run_repeated(m, "host", "buggy", env, 4);
+  EXPECT_EQ(flaky.outcome, "reproduced");  // seen at least once
+  EXPECT_EQ(flaky.stability.runs, 4);
+  EXPECT_EQ(flaky.stability.as_expected, 2);
+  EXPECT_EQ(flaky.stability.status, "flaky");
+  std::filesystem::remove(dir.file("n"));
+  harness(dir, "fixed", "host", alternate);  // correct on runs 2 and 4 only: a fix must hold every time
+  auto fixed = run_repeated(m, "host", "fixed", env, 4);
+  EXPECT_EQ(fixed.outcome, "fail");
+  EXPECT_EQ(fixed.stability.status, "flaky");
+  harness(dir, "buggy", "host", "exit 10");
+  EXPECT_EQ(run_repeated(m, "host", "buggy", env, 3).stability.status, "reproducible");
+  harness(dir, "buggy", "host", "exit 0");
+  auto never = run_repeated(m, "host", "buggy", env, 3);
+  EXPECT_EQ(never.outcome, "not-reproduced");
+  EXPECT_EQ(never.stability.as_expected, 0);
+  EXPECT_EQ(never.stability.status, "unreproducible");
+  EXPECT_EQ(run_repeated(m, "gpu", "buggy", env, 3).stability.status, "");  // skipped: no GPU
+  EXPECT_THROW(run_repeated(m, "host", "buggy", env, 0), faultline::Error);
+}
+
+TEST(Runner, EachResultRecordsToolkitDriverAndComputeCapability) {
+  faultline::testing::TempDir dir;
+  Manifest m = parse_manifest(kManifest, "demo.json");
+  harness(dir, "fixed", "host", "exit 0");
+  auto none = run_variant(m, "host", "fixed", env_for(dir));
+  EXPECT_EQ(none.cuda_toolkit + "|" + none.driver + "|" + none.compute_capability, "none|none|none");
+  auto env = env_for(dir, Gpu{"NVIDIA H200", "580.159.03", 9.0});
+  env.cuda_toolkit = "13.0";
+  auto gpu = run_variant(m, "host", "fixed", env);
+  EXPECT_EQ(gpu.cuda_toolkit + "|" + gpu.driver + "|" + gpu.compute_capability, "13.0|580.159.03|9.0");
+}
+
+TEST(Suite, GpuModeThatRanNothingIsUnhealthyAndSaysWhy) {
+  faultline::testing::TempDir dir;
+  std::vector<Manifest> manifests{parse_manifest(kManifest, "demo.json")};
+  faultline::datasets::Database db(dir.file("s.db"));
+  auto none = run_suite(db, manifests, {"gpu", 1}, env_for(dir), {});
+  EXPECT_EQ(none.counts_line(), "gpu: 2 skipped");
+  EXPECT_FALSE(none.healthy());
+  EXPECT_EQ(none.problems(), std::vector<std::string>{
+                                 "gpu mode ran nothing: all 2 GPU results were skipped (first: no GPU on this machine)"});
+  // With a GPU and harnesses that behave, the same suite is healthy.
+  harness(dir, "buggy", "gpu", "exit 10");
+  harness(dir, "fixed", "gpu", "exit 0");
+  auto ran = run_suite(db, manifests, {"gpu", 1}, env_for(dir, Gpu{"H200", "580", 9.0}), {});
+  EXPECT_EQ(ran.counts_line(), "gpu: 1 reproduced, 1 pass");
+  EXPECT_TRUE(ran.healthy());
+  // Host mode with every result skipped is not a gpu problem: it is reported by its counts.
+  harness(dir, "fixed", "host", "exit 77");
+  harness(dir, "buggy", "host", "exit 0");
+  auto host = run_suite(db, manifests, {"host", 1}, env_for(dir), {});
+  EXPECT_EQ(host.counts_line(), "host: 1 not-reproduced, 1 skipped");
+  EXPECT_EQ(host.problems(), std::vector<std::string>{"demo [host/buggy] not-reproduced"});
+}
+
+TEST(Suite, JunitKeepsBuiltAndModeledOutOfFailuresAndSkips) {
+  std::vector<RunResult> results{result_of("a", "build", "fixed", "built", "built 1 target(s)", 0.5),
+                                 result_of("a", "host", "buggy", "modeled", "mechanism only", 0.5)};
+  std::string xml = junit_xml(results);
+  EXPECT_NE(xml.find("tests=\"2\" failures=\"0\" skipped=\"0\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<system-out>built: built 1 target(s)</system-out>"), std::string::npos);
+  EXPECT_NE(xml.find("<system-out>modeled: mechanism only</system-out>"), std::string::npos);
 }
 
 TEST(Corpus, EveryShippedManifestLoadsAndEverySymptomIsCovered) {

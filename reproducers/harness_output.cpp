@@ -1,0 +1,78 @@
+#include "reproducers/harness_output.hpp"
+
+#include <nlohmann/json.hpp>
+#include <optional>
+
+namespace faultline::reproducers {
+
+namespace {
+
+// Length of the UTF-8 sequence starting at text[i], or 0 when it is not a valid one.
+size_t sequence_length(const std::string& text, size_t i) {
+  auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+  unsigned char c = byte(i);
+  size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+  if (n == 0 || i + n > text.size()) return 0;
+  for (size_t k = 1; k < n; ++k) {
+    if ((byte(i + k) >> 6) != 0x2) return 0;
+  }
+  return n;
+}
+
+// The last line of `output` that is a JSON object with a string "detail".
+std::optional<std::string> json_detail(const std::string& output) {
+  size_t end = output.size();
+  while (end > 0) {
+    size_t begin = output.rfind('\n', end - 1);
+    begin = begin == std::string::npos ? 0 : begin + 1;
+    if (begin < end && output[begin] == '{') {
+      // The parser is iterative, so neither a long nor a deeply nested line can exhaust the stack.
+      auto line = nlohmann::json::parse(output.begin() + static_cast<std::ptrdiff_t>(begin),
+                                        output.begin() + static_cast<std::ptrdiff_t>(end), nullptr, false);
+      if (line.is_object() && line.contains("detail") && line["detail"].is_string())
+        return line["detail"].get<std::string>();
+    }
+    if (begin == 0) break;
+    end = begin - 1;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string bounded_text(const std::string& text, size_t limit) {
+  std::string out;
+  size_t i = 0;
+  while (i < text.size() && out.size() < limit) {
+    size_t n = sequence_length(text, i);
+    if (n == 0) {
+      out += '?';
+      ++i;
+      continue;
+    }
+    if (out.size() + n > limit) break;
+    out.append(text, i, n);
+    i += n;
+  }
+  if (i < text.size()) out += " [cut: " + std::to_string(text.size()) + " bytes in all]";
+  return out;
+}
+
+std::string harness_detail(const ProcessResult& p) {
+  std::string detail;
+  if (auto d = json_detail(p.output)) {
+    detail = bounded_text(*d, kDetailLimit);
+  } else {
+    constexpr size_t kTail = 300;
+    size_t from = p.output.size() > kTail ? p.output.size() - kTail : 0;
+    // Skip continuation bytes so the tail starts on a character.
+    while (from < p.output.size() && (static_cast<unsigned char>(p.output[from]) >> 6) == 0x2) ++from;
+    detail = bounded_text(p.output.substr(from), kTail);
+  }
+  if (p.bytes_dropped > 0)
+    detail += " [output cut: the first " + std::to_string(p.bytes_dropped) + " bytes were dropped, the last " +
+              std::to_string(p.output.size()) + " kept]";
+  return detail;
+}
+
+}  // namespace faultline::reproducers

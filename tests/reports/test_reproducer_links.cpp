@@ -1,0 +1,91 @@
+#include <gtest/gtest.h>
+
+#include "datasets/store/database.hpp"
+#include "datasets/store/issue_store.hpp"
+#include "datasets/store/label_store.hpp"
+#include "datasets/store/suite_store.hpp"
+#include "reports/report_data.hpp"
+#include "tests/temp_dir.hpp"
+
+using namespace faultline;
+
+namespace {
+
+int64_t add_issue(datasets::Database& db, int64_t number) {
+  datasets::IssueRecord issue;
+  issue.repo = "NVIDIA/cutlass";
+  issue.number = number;
+  issue.url = "https://github.com/NVIDIA/cutlass/issues/" + std::to_string(number);
+  issue.state = "closed";
+  issue.title = "issue " + std::to_string(number);
+  datasets::upsert_issue(db, issue);
+  return *datasets::find_issue(db, issue.repo, number);
+}
+
+void label_all(datasets::Database& db, const std::vector<std::pair<int64_t, std::string>>& labels) {
+  db.transaction([&] {
+    int64_t audit = datasets::record_audit(db, "a,b", static_cast<int>(labels.size()), 1.0, 0.8, "pass");
+    std::vector<datasets::FinalLabel> finals;
+    for (const auto& [id, root_cause] : labels) finals.push_back({id, "incorrect_functionality", root_cause, "agreed", "a,b"});
+    datasets::replace_final_labels(db, finals, audit);
+  });
+}
+
+// issue → "reproducer (how)", for every labeled case.
+std::map<std::string, std::string> links(datasets::Database& db) {
+  std::map<std::string, std::string> out;
+  for (const auto& c : reports::load_report_data(db, {}).cases) {
+    for (const auto& r : c.reproducers) out[c.issue] += r.id + " (" + r.how + ")";
+  }
+  return out;
+}
+
+const std::vector<datasets::CatalogEntry> kCatalog{
+    {"metadata-layout-mismatch", "t", "incorrect_functionality", "tensor_layout_mismatch",
+     {"https://github.com/NVIDIA/cutlass/issues/225"}},
+    {"tf32-vs-fp32-reference", "t", "incorrect_functionality", "incorrect_numerical_computation", {}}};
+
+}  // namespace
+
+TEST(ReproducerLinks, TheSameStoreGivesTheSameLinksWhateverRanFirst) {
+  // The order the first wave got wrong: the catalog was registered (repro list) before the issues were
+  // imported, so the manifest's source issue #225 never became a link, and a later suite did not help.
+  faultline::testing::TempDir dir;
+  datasets::Database late(dir.file("late.db"));
+  late.transaction([&] { datasets::replace_reproducer_catalog(late, kCatalog); });
+  int64_t a = add_issue(late, 225);
+  int64_t b = add_issue(late, 1270);
+  label_all(late, {{a, "tensor_layout_mismatch"}, {b, "incorrect_numerical_computation"}});
+  auto before_suite = links(late);
+
+  // By hand: #225 is named by metadata-layout-mismatch's manifest; #1270 only shares tf32's root cause.
+  const std::map<std::string, std::string> expected{
+      {"NVIDIA/cutlass#225", "metadata-layout-mismatch (source)"},
+      {"NVIDIA/cutlass#1270", "tf32-vs-fp32-reference (related)"}};
+  EXPECT_EQ(before_suite, expected);
+
+  // What `suite` writes: the catalog again and its results. The links stay as they were.
+  late.transaction([&] {
+    datasets::replace_reproducer_catalog(late, kCatalog);
+    int64_t run = datasets::start_suite_run(late, "host", 1);
+    datasets::SuiteResult r;
+    r.repro_id = "metadata-layout-mismatch";
+    r.variant = "fixed";
+    r.mode = "host";
+    r.outcome = "pass";
+    datasets::record_suite_result(late, run, r);
+  });
+  EXPECT_EQ(links(late), expected);
+
+  // The other order: issues and labels first, then the catalog.
+  datasets::Database early(dir.file("early.db"));
+  int64_t c = add_issue(early, 225);
+  int64_t d = add_issue(early, 1270);
+  label_all(early, {{c, "tensor_layout_mismatch"}, {d, "incorrect_numerical_computation"}});
+  early.transaction([&] { datasets::replace_reproducer_catalog(early, kCatalog); });
+  EXPECT_EQ(links(early), expected);
+
+  // A manual `faultline link` makes #1270 modeled-on too.
+  early.transaction([&] { datasets::link_reproducer(early, d, "tf32-vs-fp32-reference"); });
+  EXPECT_EQ(links(early)["NVIDIA/cutlass#1270"], "tf32-vs-fp32-reference (source)");
+}
