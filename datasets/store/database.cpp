@@ -2,8 +2,10 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <thread>
 
 #include "common/error.hpp"
 #include "datasets/store/migrations.hpp"
@@ -11,6 +13,8 @@
 namespace faultline::datasets {
 
 namespace {
+
+constexpr const char* kBusyText = "the store is busy (another faultline is writing)";
 
 bool is_access_failure(int rc) { return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_READONLY; }
 
@@ -20,7 +24,7 @@ std::string failure_text(sqlite3* db, int rc, int busy_timeout_ms) {
     case SQLITE_BUSY: {
       char waited[32];
       std::snprintf(waited, sizeof waited, "%g", busy_timeout_ms / 1000.0);
-      return std::string("the store is busy (another faultline is writing); waited ") + waited +
+      return std::string(kBusyText) + "; waited " + waited +
              " s (raise --busy-timeout or FAULTLINE_BUSY_TIMEOUT)";
     }
     case SQLITE_READONLY:
@@ -155,8 +159,25 @@ void Database::open(int target_version) {
     db_ = nullptr;
     connect("file:" + uri_path(path_) + "?immutable=1", SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
   }
-  if (!read_only) exec("PRAGMA journal_mode=WAL");
   exec("PRAGMA foreign_keys=ON");
+  // While another process turns a new store to WAL mode or migrates it, SQLite can answer SQLITE_BUSY at
+  // once instead of calling the busy handler (it cannot wait on a file that is changing its journal mode),
+  // so these steps are retried until the busy timeout has passed.
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(options_.busy_timeout_ms);
+  for (;;) {
+    try {
+      prepare_schema(target_version, read_only);
+      return;
+    } catch (const Error& e) {
+      bool busy = std::string(e.what()).find(kBusyText) != std::string::npos;
+      if (!busy || std::chrono::steady_clock::now() >= deadline) throw;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+}
+
+void Database::prepare_schema(int target_version, bool read_only) {
+  if (!read_only) exec("PRAGMA journal_mode=WAL");
   int current = user_version();
   if (current > latest_schema_version()) {
     throw Error("database " + path_ + ": schema version " + std::to_string(current) +

@@ -83,6 +83,7 @@ class Database {
  private:
   void connect(const std::string& name, int flags);
   void open(int target_version);
+  void prepare_schema(int target_version, bool read_only);
   void migrate(int target_version);
   sqlite3* db_ = nullptr;
   std::string path_;

@@ -110,7 +110,8 @@ TEST(StoreAccess, ProcessesOpeningANewStoreAtOnceAllSucceed) {
       try {
         Database db(path);
         _exit(db.user_version() == latest_schema_version() ? 0 : 2);
-      } catch (...) {
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "a first open failed: %s\n", e.what());
         _exit(1);
       }
     }
