@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "common/error.hpp"
 #include "common/progress.hpp"
 #include "common/version.hpp"
 #include "datasets/store/database.hpp"
@@ -18,10 +19,12 @@ struct Context {
   std::string db_path;
   bool json = false;
   bool quiet = false;
+  double busy_timeout_s = 5;
 
-  std::unique_ptr<datasets::Database> open_db() const {
-    return std::make_unique<datasets::Database>(db_path);
-  }
+  // The store of a verb that needs one: "no store at PATH" when it does not exist.
+  std::unique_ptr<datasets::Database> open_db() const { return open(false); }
+  // The store of a verb that brings data in (import, mine, label import): created when missing.
+  std::unique_ptr<datasets::Database> open_or_create_db() const { return open(true); }
 
   // Progress lines on stderr for long work; --json leaves them on (they never touch stdout).
   std::unique_ptr<common::Progress> progress() const {
@@ -33,12 +36,32 @@ struct Context {
   void emit(nlohmann::json object, const std::string& human) const {
     if (json) {
       object["faultline_version"] = common::version();
-      std::cout << object.dump() << '\n';
+      // Text from the command line or the store may not be UTF-8; JSON must be, so such bytes print as U+FFFD
+      // instead of aborting the command after its work is done.
+      std::cout << object.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     } else {
       std::cout << human;
     }
   }
+
+ private:
+  std::unique_ptr<datasets::Database> open(bool create_if_missing) const {
+    return std::make_unique<datasets::Database>(
+        db_path, datasets::OpenOptions{create_if_missing, static_cast<int>(busy_timeout_s * 1000)});
+  }
 };
+
+// FAULTLINE_BUSY_TIMEOUT in seconds, else 5; a value that is not a number is the user's mistake to hear of.
+inline double default_busy_timeout_s() {
+  const char* env = std::getenv("FAULTLINE_BUSY_TIMEOUT");
+  if (!env || !*env) return 5;
+  char* end = nullptr;
+  double seconds = std::strtod(env, &end);
+  if (*end || seconds < 0) {
+    throw Error(std::string("FAULTLINE_BUSY_TIMEOUT=") + env + ": not a number of seconds (e.g. 30)");
+  }
+  return seconds;
+}
 
 inline std::string default_db_path() {
   const char* env = std::getenv("FAULTLINE_DB");

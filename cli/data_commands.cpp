@@ -1,9 +1,10 @@
-#include <fstream>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "cli/commands.hpp"
 #include "cli/counted.hpp"
+#include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
@@ -42,7 +43,7 @@ struct ExportOptions {
 };
 
 void import_snapshot(const Context& ctx, const ImportOptions& o) {
-  auto db = ctx.open_db();
+  auto db = ctx.open_or_create_db();
   auto summary = datasets::import_snapshot(*db, o.snapshot);
   auto issues = datasets::count_issues(*db);
   ctx.emit({{"inserted", summary.inserted}, {"updated", summary.updated}, {"issues", issues}},
@@ -53,12 +54,7 @@ void import_snapshot(const Context& ctx, const ImportOptions& o) {
 
 void export_records(const Context& ctx, const ExportOptions& o) {
   auto db = ctx.open_db();
-  std::ofstream file;
-  if (!o.out_path.empty()) {
-    file.open(o.out_path);
-    if (!file) throw Error(o.out_path + ": cannot write the file");
-  }
-  std::ostream& out = o.out_path.empty() ? std::cout : file;
+  std::ostringstream out;
   if (o.what == "issues") {
     auto issues = datasets::load_issues(*db);
     o.format == "jsonl" ? datasets::write_issues_jsonl(out, issues) : datasets::write_issues_csv(out, issues);
@@ -66,6 +62,11 @@ void export_records(const Context& ctx, const ExportOptions& o) {
     datasets::write_final_labels(*db, out, o.format);
   } else {
     datasets::write_predictions(*db, out, o.format);
+  }
+  if (o.out_path.empty()) {
+    std::cout << out.str();
+  } else {
+    common::write_file_atomically(o.out_path, out.str());
   }
 }
 

@@ -20,6 +20,7 @@ struct SampleOptions {
   int total = 300;
   uint64_t seed = 1;
   std::string name = "main";
+  bool force = false;
 };
 
 struct ReplaceOptions {
@@ -53,7 +54,7 @@ void screen(const Context& ctx, const ScreenOptions& o) {
 
 void sample(const Context& ctx, const SampleOptions& o) {
   auto db = ctx.open_db();
-  auto draw = funnel::draw_sample(*db, o.name, o.total, o.seed);
+  auto draw = funnel::draw_sample(*db, o.name, o.total, o.seed, o.force);
   nlohmann::json j = {
       {"name", o.name}, {"total", o.total}, {"seed", o.seed}, {"repositories", nlohmann::json::object()}};
   std::vector<std::vector<std::string>> rows{{"repository", "candidates", "sampled"}};
@@ -108,6 +109,7 @@ void add_funnel_commands(CLI::App& app, Context& ctx) {
   smp->add_option("--total", sample_options->total, "sample size");
   smp->add_option("--seed", sample_options->seed, "random seed (same seed, same sample)");
   smp->add_option("--name", sample_options->name, "sample name");
+  smp->add_flag("--force", sample_options->force, "replace the sample even when labeled issues would leave it");
   auto replace_options = std::make_shared<ReplaceOptions>();
   auto* rep =
       smp->add_subcommand("replace",

@@ -1,13 +1,14 @@
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "classifier/annotation/label_audit.hpp"
 #include "classifier/annotation/label_sheets.hpp"
 #include "cli/commands.hpp"
 #include "cli/counted.hpp"
 #include "cli/text_table.hpp"
+#include "common/atomic_file.hpp"
 #include "common/error.hpp"
 
 namespace faultline::cli {
@@ -43,13 +44,16 @@ std::string audit_text(const annotation::AuditResult& a) {
   text += "  symptom: kappa " + fixed(a.symptom.kappa) + "   root cause: kappa " + fixed(a.root_cause.kappa) +
           "\n";
   if (a.raters.size() > 2) text += "  Fleiss' kappa (joint, all raters): " + fixed(a.fleiss_joint) + "\n";
-  text += "  disagreements: " + std::to_string(a.disagreements.size()) + " (" +
-          std::to_string(a.pending.size()) + " awaiting adjudication)\n";
+  text += "  disagreements: " + std::to_string(a.disagreements.size()) + "\n";
   for (const auto& d : a.disagreements) {
     std::string labels;
     for (const auto& l : d.labels) labels += (labels.empty() ? "" : " vs ") + l;
     text += "    " + d.issue + ": " + labels + (d.adjudicated ? "  [adjudicated]" : "") + "\n";
   }
+  text += "  pending (awaiting adjudication): " + std::to_string(a.pending.size()) + ", of which " +
+          std::to_string(a.partially_labeled.size()) + " labeled by only some raters" +
+          (a.pending.empty() ? "" : " (export them with 'faultline label export --queue pending')") + "\n";
+  for (const auto& key : a.partially_labeled) text += "    " + key + ": labeled by only some raters\n";
   text += "  gate: " + a.gate + " — " + a.gate_reason + "\n";
   if (a.gate == "pass") {
     text += "  final labels: " + std::to_string(a.promoted_agreed) + " agreed, " +
@@ -73,17 +77,27 @@ void add_label_commands(CLI::App& app, Context& ctx) {
   exp->add_option("--rater", export_options->rater, "who will fill it in")->required();
   exp->add_option("--out", export_options->out, "CSV file to write")->required();
   exp->add_option("--sample", export_options->sample, "the issues of this sample");
-  exp->add_option("--queue", export_options->queue, "'uncertain': the issues the classifier abstained on")
-      ->check(CLI::IsMember({"uncertain"}));
+  exp->add_option("--queue", export_options->queue,
+                  "'uncertain': the issues the classifier abstained on; 'pending': the issues the latest "
+                  "audit left pending (disagreements and issues only some raters labeled); "
+                  "'disagreements': only those the raters disagreed on")
+      ->check(CLI::IsMember({"uncertain", "pending", "disagreements"}));
   exp->callback([&ctx, export_options] {
     const auto& o = *export_options;
     auto db = ctx.open_db();
-    std::ofstream out(o.out);
-    if (!out) throw Error(o.out + ": cannot write the file");
-    auto selection = !o.sample.empty()  ? annotation::SheetSelection::kSample
-                     : !o.queue.empty() ? annotation::SheetSelection::kUncertain
-                                        : annotation::SheetSelection::kUnlabeled;
-    int rows = annotation::export_label_sheet(*db, out, selection, o.sample);
+    std::ostringstream out;
+    int rows = 0;
+    if (o.queue == "pending" || o.queue == "disagreements") {
+      auto queue = o.queue == "pending" ? annotation::AdjudicationQueue::kPending
+                                        : annotation::AdjudicationQueue::kDisagreements;
+      rows = annotation::export_issue_sheet(*db, out, annotation::adjudication_queue(*db, queue));
+    } else {
+      auto selection = !o.sample.empty()  ? annotation::SheetSelection::kSample
+                       : !o.queue.empty() ? annotation::SheetSelection::kUncertain
+                                          : annotation::SheetSelection::kUnlabeled;
+      rows = annotation::export_label_sheet(*db, out, selection, o.sample);
+    }
+    common::write_file_atomically(o.out, out.str());
     ctx.emit({{"rows", rows}, {"out", o.out}, {"rater", o.rater}},
              "wrote " + counted(rows, "issue") + " to " + o.out + " for " + o.rater + "\n");
   });
@@ -98,7 +112,7 @@ void add_label_commands(CLI::App& app, Context& ctx) {
       ->required();
   imp->callback([&ctx, import_options] {
     const auto& o = *import_options;
-    auto db = ctx.open_db();
+    auto db = ctx.open_or_create_db();
     auto r = annotation::import_label_sheet(*db, o.rater, o.file);
     ctx.emit({{"batch", r.batch_id}, {"labeled", r.labeled}, {"blank", r.skipped_blank}},
              "imported batch " + std::to_string(r.batch_id) + " of " + o.rater + ": " +

@@ -18,6 +18,12 @@ constexpr int kUsageError = 2;
 int main(int argc, char** argv) {
   faultline::cli::Context ctx;
   ctx.db_path = faultline::cli::default_db_path();
+  try {
+    ctx.busy_timeout_s = faultline::cli::default_busy_timeout_s();
+  } catch (const faultline::Error& e) {
+    std::cerr << "faultline: " << e.what() << '\n';
+    return 1;
+  }
 
   CLI::App app{
       "faultline — study and regression-test failures of GPU kernel libraries.\n"
@@ -31,6 +37,10 @@ int main(int argc, char** argv) {
   app.option_defaults()->always_capture_default();
   app.set_version_flag("--version", std::string("faultline ") + faultline::common::version());
   app.add_option("--db", ctx.db_path, "SQLite store (default $FAULTLINE_DB or faultline.db)");
+  app.add_option(
+         "--busy-timeout", ctx.busy_timeout_s,
+         "seconds to wait for another faultline writing the store (default $FAULTLINE_BUSY_TIMEOUT or 5)")
+      ->check(CLI::Range(0.0, 86400.0));
   app.add_flag("--json", ctx.json, "print one JSON object on stdout instead of text");
   app.add_flag("--quiet", ctx.quiet, "no progress lines on stderr");
 

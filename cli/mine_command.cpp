@@ -64,7 +64,7 @@ void add_mine_command(CLI::App& app, Context& ctx) {
     o.api.on_warning = [tty](const std::string& text) {
       std::cerr << (tty ? "\r\033[K" : "") << "warning: " << text << "\n";
     };
-    auto db = ctx.open_db();
+    auto db = ctx.open_or_create_db();
     auto summary = miner::mine(*db, o, status);
     if (tty) std::cerr << "\r\033[K";
     auto j = miner::mine_summary_json(summary);

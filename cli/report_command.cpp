@@ -1,4 +1,5 @@
 #include <memory>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -14,7 +15,7 @@ namespace {
 struct ReportOptions {
   std::string out_dir;
   std::string formats = "md,csv,tex,json,html";
-  bool manual_only = false;
+  bool with_predictions = false;
 };
 
 void report(const Context& ctx, const ReportOptions& o) {
@@ -29,18 +30,24 @@ void report(const Context& ctx, const ReportOptions& o) {
   // whether `suite` or `repro list` ran before.
   reproducers::register_manifests(*db, reproducers::load_manifests(reproducers::default_manifest_dir()));
   reports::ReportOptions options;
-  options.include_predictions = !o.manual_only;
+  options.include_predictions = o.with_predictions;
+  const char* api_url = std::getenv("GITHUB_API_URL");
+  options.issue_link_host = reports::issue_link_host(api_url ? api_url : "");
   auto data = reports::load_report_data(*db, options);
   auto summary = reports::write_report(data, o.out_dir, chosen);
   std::string text =
       "report of " + std::to_string(summary.cases) + " labeled issues (" +
       std::to_string(summary.cases_with_source_reproducer) + " with a reproducer modeled on them, " +
-      std::to_string(summary.cases_with_related_reproducer) + " with a related reproducer only) written to " +
-      o.out_dir + " (" + std::to_string(summary.files.size()) + " files)\n";
+      std::to_string(summary.cases_with_related_reproducer) + " with a related reproducer only)" +
+      (summary.predicted
+           ? " and " + std::to_string(summary.predicted) + " predicted candidates in tables of their own"
+           : "") +
+      " written to " + o.out_dir + " (" + std::to_string(summary.files.size()) + " files)\n";
   for (const auto& finding : summary.findings) text += "  - " + finding + "\n";
   ctx.emit({{"cases", summary.cases},
             {"cases_with_source_reproducer", summary.cases_with_source_reproducer},
             {"cases_with_related_reproducer", summary.cases_with_related_reproducer},
+            {"predicted", summary.predicted},
             {"files", summary.files},
             {"findings", summary.findings}},
            text);
@@ -53,12 +60,13 @@ void add_report_command(CLI::App& app, Context& ctx) {
   auto* report_cmd =
       app.add_subcommand("report",
                          "Write the study's tables (I–III), cross-tabs, findings and an HTML page "
-                         "with charts. Manual labels win; confident predictions fill the rest "
-                         "unless --manual-only.\n"
+                         "with charts, counting the final manual labels; --with-predictions adds "
+                         "the classifier's confident predictions for unlabeled candidates.\n"
                          "Example: faultline report --out out/report --format md,html");
   report_cmd->add_option("--out", o->out_dir, "output directory")->required();
   report_cmd->add_option("--format", o->formats, "comma-separated: md,csv,tex,json,html");
-  report_cmd->add_flag("--manual-only", o->manual_only, "leave predicted labels out");
+  report_cmd->add_flag("--with-predictions", o->with_predictions,
+                       "also count predictions for screened-in candidates without a manual label");
   report_cmd->callback([&ctx, o] { report(ctx, *o); });
 }
 

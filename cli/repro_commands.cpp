@@ -1,18 +1,19 @@
 #include <unistd.h>
 
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
 #include "cli/text_table.hpp"
 #include "common/repository_name.hpp"
+#include "common/atomic_file.hpp"
+#include "common/error.hpp"
+#include "datasets/store/issue_record.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/suite_store.hpp"
 #include "reproducers/doctor.hpp"
 #include "reproducers/metadata_table.hpp"
 #include "reproducers/suite.hpp"
-#include "common/error.hpp"
 
 namespace faultline::cli {
 
@@ -104,17 +105,14 @@ int run_one(const Context& ctx, const ReproOptions& o) {
 }
 
 void write_junit(const std::string& path, const std::vector<reproducers::RunResult>& results) {
-  std::ofstream out(path);
-  if (!out) throw Error(path + ": cannot write the JUnit file");
-  out << reproducers::junit_xml(results);
-  if (!out.flush()) throw Error(path + ": cannot write the JUnit file");
+  common::write_file_atomically(path, reproducers::junit_xml(results));
 }
 
 int suite(const Context& ctx, const ReproOptions& o) {
   auto env = environment(o);
   reproducers::require_build_dir(env);
   auto manifests = reproducers::load_manifests(env.manifest_dir);
-  auto db = ctx.open_db();
+  auto db = ctx.open_or_create_db();
   reproducers::register_manifests(*db, manifests);
   bool tty = isatty(STDERR_FILENO);
   auto summary = reproducers::run_suite(*db, manifests, {o.mode, o.repeat}, env, [&](const reproducers::RunResult& r) {

@@ -1,12 +1,58 @@
 #include "common/csv.hpp"
 
+#include <algorithm>
+#include <regex>
+#include <string_view>
 
 #include "common/error.hpp"
 #include "common/text_file.hpp"
+#include "common/utf8.hpp"
 
 namespace faultline::common {
 
+namespace {
+
+constexpr char kFormulaGuard = '\'';
+constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+
+bool is_plain_number(const std::string& cell) {
+  static const std::regex number(R"([-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?)");
+  return std::regex_match(cell, number);
+}
+
+bool needs_formula_guard(const std::string& cell) {
+  if (cell.empty()) return false;
+  if (cell[0] == kFormulaGuard) return true;
+  return std::string_view("=+-@\t\r").find(cell[0]) != std::string_view::npos && !is_plain_number(cell);
+}
+
+// The inverse of the guard: ' followed by a character that made the writer add it.
+std::string without_formula_guard(const std::string& cell) {
+  if (cell.size() >= 2 && cell[0] == kFormulaGuard &&
+      std::string_view("=+-@\t\r'").find(cell[1]) != std::string_view::npos) {
+    return cell.substr(1);
+  }
+  return cell;
+}
+
+// The 1-based line holding the first byte that is not valid UTF-8, or 0 when all is valid. A newline byte
+// never occurs inside a multi-byte character, so lines can be checked one by one.
+int first_invalid_utf8_line(const std::string& text) {
+  int line = 1;
+  for (size_t start = 0; start < text.size(); ++line) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    if (!is_valid_utf8(std::string_view(text).substr(start, end - start))) return line;
+    start = end + 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
 std::vector<CsvRow> parse_csv(const std::string& text, const std::string& origin) {
+  if (int line = first_invalid_utf8_line(text)) {
+    throw Error(origin + ":" + std::to_string(line) + ": not valid UTF-8 (save the file as UTF-8)");
+  }
   std::vector<CsvRow> rows;
   CsvRow row;
   std::string field;
@@ -15,7 +61,7 @@ std::vector<CsvRow> parse_csv(const std::string& text, const std::string& origin
   int line = 1;
   row.line = 1;
   auto end_field = [&] {
-    row.fields.push_back(field);
+    row.fields.push_back(without_formula_guard(field));
     field.clear();
     field_was_quoted = false;
   };
@@ -26,7 +72,8 @@ std::vector<CsvRow> parse_csv(const std::string& text, const std::string& origin
     row = CsvRow{};
     row.line = line;
   };
-  for (size_t i = 0; i < text.size(); ++i) {
+  size_t start = text.compare(0, kByteOrderMark.size(), kByteOrderMark) == 0 ? kByteOrderMark.size() : 0;
+  for (size_t i = start; i < text.size(); ++i) {
     char c = text[i];
     if (quoted) {
       if (c == '"') {
@@ -76,7 +123,7 @@ std::vector<CsvRow> read_csv_file(const std::string& path) { return parse_csv(re
 void write_csv_row(std::ostream& out, const std::vector<std::string>& fields) {
   for (size_t i = 0; i < fields.size(); ++i) {
     if (i) out << ',';
-    const std::string& f = fields[i];
+    const std::string f = needs_formula_guard(fields[i]) ? kFormulaGuard + fields[i] : fields[i];
     if (f.find_first_of(",\"\n\r") == std::string::npos) {
       out << f;
       continue;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "common/largest_entry.hpp"
@@ -12,106 +13,142 @@
 
 namespace faultline::reports {
 
-std::vector<std::string> compute_findings(const ReportData& data) {
-  const auto& tax = taxonomy::Taxonomy::builtin();
-  const long long n = static_cast<long long>(data.cases.size());
-  std::vector<std::string> out;
-  if (n == 0)
-    return {"No labeled issues yet: import and audit labels, or train and classify, to get findings."};
+namespace {
 
+const taxonomy::Taxonomy& tax() { return taxonomy::Taxonomy::builtin(); }
+
+// The cases counted once per symptom, root cause, dimension and repository.
+struct Counts {
+  long long n = 0;
   std::map<std::string, int> symptoms, causes, dimensions, repos;
-  int manual = 0;
-  for (const auto& c : data.cases) {
-    ++symptoms[c.symptom];
-    ++causes[c.root_cause];
-    ++dimensions[tax.root_cause(c.root_cause).dimension];
-    ++repos[c.repo];
-    if (c.provenance != "predicted") ++manual;
+};
+
+Counts count_cases(const std::vector<Case>& cases) {
+  Counts c;
+  c.n = static_cast<long long>(cases.size());
+  for (const auto& x : cases) {
+    ++c.symptoms[x.symptom];
+    ++c.causes[x.root_cause];
+    ++c.dimensions[tax().root_cause(x.root_cause).dimension];
+    ++c.repos[x.repo];
   }
+  return c;
+}
 
-  int before_device = symptoms["deployment_failure"] + symptoms["build_failure"];
+std::string before_device_finding(Counts& c) {
+  int deploy = c.symptoms["deployment_failure"], build = c.symptoms["build_failure"];
+  int before_device = deploy + build;
   // The figure itself leads; "more than half" only where it is true.
-  out.push_back(std::to_string(before_device) + " of " + std::to_string(n) + " issues (" +
-                percent(before_device, n) + (2 * before_device > n ? ", more than half" : "") +
-                ") fail before any kernel runs on the device: deployment failures (" +
-                std::to_string(symptoms["deployment_failure"]) + "; " +
-                percent(symptoms["deployment_failure"], n) + ") and build failures (" +
-                std::to_string(symptoms["build_failure"]) + "; " + percent(symptoms["build_failure"], n) +
-                ").");
+  return std::to_string(before_device) + " of " + std::to_string(c.n) + " issues (" +
+         percent(before_device, c.n) + (2 * before_device > c.n ? ", more than half" : "") +
+         ") fail before any kernel runs on the device: deployment failures (" + std::to_string(deploy) + "; " +
+         percent(deploy, c.n) + ") and build failures (" + std::to_string(build) + "; " + percent(build, c.n) +
+         ").";
+}
 
-  auto [top_symptom, top_symptom_n] = common::largest_entry(symptoms);
-  out.push_back("The most frequent symptom is " + tax.symptom(top_symptom).name + " with " +
-                std::to_string(top_symptom_n) + " issues (" + percent(top_symptom_n, n) + ").");
+std::string top_symptom_finding(const Counts& c) {
+  auto [top, count] = common::largest_entry(c.symptoms);
+  return "The most frequent symptom is " + tax().symptom(top).name + " with " + std::to_string(count) +
+         " issues (" + percent(count, c.n) + ").";
+}
 
-  auto [top_cause, top_cause_n] = common::largest_entry(causes);
-  auto [top_dim, top_dim_n] = common::largest_entry(dimensions);
+std::string top_root_cause_finding(const Counts& c) {
+  auto [top_cause, cause_n] = common::largest_entry(c.causes);
+  auto [top_dim, dim_n] = common::largest_entry(c.dimensions);
   std::string dim_name;
-  for (const auto& d : tax.dimensions()) {
+  for (const auto& d : tax().dimensions()) {
     if (d.id == top_dim) dim_name = d.name;
   }
-  out.push_back("The largest root cause is " + tax.root_cause(top_cause).name + " (" +
-                std::to_string(top_cause_n) + "; " + percent(top_cause_n, n) +
-                "); the largest dimension is " + dim_name + " (" + std::to_string(top_dim_n) + "; " +
-                percent(top_dim_n, n) + ").");
+  return "The largest root cause is " + tax().root_cause(top_cause).name + " (" + std::to_string(cause_n) +
+         "; " + percent(cause_n, c.n) + "); the largest dimension is " + dim_name + " (" +
+         std::to_string(dim_n) + "; " + percent(dim_n, c.n) + ").";
+}
 
-  int outside_library = n - dimensions["kernel_library"];
-  out.push_back(
-      "Root causes outside the kernel code itself — compilers, build systems and the runtime environment — "
-      "account for " +
-      std::to_string(outside_library) + " issues (" + percent(outside_library, n) + ").");
+std::string outside_kernel_finding(Counts& c) {
+  long long outside = c.n - c.dimensions["kernel_library"];
+  return "Root causes outside the kernel code itself — compilers, build systems and the runtime environment "
+         "— "
+         "account for " +
+         std::to_string(outside) + " issues (" + percent(outside, c.n) + ").";
+}
 
-  auto [top_repo, top_repo_n] = common::largest_entry(repos);
+std::string top_repository_finding(const ReportData& data, const Counts& c) {
+  auto [top_repo, repo_n] = common::largest_entry(c.repos);
   std::map<std::string, int> repo_symptoms;
-  for (const auto& c : data.cases) {
-    if (c.repo == top_repo) ++repo_symptoms[c.symptom];
+  for (const auto& x : data.cases) {
+    if (x.repo == top_repo) ++repo_symptoms[x.symptom];
   }
-  auto [repo_symptom, repo_symptom_n] = common::largest_entry(repo_symptoms);
-  out.push_back(repository_name(top_repo) + " contributes the most issues (" + std::to_string(top_repo_n) +
-                "; " + percent(top_repo_n, n) + "), " +
-                (2 * repo_symptom_n > top_repo_n ? "most of them " : "most often ") +
-                tax.symptom(repo_symptom).name + " (" + std::to_string(repo_symptom_n) + " of " +
-                std::to_string(top_repo_n) + ").");
+  auto [symptom, symptom_n] = common::largest_entry(repo_symptoms);
+  return repository_name(top_repo) + " contributes the most issues (" + std::to_string(repo_n) + "; " +
+         percent(repo_n, c.n) + "), " + (2 * symptom_n > repo_n ? "most of them " : "most often ") +
+         tax().symptom(symptom).name + " (" +
+         std::to_string(symptom_n) + " of " + std::to_string(repo_n) + ").";
+}
 
-  // The category whose share differs most from the study's published share.
-  std::string drift_name;
+// The category whose share differs most from the study's published share.
+std::string study_departure_finding(Counts& c) {
+  std::string name;
   double drift = -1, ours = 0, theirs = 0;
-  auto consider = [&](const taxonomy::Category& c, int count) {
-    double share = 100.0 * count / n, study = 100.0 * c.study_count / tax.study().total;
+  auto consider = [&](const taxonomy::Category& category, int count) {
+    double share = 100.0 * count / c.n, study = 100.0 * category.study_count / tax().study().total;
     if (std::fabs(share - study) > drift)
-      drift = std::fabs(share - study), drift_name = c.name, ours = share, theirs = study;
+      drift = std::fabs(share - study), name = category.name, ours = share, theirs = study;
   };
-  for (const auto& s : tax.symptoms()) consider(s, symptoms[s.id]);
-  for (const auto& rc : tax.root_causes()) consider(rc, causes[rc.id]);
+  for (const auto& s : tax().symptoms()) consider(s, c.symptoms[s.id]);
+  for (const auto& rc : tax().root_causes()) consider(rc, c.causes[rc.id]);
   char buffer[200];
   std::snprintf(buffer, sizeof buffer, "%.2f%% here against %.2f%% in the study", ours, theirs);
-  out.push_back("The largest departure from the study's shares is " + drift_name + ": " + buffer + ".");
+  return "The largest departure from the study's shares is " + name + ": " + buffer + ".";
+}
 
-  std::string provenance = std::to_string(manual) + " of " + std::to_string(n) + " labels are manual";
+std::string provenance_finding(const ReportData& data) {
+  std::string text =
+      "All " + std::to_string(data.cases.size()) + " labels counted here are final manual labels";
   if (data.audit_kappa) {
+    char buffer[200];
     std::snprintf(buffer, sizeof buffer,
                   " (audited: Cohen's kappa %.2f over %d issues; the study reports %.2f)", *data.audit_kappa,
-                  data.audit_n.value_or(0), tax.study().kappa);
-    provenance += buffer;
+                  data.audit_n.value_or(0), tax().study().kappa);
+    text += buffer;
   }
-  out.push_back(provenance + "; " + std::to_string(n - manual) +
-                " are classifier predictions above the abstention threshold.");
+  if (!data.predicted_cases.empty()) {
+    text +=
+        "; " + std::to_string(data.predicted_cases.size()) +
+        " unlabeled candidates carry only a classifier prediction, counted in the prediction tables alone";
+  }
+  return text + ".";
+}
 
+// None when no reproducer covers a root cause yet.
+std::optional<std::string> reproducer_finding(const ReportData& data) {
   std::set<std::string> covered;
   for (const auto& [id, status] : data.reproducers) {
     if (!status.root_cause.empty()) covered.insert(status.root_cause);
   }
-  if (!covered.empty()) {
-    int modeled = 0, related = 0;
-    for (const auto& c : data.cases) {
-      modeled += !c.reproducers.empty() && c.reproducers.front().how == "source";
-      related += !c.reproducers.empty() && c.reproducers.front().how == "related";
-    }
-    out.push_back(std::to_string(modeled) + " of " + std::to_string(n) +
-                  " cases have a reproducer modeled on them; " + std::to_string(related) +
-                  " more only share their root cause with a reproducer (a related reproducer, which does not "
-                  "reproduce the case); the reproducers cover " + std::to_string(covered.size()) + " of " +
-                  std::to_string(tax.root_causes().size()) + " root causes.");
+  if (covered.empty()) return std::nullopt;
+  int modeled = 0, related = 0;
+  for (const auto& c : data.cases) {
+    modeled += !c.reproducers.empty() && c.reproducers.front().how == "source";
+    related += !c.reproducers.empty() && c.reproducers.front().how == "related";
   }
+  return std::to_string(modeled) + " of " + std::to_string(data.cases.size()) +
+         " cases have a reproducer modeled on them; " + std::to_string(related) +
+         " more only share their root cause with a reproducer (a related reproducer, which does not "
+         "reproduce the case); the reproducers cover " +
+         std::to_string(covered.size()) + " of " + std::to_string(tax().root_causes().size()) + " root causes.";
+}
+
+}  // namespace
+
+std::vector<std::string> compute_findings(const ReportData& data) {
+  if (data.cases.empty())
+    return {"No labeled issues yet: import raters' labels and audit them to get findings."};
+  Counts counts = count_cases(data.cases);
+  std::vector<std::string> out{
+      before_device_finding(counts),  top_symptom_finding(counts),          top_root_cause_finding(counts),
+      outside_kernel_finding(counts), top_repository_finding(data, counts), study_departure_finding(counts),
+      provenance_finding(data)};
+  if (auto reproducers = reproducer_finding(data)) out.push_back(*reproducers);
   return out;
 }
 

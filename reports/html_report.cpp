@@ -25,6 +25,15 @@ tr.total td { font-weight: bold; border-top: 1px solid #999; }
 figure { margin: 1em 0; } figcaption { font-size: 0.9em; color: #555; }
 )css";
 
+// Issue URLs come from the internet: only a page on the GitHub host becomes a link, since a javascript: or
+// data: URL would run in the reader's browser; any other URL is shown as text.
+std::string issue_cell(const Case& c, const std::string& link_host) {
+  if (!link_host.empty() && link_host.back() == '/' && c.url.rfind(link_host, 0) == 0) {
+    return "<a href=\"" + html_escape(c.url) + "\">" + html_escape(c.issue) + "</a>";
+  }
+  return html_escape(c.issue) + " <code class=\"unlinked-url\">" + html_escape(c.url) + "</code>";
+}
+
 std::string table_html(const Table& t) {
   std::string out = "<table id=\"" + t.id + "\"><caption>" + html_escape(t.title) + "</caption><thead><tr>";
   for (const auto& h : t.header) out += "<th>" + html_escape(h) + "</th>";
@@ -44,47 +53,45 @@ std::string outcome(const std::string& o) {
   return "<span class=\"outcome-" + html_escape(o) + "\">" + html_escape(o) + "</span>";
 }
 
-}  // namespace
+const taxonomy::Taxonomy& tax() { return taxonomy::Taxonomy::builtin(); }
 
-std::string render_html(const ReportData& data, const std::vector<Table>& tables,
-                        const std::vector<std::string>& findings) {
-  const auto& tax = taxonomy::Taxonomy::builtin();
+std::string provenance_html(const ReportData& data) {
   std::map<std::string, int> provenance;
   for (const auto& c : data.cases) ++provenance[c.provenance];
-  std::string html =
-      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>faultline "
-      "report</title><style>";
-  html += kStyle;
-  html += "</style></head><body>\n<h1>faultline report</h1>\n<p>Failures of GPU kernel libraries: " +
-          std::to_string(data.cases.size()) + " labeled issues, compared with the study " +
-          html_escape(tax.study().reference) + ".</p>\n";
-
-  html += "<div class=\"provenance\" id=\"provenance\"><strong>Label provenance.</strong> " +
-          std::to_string(provenance["agreed"]) + " manual labels where the raters agreed, " +
-          std::to_string(provenance["adjudicated"]) + " settled by adjudication, " +
-          std::to_string(provenance["predicted"]) + " predicted by the classifier.";
+  std::string html = "<div class=\"provenance\" id=\"provenance\"><strong>Label provenance.</strong> " +
+                     std::to_string(provenance["agreed"]) + " manual labels where the raters agreed, " +
+                     std::to_string(provenance["adjudicated"]) +
+                     " settled by adjudication; the tables, charts and findings count these.";
+  if (!data.predicted_cases.empty()) {
+    html += " Besides them, " + std::to_string(data.predicted_cases.size()) +
+            " screened-in candidates without a manual label carry a classifier prediction, counted only in "
+            "the tables titled as predictions.";
+  }
   if (data.audit_kappa) {
     char b[120];
     std::snprintf(b, sizeof b, " Audit: Cohen's kappa %.3f over %d doubly-labeled issues (study: %.2f).",
-                  *data.audit_kappa, data.audit_n.value_or(0), tax.study().kappa);
+                  *data.audit_kappa, data.audit_n.value_or(0), tax().study().kappa);
     html += b;
   }
-  html += "</div>\n<h2>Findings</h2>\n<ol id=\"findings\">";
-  for (const auto& f : findings) html += "<li>" + html_escape(f) + "</li>";
-  html += "</ol>\n<h2>Charts</h2>\n";
-  html += "<figure id=\"chart-symptoms\">" + symptom_stack_chart(data) +
-          "<figcaption>Symptoms per repository (stacked).</figcaption></figure>\n";
-  html += "<figure id=\"chart-heatmap\">" + heat_map_chart(data) +
-          "<figcaption>Root cause × symptom: darker cells hold more issues.</figcaption></figure>\n";
-  html += "<figure id=\"chart-funnel\">" + funnel_chart(data) +
-          "<figcaption>From all mined issues to the candidate pool to the final labeled "
-          "set.</figcaption></figure>\n";
-  html += "<figure id=\"chart-shares\">" + share_chart(data) +
-          "<figcaption>Each category's share in this dataset and in the study.</figcaption></figure>\n";
-  html += "<h2>Tables</h2>\n";
-  for (const auto& t : tables) html += table_html(t) + "\n";
+  return html + "</div>\n";
+}
 
-  html +=
+std::string charts_html(const ReportData& data) {
+  return "<h2>Charts</h2>\n<figure id=\"chart-symptoms\">" + symptom_stack_chart(data) +
+         "<figcaption>Symptoms per repository (stacked).</figcaption></figure>\n"
+         "<figure id=\"chart-heatmap\">" +
+         heat_map_chart(data) +
+         "<figcaption>Root cause × symptom: darker cells hold more issues.</figcaption></figure>\n"
+         "<figure id=\"chart-funnel\">" +
+         funnel_chart(data) +
+         "<figcaption>From all mined issues to the candidate pool to the final labeled "
+         "set.</figcaption></figure>\n<figure id=\"chart-shares\">" +
+         share_chart(data) +
+         "<figcaption>Each category's share in this dataset and in the study.</figcaption></figure>\n";
+}
+
+std::string reproducers_html(const ReportData& data) {
+  std::string html =
       "<h2>Reproducers</h2>\n<table "
       "id=\"reproducers\"><thead><tr><th>Reproducer</th><th>Root cause</th><th>Modeled on</th>"
       "<th>Related cases</th><th>Mode</th><th>Buggy</th><th>Fixed</th></tr></thead><tbody>";
@@ -94,33 +101,60 @@ std::string render_html(const ReportData& data, const std::vector<Table>& tables
     for (const auto& r : c.reproducers) ++(r.how == "source" ? source_cases : related_cases)[r.id];
   }
   for (const auto& [id, status] : data.reproducers) {
-    std::string root_cause = status.root_cause.empty() ? "" : tax.root_cause(status.root_cause).name;
+    std::string root_cause = status.root_cause.empty() ? "" : tax().root_cause(status.root_cause).name;
     html += "<tr id=\"repro-" + html_escape(id) + "\"><td title=\"" + html_escape(status.title) + "\">" +
             html_escape(id) + "</td><td>" + html_escape(root_cause) + "</td><td>" +
             std::to_string(source_cases[id]) + "</td><td>" + std::to_string(related_cases[id]) + "</td><td>" +
             html_escape(status.mode) + "</td><td>" +
             outcome(status.buggy) + "</td><td>" + outcome(status.fixed) + "</td></tr>";
   }
-  html +=
-      "</tbody></table>\n<h2>Cases</h2>\n<table "
+  return html + "</tbody></table>\n";
+}
+
+std::string case_row(const ReportData& data, const Case& c) {
+  std::string repro;
+  for (const auto& r : c.reproducers) {
+    auto it = data.reproducers.find(r.id);
+    repro += "<a href=\"#repro-" + html_escape(r.id) + "\">" + html_escape(r.id) + "</a> (" + r.how + ") " +
+             (it == data.reproducers.end() ? outcome("") : outcome(it->second.fixed)) + " ";
+  }
+  char confidence[32] = "";
+  if (c.provenance == "predicted") std::snprintf(confidence, sizeof confidence, " (p=%.2f)", c.confidence);
+  return "<tr><td>" + issue_cell(c, data.issue_link_host) + "</td><td>" + html_escape(c.title) + "</td><td>" +
+         html_escape(tax().symptom(c.symptom).name) + "</td><td>" +
+         html_escape(tax().root_cause(c.root_cause).name) + "</td><td>" + html_escape(c.provenance) +
+         confidence + "</td><td>" + repro + "</td></tr>";
+}
+
+// The manual labels first, then (with --with-predictions) the predicted candidates, marked as such.
+std::string cases_html(const ReportData& data) {
+  std::string html =
+      "<h2>Cases</h2>\n<table "
       "id=\"cases\"><thead><tr><th>Issue</th><th>Title</th><th>Symptom</th>"
       "<th>Root cause</th><th>Label</th><th>Reproducer</th></tr></thead><tbody>";
-  for (const auto& c : data.cases) {
-    std::string repro;
-    for (const auto& r : c.reproducers) {
-      auto it = data.reproducers.find(r.id);
-      repro += "<a href=\"#repro-" + html_escape(r.id) + "\">" + html_escape(r.id) + "</a> (" + r.how + ") " +
-               (it == data.reproducers.end() ? outcome("") : outcome(it->second.fixed)) + " ";
-    }
-    char confidence[32] = "";
-    if (c.provenance == "predicted") std::snprintf(confidence, sizeof confidence, " (p=%.2f)", c.confidence);
-    html += "<tr><td><a href=\"" + html_escape(c.url) + "\">" + html_escape(c.issue) + "</a></td><td>" +
-            html_escape(c.title) + "</td><td>" + html_escape(tax.symptom(c.symptom).name) + "</td><td>" +
-            html_escape(tax.root_cause(c.root_cause).name) + "</td><td>" + html_escape(c.provenance) +
-            confidence + "</td><td>" + repro + "</td></tr>";
-  }
-  html += "</tbody></table>\n<footer>Written by faultline " + html_escape(common::version()) +
-          ".</footer>\n</body></html>\n";
+  for (const auto& c : data.cases) html += case_row(data, c);
+  for (const auto& c : data.predicted_cases) html += case_row(data, c);
+  return html + "</tbody></table>\n";
+}
+
+}  // namespace
+
+std::string render_html(const ReportData& data, const std::vector<Table>& tables,
+                        const std::vector<std::string>& findings) {
+  std::string html =
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>faultline "
+      "report</title><style>";
+  html += kStyle;
+  html += "</style></head><body>\n<h1>faultline report</h1>\n<p>Failures of GPU kernel libraries: " +
+          std::to_string(data.cases.size()) + " labeled issues, compared with the study " +
+          html_escape(tax().study().reference) + ".</p>\n";
+  html += provenance_html(data);
+  html += "<h2>Findings</h2>\n<ol id=\"findings\">";
+  for (const auto& f : findings) html += "<li>" + html_escape(f) + "</li>";
+  html += "</ol>\n" + charts_html(data) + "<h2>Tables</h2>\n";
+  for (const auto& t : tables) html += table_html(t) + "\n";
+  html += reproducers_html(data) + cases_html(data) + "<footer>Written by faultline " +
+          html_escape(common::version()) + ".</footer>\n</body></html>\n";
   return html;
 }
 

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <set>
 
+#include "datasets/store/audit_store.hpp"
+#include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
 #include "datasets/store/prediction_store.hpp"
@@ -56,12 +58,26 @@ std::vector<CaseReproducer> case_reproducers(const Case& c, const std::vector<st
   return out;
 }
 
+std::string issue_link_host(const std::string& api_url) {
+  const std::string scheme = "https://";
+  if (api_url.rfind(scheme, 0) != 0) return "https://github.com/";
+  std::string host = api_url.substr(scheme.size(), api_url.find('/', scheme.size()) - scheme.size());
+  if (host.empty() || host == "api.github.com") return "https://github.com/";
+  return scheme + host + "/";
+}
+
 ReportData load_report_data(datasets::Database& db, const ReportOptions& options) {
   ReportData data;
+  data.issue_link_host = options.issue_link_host;
   auto finals = datasets::load_final_labels(db);
   auto predictions = datasets::load_predictions(db);
   auto links = datasets::load_reproducer_links(db);
   auto catalog = datasets::load_reproducer_catalog(db);
+  auto screening = datasets::load_screening(db);
+  auto is_candidate = [&](int64_t id) {
+    auto s = screening.find(id);
+    return s != screening.end() && s->second.decision == "candidate";
+  };
   for (const auto& issue : datasets::load_issues(db)) {
     Case c{issue.key(), issue.repo, issue.number, issue.url, issue.title, "", "", "", 1.0, {}};
     if (auto f = finals.find(issue.id); f != finals.end()) {
@@ -69,7 +85,8 @@ ReportData load_report_data(datasets::Database& db, const ReportOptions& options
       c.root_cause = f->second.root_cause;
       c.provenance = f->second.provenance;
     } else if (auto p = predictions.find(issue.id); options.include_predictions && p != predictions.end() &&
-                                                    !p->second.abstain && p->second.scope == "in") {
+                                                    !p->second.abstain && p->second.scope == "in" &&
+                                                    is_candidate(issue.id)) {
       c.symptom = p->second.symptom;
       c.root_cause = p->second.root_cause;
       c.provenance = "predicted";
@@ -79,13 +96,12 @@ ReportData load_report_data(datasets::Database& db, const ReportOptions& options
     }
     auto l = links.find(issue.id);
     c.reproducers = case_reproducers(c, l == links.end() ? std::vector<std::string>{} : l->second, catalog);
-    data.cases.push_back(std::move(c));
+    (c.provenance == "predicted" ? data.predicted_cases : data.cases).push_back(std::move(c));
   }
   data.funnel = funnel::compute_funnel(db, options.sample_name);
-  auto audit = db.prepare("SELECT kappa_joint, n FROM audits WHERE gate = 'pass' ORDER BY id DESC LIMIT 1");
-  if (audit.step()) {
-    data.audit_kappa = audit.real(0);
-    data.audit_n = static_cast<int>(audit.integer(1));
+  if (auto audit = datasets::latest_passed_audit(db)) {
+    data.audit_kappa = audit->kappa_joint;
+    data.audit_n = audit->n;
   }
   for (const auto& e : catalog) {
     data.reproducers[e.id].title = e.title;

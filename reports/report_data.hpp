@@ -44,11 +44,13 @@ struct ReproducerStatus {
 };
 
 struct ReportData {
-  std::vector<Case> cases;
+  std::vector<Case> cases;  // final manual labels: what the study's tables, charts and findings count
+  std::vector<Case> predicted_cases;  // with --with-predictions only; shown in tables of their own
   std::vector<funnel::FunnelRow> funnel;
   std::optional<double> audit_kappa;
   std::optional<int> audit_n;
   std::map<std::string, ReproducerStatus> reproducers;
+  std::string issue_link_host = "https://github.com/";  // only issue URLs under it become links
 };
 
 // The reproducers of a case: those modeled on it — `manual_links` (from `faultline link`) and every
@@ -63,9 +65,17 @@ std::vector<CaseReproducer> case_reproducers(const Case& c, const std::vector<st
 bool names_issue(const std::string& url, const std::string& repo, int64_t number);
 
 struct ReportOptions {
-  bool include_predictions = true;  // add confident predictions for in-scope issues without a manual label
+  // Add confident predictions for screened-in candidates without a manual label (never for issues screening
+  // excluded, open ones included); by default the report counts final manual labels only.
+  bool include_predictions = false;
   std::string sample_name = "main";
+  std::string issue_link_host = "https://github.com/";
 };
+
+// The web host whose issue pages a report may link to, for the GitHub API the issues were mined from:
+// "https://github.com/" for api.github.com (or an empty URL), "https://HOST/" for GitHub Enterprise's
+// "https://HOST/api/v3".
+std::string issue_link_host(const std::string& api_url);
 
 ReportData load_report_data(datasets::Database& db, const ReportOptions& options);
 

@@ -1,9 +1,10 @@
 #include "reports/report_writer.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "common/atomic_file.hpp"
+#include "common/error.hpp"
 #include "reports/findings.hpp"
 #include "reports/html_report.hpp"
 #include "reports/table_formats.hpp"
@@ -16,16 +17,7 @@ namespace faultline::reports {
 namespace {
 
 void write_file(const std::filesystem::path& path, const std::string& content, ReportSummary& summary) {
-  // Write beside, then rename: a reader never sees half a file, and a crash leaves the old one.
-  std::filesystem::path temp = path;
-  temp += ".tmp";
-  {
-    std::ofstream out(temp, std::ios::binary);
-    if (!out) throw Error(path.string() + ": cannot write the file");
-    out << content;
-    if (!out.flush()) throw Error(path.string() + ": writing failed (disk full?)");
-  }
-  std::filesystem::rename(temp, path);
+  common::write_file_atomically(path.string(), content);
   summary.files.push_back(path.string());
 }
 
@@ -45,6 +37,7 @@ ReportSummary write_report(const ReportData& data, const std::string& out_dir,
 
   ReportSummary summary;
   summary.cases = static_cast<int>(data.cases.size());
+  summary.predicted = static_cast<int>(data.predicted_cases.size());
   for (const auto& c : data.cases) {
     if (c.reproducers.empty()) continue;
     ++(c.reproducers.front().how == "source" ? summary.cases_with_source_reproducer
@@ -59,6 +52,7 @@ ReportSummary write_report(const ReportData& data, const std::string& out_dir,
   nlohmann::json all = {{"cases", data.cases.size()},
                         {"cases_with_source_reproducer", summary.cases_with_source_reproducer},
                         {"cases_with_related_reproducer", summary.cases_with_related_reproducer},
+                        {"predicted", summary.predicted},
                         {"findings", summary.findings},
                         {"tables", nlohmann::json::array()}};
   for (const auto& t : tables) {

@@ -11,9 +11,10 @@
 namespace faultline::reports {
 
 struct ReportSummary {
-  int cases = 0;
+  int cases = 0;                          // issues with a final manual label
   int cases_with_source_reproducer = 0;   // a reproducer was modeled on the case
   int cases_with_related_reproducer = 0;  // only a reproducer of the same root cause
+  int predicted = 0;  // unlabeled candidates with a prediction (--with-predictions), never in `cases`
   std::vector<std::string> files;
   std::vector<std::string> findings;
 };

@@ -8,19 +8,50 @@
 
 namespace faultline::reports {
 
+std::string markdown_escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '|':
+      case '\\':
+        out += '\\';
+        out += c;
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '\n':
+      case '\r':
+        out += ' ';
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
 std::string to_markdown(const Table& t) {
-  std::string out = "### " + t.title + "\n\n|";
-  for (const auto& h : t.header) out += " " + h + " |";
+  std::string out = "### " + markdown_escape(t.title) + "\n\n|";
+  for (const auto& h : t.header) out += " " + markdown_escape(h) + " |";
   out += "\n|";
   for (size_t i = 0; i < t.header.size(); ++i) out += i == 0 ? "---|" : "---:|";
   out += "\n";
   for (size_t r = 0; r < t.rows.size(); ++r) {
     out += "|";
-    for (const auto& cell : t.rows[r])
+    for (const auto& raw : t.rows[r]) {
+      std::string cell = markdown_escape(raw);
       out += " " + (t.total_rows[r] && !cell.empty() ? "**" + cell + "**" : cell) + " |";
+    }
     out += "\n";
   }
-  if (!t.note.empty()) out += "\n" + t.note + "\n";
+  if (!t.note.empty()) out += "\n" + markdown_escape(t.note) + "\n";
   return out;
 }
 

@@ -14,6 +14,8 @@ std::string to_csv(const Table& t);
 std::string to_latex(const Table& t);
 nlohmann::json to_json(const Table& t);
 
+// | and \ are escaped, & < > become entities (no raw HTML passes), line breaks become spaces.
+std::string markdown_escape(const std::string& text);
 std::string latex_escape(const std::string& text);
 std::string html_escape(const std::string& text);
 

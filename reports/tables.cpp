@@ -236,14 +236,34 @@ Table reproducer_coverage_table(const ReportData& data) {
   return t;
 }
 
+std::vector<Table> prediction_tables(const ReportData& data) {
+  if (data.predicted_cases.empty()) return {};
+  ReportData predicted = data;
+  predicted.cases = data.predicted_cases;
+  const std::string n = std::to_string(data.predicted_cases.size());
+  const std::string what =
+      " — classifier predictions for " + n + " screened-in candidates without a manual label";
+  Table symptoms = symptom_table(predicted);
+  symptoms.id += "_predicted";
+  symptoms.title = "Predicted symptoms by repository" + what;
+  symptoms.note = "Ratios are shares of the " + n + " predicted issues; none of them is a manual label.";
+  Table causes = root_cause_table(predicted);
+  causes.id += "_predicted";
+  causes.title = "Predicted root causes by dimension" + what;
+  causes.note = symptoms.note;
+  return {symptoms, causes};
+}
+
 std::vector<Table> all_tables(const ReportData& data) {
-  return {funnel_table(data),
-          symptom_table(data),
-          root_cause_table(data),
-          symptom_by_root_cause_table(data),
-          root_cause_by_repository_table(data),
-          study_comparison_table(data),
-          reproducer_coverage_table(data)};
+  std::vector<Table> tables{funnel_table(data),
+                            symptom_table(data),
+                            root_cause_table(data),
+                            symptom_by_root_cause_table(data),
+                            root_cause_by_repository_table(data),
+                            study_comparison_table(data),
+                            reproducer_coverage_table(data)};
+  for (auto& t : prediction_tables(data)) tables.push_back(std::move(t));
+  return tables;
 }
 
 }  // namespace faultline::reports

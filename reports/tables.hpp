@@ -32,6 +32,11 @@ Table study_comparison_table(const ReportData& data);
 // which reproducers exercise it, and how many of their fixed variants pass in the latest suite results.
 Table reproducer_coverage_table(const ReportData& data);
 
+// Tables II and III over the predicted cases, with ids ending in "_predicted" and titles that say they are
+// predictions; none when the report has no predictions.
+std::vector<Table> prediction_tables(const ReportData& data);
+
+// The study's tables over the manual labels, then the prediction tables.
 std::vector<Table> all_tables(const ReportData& data);
 
 }  // namespace faultline::reports

@@ -1,14 +1,17 @@
 #include "classifier/annotation/label_audit.hpp"
 
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "classifier/annotation/label_sheets.hpp"
+#include "common/error.hpp"
+#include "datasets/store/audit_store.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
-#include "common/error.hpp"
 
 namespace faultline::annotation {
 
@@ -25,9 +28,15 @@ std::string issue_key(datasets::Database& db, int64_t id) {
   return issue.key();
 }
 
-}  // namespace
+// labels[issue][rater index]; empty where that rater did not label the issue.
+using LabelsByIssue = std::map<int64_t, std::vector<std::optional<datasets::ManualLabel>>>;
 
-AuditResult run_audit(datasets::Database& db, std::vector<std::string> raters, double threshold) {
+// The items every rater labeled, as one label per rater, on each axis and jointly.
+struct RatedItems {
+  std::vector<std::vector<std::string>> joint, symptom, root_cause;
+};
+
+std::vector<std::string> resolve_raters(datasets::Database& db, std::vector<std::string> raters) {
   if (raters.empty()) raters = datasets::list_raters(db);
   if (raters.size() < 2) {
     throw Error("audit: needs labels from at least two raters; the store has " +
@@ -37,100 +46,133 @@ AuditResult run_audit(datasets::Database& db, std::vector<std::string> raters, d
   if (std::set<std::string>(raters.begin(), raters.end()).size() != raters.size()) {
     throw Error("audit: a rater is named twice in --raters");
   }
-  AuditResult result;
-  result.raters = raters;
-  result.threshold = threshold;
+  return raters;
+}
 
-  // labels[issue][rater index]
-  std::map<int64_t, std::vector<const datasets::ManualLabel*>> by_issue;
-  std::vector<std::vector<datasets::ManualLabel>> all(raters.size());
+LabelsByIssue collect_labels(datasets::Database& db, const std::vector<std::string>& raters) {
+  LabelsByIssue by_issue;
   for (size_t r = 0; r < raters.size(); ++r) {
-    all[r] = datasets::load_manual_labels(db, raters[r]);
-    if (all[r].empty()) throw Error("audit: rater '" + raters[r] + "' has no labels in the store");
-    for (const auto& l : all[r]) {
-      auto& slot = by_issue[l.issue_id];
-      slot.resize(raters.size(), nullptr);
-      slot[r] = &l;
+    auto labels = datasets::load_manual_labels(db, raters[r]);
+    if (labels.empty()) throw Error("audit: rater '" + raters[r] + "' has no labels in the store");
+    for (auto& l : labels) {
+      auto& slots = by_issue[l.issue_id];
+      slots.resize(raters.size());
+      slots[r] = std::move(l);
     }
   }
-  auto adjudications = datasets::load_adjudications(db);
+  return by_issue;
+}
 
-  std::vector<std::vector<std::string>> joint_by_item, symptom_by_item, cause_by_item;
-  std::vector<datasets::FinalLabel> finals;
+// Sorts every labeled issue into agreed, adjudicated, disagreement or pending, and collects the labels of
+// the issues every rater labeled for scoring.
+RatedItems decide(datasets::Database& db, const LabelsByIssue& by_issue, AuditResult& result) {
+  auto adjudications = datasets::load_adjudications(db);
+  std::string raters = join(result.raters, ",");
+  RatedItems items;
   for (const auto& [issue_id, slots] : by_issue) {
-    bool complete = true;
-    for (const auto* l : slots) complete = complete && l;
+    bool complete = std::all_of(slots.begin(), slots.end(), [](const auto& l) { return l.has_value(); });
     auto adjudication = adjudications.find(issue_id);
+    bool adjudicated = adjudication != adjudications.end();
     if (!complete) {
-      // Labeled by only some raters: it cannot be audited, but an adjudicator may still settle it.
-      if (adjudication != adjudications.end()) {
-        finals.push_back({issue_id, adjudication->second.symptom, adjudication->second.root_cause,
-                          "adjudicated", adjudication->second.adjudicator});
+      // Labeled by only some raters: it cannot be audited, and stays pending until an adjudicator settles it.
+      if (adjudicated) {
+        result.finals.push_back({issue_id, adjudication->second.symptom, adjudication->second.root_cause,
+                                 "adjudicated", adjudication->second.adjudicator});
+      } else {
+        result.pending.push_back(issue_key(db, issue_id));
+        result.partially_labeled.push_back(result.pending.back());
       }
       continue;
     }
     std::vector<std::string> joint, symptoms, causes;
-    for (const auto* l : slots) {
+    for (const auto& l : slots) {
       joint.push_back(l->symptom + "/" + l->root_cause);
       symptoms.push_back(l->symptom);
       causes.push_back(l->root_cause);
     }
-    joint_by_item.push_back(joint);
-    symptom_by_item.push_back(symptoms);
-    cause_by_item.push_back(causes);
     bool agreed = std::set<std::string>(joint.begin(), joint.end()).size() == 1;
-    if (adjudication != adjudications.end()) {
-      finals.push_back({issue_id, adjudication->second.symptom, adjudication->second.root_cause,
-                        "adjudicated", join(raters, ",") + "+" + adjudication->second.adjudicator});
+    if (adjudicated) {
+      result.finals.push_back({issue_id, adjudication->second.symptom, adjudication->second.root_cause,
+                               "adjudicated", raters + "+" + adjudication->second.adjudicator});
     } else if (agreed) {
-      finals.push_back({issue_id, symptoms[0], causes[0], "agreed", join(raters, ",")});
+      result.finals.push_back({issue_id, symptoms[0], causes[0], "agreed", raters});
     }
     if (!agreed) {
-      Disagreement d{issue_id, issue_key(db, issue_id), joint, adjudication != adjudications.end()};
+      Disagreement d{issue_id, issue_key(db, issue_id), joint, adjudicated};
       if (!d.adjudicated) result.pending.push_back(d.issue);
       result.disagreements.push_back(d);
     }
+    items.joint.push_back(std::move(joint));
+    items.symptom.push_back(std::move(symptoms));
+    items.root_cause.push_back(std::move(causes));
   }
-  result.n = static_cast<int>(joint_by_item.size());
-  if (result.n == 0) throw Error("audit: no issue was labeled by every one of " + join(raters, ", "));
+  return items;
+}
 
-  auto column = [](const std::vector<std::vector<std::string>>& items, size_t r) {
+// Cohen's statistics describe the first two raters; with more, Fleiss' kappa is the gate.
+void score(const RatedItems& items, AuditResult& result) {
+  result.n = static_cast<int>(items.joint.size());
+  if (result.n == 0) throw Error("audit: no issue was labeled by every one of " + join(result.raters, ", "));
+  auto column = [](const std::vector<std::vector<std::string>>& rated, size_t r) {
     std::vector<std::string> out;
-    for (const auto& item : items) out.push_back(item[r]);
+    for (const auto& item : rated) out.push_back(item[r]);
     return out;
   };
-  // Cohen's statistics describe the first two raters; with more, Fleiss' kappa is the gate.
-  result.joint = cohen_kappa(column(joint_by_item, 0), column(joint_by_item, 1));
-  result.symptom = cohen_kappa(column(symptom_by_item, 0), column(symptom_by_item, 1));
-  result.root_cause = cohen_kappa(column(cause_by_item, 0), column(cause_by_item, 1));
-  double gate_kappa = result.joint.kappa;
-  if (raters.size() > 2) {
-    result.fleiss_joint = fleiss_kappa(joint_by_item);
-    gate_kappa = result.fleiss_joint;
+  result.joint = cohen_kappa(column(items.joint, 0), column(items.joint, 1));
+  result.symptom = cohen_kappa(column(items.symptom, 0), column(items.symptom, 1));
+  result.root_cause = cohen_kappa(column(items.root_cause, 0), column(items.root_cause, 1));
+  result.gate_kappa = result.joint.kappa;
+  if (result.raters.size() > 2) {
+    result.fleiss_joint = fleiss_kappa(items.joint);
+    result.gate_kappa = result.fleiss_joint;
   }
   char buffer[160];
-  if (gate_kappa >= threshold) {
+  if (result.gate_kappa >= result.threshold) {
     result.gate = "pass";
-    std::snprintf(buffer, sizeof buffer, "kappa %.3f reaches the threshold %.2f", gate_kappa, threshold);
+    std::snprintf(buffer, sizeof buffer, "kappa %.3f reaches the threshold %.2f", result.gate_kappa,
+                  result.threshold);
   } else {
     result.gate = "fail";
     std::snprintf(
         buffer, sizeof buffer,
         "kappa %.3f is below the threshold %.2f: labels stay pending; revise the codebook and re-label",
-        gate_kappa, threshold);
+        result.gate_kappa, result.threshold);
   }
   result.gate_reason = buffer;
+}
 
+void persist(datasets::Database& db, AuditResult& result) {
   db.transaction([&] {
-    result.audit_id =
-        datasets::record_audit(db, join(raters, ","), result.n, gate_kappa, threshold, result.gate);
+    result.audit_id = datasets::record_audit(db, join(result.raters, ","), result.n, result.gate_kappa,
+                                             result.threshold, result.gate);
     if (result.gate == "pass") {
-      datasets::replace_final_labels(db, finals, result.audit_id);
-      for (const auto& f : finals)
+      datasets::replace_final_labels(db, result.finals, result.audit_id);
+      for (const auto& f : result.finals)
         f.provenance == "agreed" ? ++result.promoted_agreed : ++result.promoted_adjudicated;
     }
   });
+}
+
+}  // namespace
+
+AuditResult assess_labels(datasets::Database& db, std::vector<std::string> raters, double threshold) {
+  AuditResult result;
+  result.raters = resolve_raters(db, std::move(raters));
+  result.threshold = threshold;
+  score(decide(db, collect_labels(db, result.raters), result), result);
   return result;
+}
+
+AuditResult run_audit(datasets::Database& db, std::vector<std::string> raters, double threshold) {
+  AuditResult result = assess_labels(db, std::move(raters), threshold);
+  persist(db, result);
+  return result;
+}
+
+std::optional<AuditResult> assess_latest_audit(datasets::Database& db) {
+  auto last = datasets::latest_audit(db);
+  if (!last) return std::nullopt;
+  return assess_labels(db, parse_raters(last->raters), last->threshold);
 }
 
 std::vector<std::string> parse_raters(const std::string& comma_separated) {
@@ -153,12 +195,22 @@ AdjudicationImport import_adjudications(datasets::Database& db, const std::strin
     }
   });
   out.imported = static_cast<int>(rows.size());
-  auto last = db.prepare("SELECT raters, threshold FROM audits ORDER BY id DESC LIMIT 1");
-  if (last.step()) {
-    out.audit = run_audit(db, parse_raters(last.text(0)), last.real(1));
+  if (auto last = datasets::latest_audit(db)) {
+    out.audit = run_audit(db, parse_raters(last->raters), last->threshold);
     out.audited = true;
   }
   return out;
+}
+
+std::vector<std::string> adjudication_queue(datasets::Database& db, AdjudicationQueue queue) {
+  auto audit = assess_latest_audit(db);
+  if (!audit) throw Error("label export: no audit has run yet (run 'faultline audit' first)");
+  if (queue == AdjudicationQueue::kPending) return audit->pending;
+  std::vector<std::string> keys;
+  for (const auto& d : audit->disagreements) {
+    if (!d.adjudicated) keys.push_back(d.issue);
+  }
+  return keys;
 }
 
 nlohmann::json audit_json(const AuditResult& a) {
@@ -183,6 +235,7 @@ nlohmann::json audit_json(const AuditResult& a) {
                       {"gate_reason", a.gate_reason},
                       {"promoted", {{"agreed", a.promoted_agreed}, {"adjudicated", a.promoted_adjudicated}}},
                       {"pending", a.pending},
+                      {"pending_partially_labeled", a.partially_labeled},
                       {"symptom", agreement(a.symptom)},
                       {"root_cause", agreement(a.root_cause)}};
   if (a.raters.size() > 2) j["kappa_fleiss_joint"] = a.fleiss_joint;

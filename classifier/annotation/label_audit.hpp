@@ -3,11 +3,13 @@
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "classifier/annotation/kappa.hpp"
 #include "datasets/store/database.hpp"
+#include "datasets/store/label_store.hpp"
 
 namespace faultline::annotation {
 
@@ -29,15 +31,24 @@ struct AuditResult {
   std::vector<Disagreement> disagreements;
   std::string gate;  // pass | fail
   std::string gate_reason;
+  double gate_kappa = 0;  // Cohen's joint kappa for two raters, Fleiss' for more
   int promoted_agreed = 0;
   int promoted_adjudicated = 0;
-  std::vector<std::string> pending;  // disagreements still awaiting adjudication
+  // Not final and awaiting an adjudicator: unadjudicated disagreements and issues only some raters labeled.
+  std::vector<std::string> pending;
+  std::vector<std::string> partially_labeled;  // the pending issues that only some raters labeled
+  std::vector<datasets::FinalLabel> finals;    // what becomes final when the gate passes
   int64_t audit_id = 0;
 };
 
-// Audits `raters` (all raters in the store when empty; at least two), records the audit and, when the
-// gate passes, rewrites the final labels: agreed items and adjudicated items become final, the rest stay
-// pending. When the gate fails, final labels are left exactly as they were.
+// Audits `raters` (all raters in the store when empty; at least two) without writing anything.
+AuditResult assess_labels(datasets::Database& db, std::vector<std::string> raters, double threshold);
+// The same assessment for the raters and threshold of the latest recorded audit; none when none ran.
+std::optional<AuditResult> assess_latest_audit(datasets::Database& db);
+
+// Assesses, records the audit and, when the gate passes, rewrites the final labels: agreed items and
+// adjudicated items become final, the rest stay pending. When the gate fails, final labels are left
+// exactly as they were.
 AuditResult run_audit(datasets::Database& db, std::vector<std::string> raters, double threshold);
 
 // "alice,bob" → {"alice", "bob"}, empty parts dropped: --raters and the audit record use this form.
@@ -51,6 +62,11 @@ struct AdjudicationImport {
   AuditResult audit;
 };
 AdjudicationImport import_adjudications(datasets::Database& db, const std::string& path);
+
+// The issues an adjudicator must settle after the latest audit, as OWNER/NAME#NUMBER: kPending every
+// pending one, kDisagreements only those the raters disagreed on. Error when no audit has run.
+enum class AdjudicationQueue { kPending, kDisagreements };
+std::vector<std::string> adjudication_queue(datasets::Database& db, AdjudicationQueue queue);
 
 nlohmann::json audit_json(const AuditResult& audit);
 

@@ -5,11 +5,12 @@
 #include <set>
 
 #include "common/csv.hpp"
+#include "common/error.hpp"
+#include "common/utf8.hpp"
 #include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
 #include "datasets/store/prediction_store.hpp"
-#include "common/error.hpp"
 #include "taxonomy/taxonomy.hpp"
 
 namespace faultline::annotation {
@@ -31,6 +32,17 @@ std::map<std::string, size_t> header_index(const common::CsvRow& header, const s
     if (!index.count(name)) throw Error(path + ":1: the header lacks the column '" + name + "'");
   }
   return index;
+}
+
+int write_sheet(std::ostream& out, const std::vector<datasets::IssueRecord>& issues) {
+  common::write_csv_row(out, {"repo", "number", "url", "title", "text", "symptom", "root_cause", "note"});
+  for (const auto& issue : issues) {
+    std::string text = excerpt(issue.body, 400);
+    if (!issue.error_lines.empty()) text += " | error: " + issue.error_lines.front();
+    common::write_csv_row(
+        out, {issue.repo, std::to_string(issue.number), issue.url, issue.title, text, "", "", ""});
+  }
+  return static_cast<int>(issues.size());
 }
 
 }  // namespace
@@ -61,14 +73,17 @@ int export_label_sheet(datasets::Database& db, std::ostream& out, SheetSelection
   }
   std::stable_sort(rows.begin(), rows.end(),
                    [&](const auto& a, const auto& b) { return chosen[a.id] < chosen[b.id]; });
-  common::write_csv_row(out, {"repo", "number", "url", "title", "text", "symptom", "root_cause", "note"});
-  for (const auto& issue : rows) {
-    std::string text = excerpt(issue.body, 400);
-    if (!issue.error_lines.empty()) text += " | error: " + issue.error_lines.front();
-    common::write_csv_row(
-        out, {issue.repo, std::to_string(issue.number), issue.url, issue.title, text, "", "", ""});
+  return write_sheet(out, rows);
+}
+
+int export_issue_sheet(datasets::Database& db, std::ostream& out,
+                       const std::vector<std::string>& issue_keys) {
+  std::vector<datasets::IssueRecord> rows;
+  for (const auto& key : issue_keys) {
+    auto [repo, number] = datasets::parse_issue_key(key);
+    rows.push_back(datasets::load_issue(db, datasets::require_issue(db, repo, number, "label export")));
   }
-  return static_cast<int>(rows.size());
+  return write_sheet(out, rows);
 }
 
 std::vector<LabelRow> read_label_csv(datasets::Database& db, const std::string& path, int* blank) {
@@ -121,6 +136,7 @@ std::vector<LabelRow> read_label_csv(datasets::Database& db, const std::string& 
 
 LabelImport import_label_sheet(datasets::Database& db, const std::string& rater, const std::string& path) {
   if (rater.empty()) throw Error("label import: --rater must name the rater");
+  if (!common::is_valid_utf8(rater)) throw Error("label import: --rater is not valid UTF-8 text");
   LabelImport result;
   auto rows = read_label_csv(db, path, &result.skipped_blank);
   for (const auto& row : rows) {

@@ -16,6 +16,8 @@ enum class SheetSelection { kUnlabeled, kSample, kUncertain };
 // on, least confident first; kUnlabeled every issue without a final label. Returns the number of rows.
 int export_label_sheet(datasets::Database& db, std::ostream& out, SheetSelection selection,
                        const std::string& sample_name);
+// The same sheet for the issues named OWNER/NAME#NUMBER, in that order.
+int export_issue_sheet(datasets::Database& db, std::ostream& out, const std::vector<std::string>& issue_keys);
 
 struct LabelRow {
   int64_t issue_id = 0;

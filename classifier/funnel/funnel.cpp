@@ -2,6 +2,7 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
@@ -20,11 +21,16 @@ std::vector<FunnelRow> compute_funnel(datasets::Database& db, const std::string&
   for (const auto& [id, d] : datasets::load_screening(db)) {
     if (d.decision == "candidate") ++rows[repo_of[id]].candidates;
   }
+  std::set<int64_t> excluded;
   for (const auto& e : datasets::load_sample(db, sample_name)) {
     auto& row = rows[repo_of[e.issue_id]];
     e.status == "sampled" ? ++row.sampled : ++row.excluded;
+    if (e.status == "excluded") excluded.insert(e.issue_id);
   }
-  for (const auto& [id, label] : datasets::load_final_labels(db)) ++rows[repo_of[id]].labeled;
+  // An issue taken out of the sample is out of the study, whatever labels it had gathered.
+  for (const auto& [id, label] : datasets::load_final_labels(db)) {
+    if (!excluded.count(id)) ++rows[repo_of[id]].labeled;
+  }
   std::vector<FunnelRow> out;
   for (auto& [repo, row] : rows) out.push_back(row);
   return out;

@@ -15,7 +15,7 @@ struct FunnelRow {
   int candidates = 0;
   int sampled = 0;   // kept in the sample (replacements included, exclusions not)
   int excluded = 0;  // taken out of the sample with a reason
-  int labeled = 0;   // issues with a final manual label: the study's "final" column
+  int labeled = 0;   // issues with a final manual label and not excluded: the study's "final" column
 };
 
 // Rows sorted by repository name, followed by nothing else; use funnel_total for the sum.

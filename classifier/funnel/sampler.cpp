@@ -6,12 +6,13 @@
 #include <optional>
 #include <set>
 
+#include "common/clock.hpp"
+#include "common/error.hpp"
 #include "common/fnv1a.hpp"
 #include "common/seeded_random.hpp"
-#include "common/clock.hpp"
 #include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
-#include "common/error.hpp"
+#include "datasets/store/label_store.hpp"
 
 namespace faultline::funnel {
 
@@ -65,10 +66,39 @@ std::map<std::string, std::vector<Candidate>> candidates_by_repository(datasets:
   return out;
 }
 
+// Issues a rater or an adjudicator has labeled: the work a new draw must not silently discard.
+std::set<int64_t> labeled_issues(datasets::Database& db) {
+  std::set<int64_t> ids;
+  for (const auto& rater : datasets::list_raters(db)) {
+    for (const auto& l : datasets::load_manual_labels(db, rater)) ids.insert(l.issue_id);
+  }
+  for (const auto& [id, a] : datasets::load_adjudications(db)) ids.insert(id);
+  return ids;
+}
+
+void refuse_to_drop_labeled_issues(datasets::Database& db, const std::string& name,
+                                   const std::vector<datasets::SampleEntry>& draw) {
+  std::set<int64_t> kept;
+  for (const auto& e : draw) kept.insert(e.issue_id);
+  auto labeled = labeled_issues(db);
+  std::vector<std::string> dropped;
+  for (const auto& e : datasets::load_sample(db, name)) {
+    if (e.status == "sampled" && labeled.count(e.issue_id) && !kept.count(e.issue_id)) {
+      dropped.push_back(datasets::load_issue(db, e.issue_id).key());
+    }
+  }
+  if (dropped.empty()) return;
+  std::string list;
+  for (size_t i = 0; i < dropped.size() && i < 10; ++i) list += (i ? ", " : "") + dropped[i];
+  if (dropped.size() > 10) list += " and " + std::to_string(dropped.size() - 10) + " more";
+  throw Error("sample: drawing '" + name + "' again would drop " + std::to_string(dropped.size()) +
+              " labeled issues from it (" + list + "); use --force to replace the sample anyway");
+}
+
 }  // namespace
 
 std::map<std::string, StratumDraw> draw_sample(datasets::Database& db, const std::string& name, int total,
-                                               uint64_t seed) {
+                                               uint64_t seed, bool force) {
   if (total <= 0) throw Error("sample: --total must be positive");
   auto pools = candidates_by_repository(db);
   std::vector<std::string> repos;
@@ -91,6 +121,7 @@ std::map<std::string, StratumDraw> draw_sample(datasets::Database& db, const std
     }
     summary[repos[r]] = {counts[r], shares[r]};
   }
+  if (!force) refuse_to_drop_labeled_issues(db, name, entries);
   db.transaction([&] { datasets::replace_sample(db, name, entries); });
   return summary;
 }

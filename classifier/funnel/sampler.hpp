@@ -21,9 +21,11 @@ struct StratumDraw {
   int candidates = 0;
   int allocated = 0;
 };
-// Draws sample `name` from the screened candidates, replacing an earlier sample of that name.
+// Draws sample `name` from the screened candidates, replacing an earlier sample of that name. A new draw
+// that would drop issues of the old sample that raters have labeled is refused, naming them, unless
+// `force`.
 std::map<std::string, StratumDraw> draw_sample(datasets::Database& db, const std::string& name, int total,
-                                               uint64_t seed);
+                                               uint64_t seed, bool force = false);
 
 struct Replacement {
   std::string replacement_key;

@@ -2,14 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "common/text_file.hpp"
-#include "common/seeded_random.hpp"
+#include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "common/largest_entry.hpp"
+#include "common/seeded_random.hpp"
+#include "common/text_file.hpp"
 
 namespace faultline::model {
 
@@ -175,7 +175,7 @@ nlohmann::json AxisModel::describe() const {
 
 void AxisModel::save(const std::string& directory) const {
   fasttext_.save(directory + "/" + axis_ + ".ftz");
-  std::ofstream(directory + "/" + axis_ + ".json") << describe().dump(2) << '\n';
+  common::write_file_atomically(directory + "/" + axis_ + ".json", describe().dump(2) + "\n");
 }
 
 AxisModel AxisModel::load(const std::string& directory, const std::string& axis) {

@@ -9,9 +9,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "common/text_file.hpp"
-#include "common/fnv1a.hpp"
+#include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/fnv1a.hpp"
+#include "common/text_file.hpp"
 
 namespace faultline::model {
 
@@ -60,6 +61,8 @@ FastTextModel FastTextModel::train(const std::vector<std::string>& documents,
     std::ofstream out(input.path);
     for (size_t i = 0; i < documents.size(); ++i)
       out << kLabelPrefix << labels[i] << ' ' << documents[i] << '\n';
+    // A cut training file would train a model on part of the labels without a word.
+    if (!out.flush()) throw Error(input.path + ": cannot write fastText's training input (disk full?)");
   }
   fasttext::Args args;
   args.input = input.path;
@@ -87,13 +90,30 @@ FastTextModel FastTextModel::train(const std::vector<std::string>& documents,
   return m;
 }
 
+std::string FastTextModel::fasttext_bytes() const {
+  // The sequence of fastText's saveModel, into memory: saveModel writes a file without checking a single
+  // write, so a full disk would leave a cut model that still carries a matching checksum.
+  std::ostringstream out(std::ios::binary);
+  auto write_value = [&](const auto& value) {
+    out.write(reinterpret_cast<const char*>(&value), sizeof value);
+  };
+  write_value(kFastTextMagic);
+  write_value(kFastTextVersion);
+  fasttext::Args args = model_->getArgs();
+  args.save(out);
+  model_->getDictionary()->save(out);
+  write_value(model_->isQuant());
+  model_->getInputMatrix()->save(out);
+  write_value(args.qout);
+  model_->getOutputMatrix()->save(out);
+  return out.str();
+}
+
 void FastTextModel::save(const std::string& path) const {
-  ScratchFile raw;
-  model_->saveModel(raw.path);
-  std::string payload = common::read_text_file(raw.path);
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw Error(path + ": cannot write the model file");
-  out << kMagic << ' ' << std::hex << common::fnv1a(payload) << std::dec << ' ' << payload.size() << '\n' << payload;
+  std::string payload = fasttext_bytes();
+  std::ostringstream header;
+  header << kMagic << ' ' << std::hex << common::fnv1a(payload) << std::dec << ' ' << payload.size() << '\n';
+  common::write_file_atomically(path, header.str() + payload);
 }
 
 FastTextModel FastTextModel::load(const std::string& path) {

@@ -45,6 +45,8 @@ class FastTextModel {
                              const std::vector<std::string>& labels, const FastTextParams& params);
   static FastTextModel load(const std::string& path);
   void save(const std::string& path) const;
+  // What fastText's saveModel would write, built in memory (save() adds faultline's header and checksum).
+  std::string fasttext_bytes() const;
 
   // Probability of every label the model knows (they sum to 1). Computes what fastText's predictLine
   // computes, from tokens hashed once (see tokenize), without re-reading the text per model.

@@ -2,13 +2,15 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "classifier/model/text_features.hpp"
 #include "common/error.hpp"
 #include "common/fnv1a.hpp"
 #include "common/largest_entry.hpp"
+#include "common/atomic_file.hpp"
+#include "common/error.hpp"
+#include "common/fnv1a.hpp"
 #include "common/text_file.hpp"
 #include "taxonomy/builtin_data.hpp"
 #include "taxonomy/taxonomy.hpp"
@@ -98,15 +100,16 @@ IssuePrediction IssueClassifier::predict(const datasets::IssueRecord& issue) con
 }
 
 void IssueClassifier::save(const std::string& directory) const {
-  std::filesystem::create_directories(directory);
-  symptom_.save(directory);
-  root_cause_.save(directory);
-  if (scope_) scope_->save(directory);
-  nlohmann::json j = {
-      {"version", version_}, {"abstain_below", abstain_below_}, {"has_scope", scope_.has_value()}};
-  std::ofstream out(directory + "/model.json");
-  if (!out) throw Error(directory + "/model.json: cannot write the file");
-  out << j.dump(2) << '\n';
+  // The model is written whole into a new directory and only then swapped in: a failed save leaves the
+  // previous model usable.
+  common::replace_directory_atomically(directory, [&](const std::string& staging) {
+    symptom_.save(staging);
+    root_cause_.save(staging);
+    if (scope_) scope_->save(staging);
+    nlohmann::json j = {
+        {"version", version_}, {"abstain_below", abstain_below_}, {"has_scope", scope_.has_value()}};
+    common::write_file_atomically(staging + "/model.json", j.dump(2) + "\n");
+  });
 }
 
 IssueClassifier IssueClassifier::load(const std::string& directory) {

@@ -2,12 +2,57 @@
 
 #include <sqlite3.h>
 
-#include "datasets/store/migrations.hpp"
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <thread>
+
 #include "common/error.hpp"
+#include "datasets/store/migrations.hpp"
 
 namespace faultline::datasets {
 
-Statement::Statement(sqlite3* db, const std::string& sql) : db_(db), stmt_(nullptr), sql_(sql) {
+namespace {
+
+constexpr const char* kBusyText = "the store is busy (another faultline is writing)";
+
+bool is_access_failure(int rc) { return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_READONLY; }
+
+// SQLite's texts for a locked or write-protected store say neither who holds it nor what to do.
+std::string failure_text(sqlite3* db, int rc, int busy_timeout_ms) {
+  switch (rc & 0xff) {
+    case SQLITE_BUSY: {
+      char waited[32];
+      std::snprintf(waited, sizeof waited, "%g", busy_timeout_ms / 1000.0);
+      return std::string(kBusyText) + "; waited " + waited +
+             " s (raise --busy-timeout or FAULTLINE_BUSY_TIMEOUT)";
+    }
+    case SQLITE_READONLY:
+      return "the store is read-only here (no write permission); this command needs to write it";
+    default:
+      return sqlite3_errmsg(db);
+  }
+}
+
+// A file name as the path of a file: URI, where ?, # and % would otherwise end or escape it.
+std::string uri_path(const std::string& path) {
+  std::string out;
+  for (char c : path) {
+    if (c == '?' || c == '#' || c == '%') {
+      char escaped[4];
+      std::snprintf(escaped, sizeof escaped, "%%%02X", static_cast<unsigned char>(c));
+      out += escaped;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Statement::Statement(sqlite3* db, const std::string& sql, int busy_timeout_ms)
+    : db_(db), stmt_(nullptr), sql_(sql), busy_timeout_ms_(busy_timeout_ms) {
   if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt_, nullptr) != SQLITE_OK) {
     throw Error(std::string("database: cannot prepare statement: ") + sqlite3_errmsg(db_) + " in: " + sql);
   }
@@ -18,7 +63,10 @@ Statement::~Statement() {
 }
 
 Statement::Statement(Statement&& other) noexcept
-    : db_(other.db_), stmt_(other.stmt_), sql_(std::move(other.sql_)) {
+    : db_(other.db_),
+      stmt_(other.stmt_),
+      sql_(std::move(other.sql_)),
+      busy_timeout_ms_(other.busy_timeout_ms_) {
   other.stmt_ = nullptr;
 }
 
@@ -50,7 +98,8 @@ bool Statement::step() {
   int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
-  throw Error(std::string("database: ") + sqlite3_errmsg(db_) + " in: " + sql_);
+  std::string text = failure_text(db_, rc, busy_timeout_ms_);
+  throw Error("database: " + (is_access_failure(rc) ? text : text + " in: " + sql_));
 }
 
 void Statement::run() {
@@ -74,7 +123,9 @@ int64_t Statement::integer(int column) const { return sqlite3_column_int64(stmt_
 double Statement::real(int column) const { return sqlite3_column_double(stmt_, column); }
 bool Statement::is_null(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
 
-Database::Database(const std::string& path) : path_(path) { open(latest_schema_version()); }
+Database::Database(const std::string& path, const OpenOptions& options) : path_(path), options_(options) {
+  open(latest_schema_version());
+}
 
 Database::Database(const std::string& path, int version) : path_(path) { open(version); }
 
@@ -82,37 +133,86 @@ Database::~Database() {
   if (db_) sqlite3_close(db_);
 }
 
-void Database::open(int target_version) {
-  if (sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
-      SQLITE_OK) {
+void Database::connect(const std::string& name, int flags) {
+  if (sqlite3_open_v2(name.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
     if (db_) sqlite3_close(db_);
     db_ = nullptr;
     throw Error("database " + path_ + ": cannot open: " + message);
   }
-  sqlite3_busy_timeout(db_, 5000);
-  exec("PRAGMA journal_mode=WAL");
+  sqlite3_busy_timeout(db_, options_.busy_timeout_ms);
+}
+
+void Database::open(int target_version) {
+  if (!options_.create_if_missing && !std::filesystem::is_regular_file(path_)) {
+    throw Error("no store at " + path_ +
+                " (check --db or FAULTLINE_DB; 'faultline import', 'mine' or 'label import' create one)");
+  }
+  connect(path_, SQLITE_OPEN_READWRITE | (options_.create_if_missing ? SQLITE_OPEN_CREATE : 0));
+  // SQLite falls back to read-only when the file is write-protected; such a store can still be read,
+  // so nothing below may write to it.
+  bool read_only = sqlite3_db_readonly(db_, "main") == 1;
+  if (read_only && sqlite3_exec(db_, "PRAGMA user_version", nullptr, nullptr, nullptr) != SQLITE_OK) {
+    // A WAL store needs its -shm file to be read; where it cannot be created (a write-protected
+    // directory), the store is read as immutable: nobody can change a file that nobody may write.
+    sqlite3_close(db_);
+    db_ = nullptr;
+    connect("file:" + uri_path(path_) + "?immutable=1", SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
+  }
   exec("PRAGMA foreign_keys=ON");
-  const auto& steps = migrations();
+  // While another process turns a new store to WAL mode or migrates it, SQLite can answer SQLITE_BUSY at
+  // once instead of calling the busy handler (it cannot wait on a file that is changing its journal mode),
+  // so these steps are retried until the busy timeout has passed.
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(options_.busy_timeout_ms);
+  for (;;) {
+    try {
+      prepare_schema(target_version, read_only);
+      return;
+    } catch (const Error& e) {
+      bool busy = std::string(e.what()).find(kBusyText) != std::string::npos;
+      if (!busy || std::chrono::steady_clock::now() >= deadline) throw;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+}
+
+void Database::prepare_schema(int target_version, bool read_only) {
+  if (!read_only) exec("PRAGMA journal_mode=WAL");
   int current = user_version();
   if (current > latest_schema_version()) {
     throw Error("database " + path_ + ": schema version " + std::to_string(current) +
                 " is newer than this faultline understands (" + std::to_string(latest_schema_version()) +
                 "); use a newer faultline");
   }
-  for (int v = current; v < target_version; ++v) {
-    // Each step and its version bump commit together, so a crash leaves a consistent older schema.
-    transaction([&] {
-      exec(steps[v]);
-      exec("PRAGMA user_version=" + std::to_string(v + 1));
-    });
+  if (current >= target_version) return;
+  if (read_only) {
+    throw Error("database " + path_ + ": schema version " + std::to_string(current) +
+                " needs an upgrade, but the store is read-only here; open it once with write permission");
+  }
+  migrate(target_version);
+}
+
+void Database::migrate(int target_version) {
+  // All pending steps in one exclusive transaction: a second process opening the same new store waits
+  // for it and then finds the schema current, instead of creating the tables a second time.
+  exec("BEGIN EXCLUSIVE");
+  try {
+    const auto& steps = migrations();
+    for (int v = user_version(); v < target_version; ++v) exec(steps[v]);
+    exec("PRAGMA user_version=" + std::to_string(target_version));
+    exec("COMMIT");
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
   }
 }
 
 void Database::exec(const std::string& sql) {
   char* message = nullptr;
-  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
-    std::string text = message ? message : "unknown error";
+  int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message);
+  if (rc != SQLITE_OK) {
+    std::string text =
+        is_access_failure(rc) || !message ? failure_text(db_, rc, options_.busy_timeout_ms) : message;
     sqlite3_free(message);
     throw Error("database " + path_ + ": " + text);
   }

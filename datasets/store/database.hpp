@@ -12,9 +12,16 @@ struct sqlite3_stmt;
 
 namespace faultline::datasets {
 
+// How a store is opened: whether a missing file may become a new store, and how long to wait for
+// another process that holds the write lock.
+struct OpenOptions {
+  bool create_if_missing = true;
+  int busy_timeout_ms = 5000;
+};
+
 class Statement {
  public:
-  Statement(sqlite3* db, const std::string& sql);
+  Statement(sqlite3* db, const std::string& sql, int busy_timeout_ms);
   ~Statement();
   Statement(const Statement&) = delete;
   Statement& operator=(const Statement&) = delete;
@@ -49,19 +56,22 @@ class Statement {
   sqlite3* db_;
   sqlite3_stmt* stmt_;
   std::string sql_;
+  int busy_timeout_ms_;
 };
 
 class Database {
  public:
-  // Opens (creating if needed), turns on WAL and foreign keys, and applies pending migrations.
-  explicit Database(const std::string& path);
+  // Opens (creating if needed and allowed), turns on WAL and foreign keys, and applies pending
+  // migrations. Without create_if_missing a missing file is "no store at PATH" and nothing is created.
+  // A store the process may not write is opened read-only: reads work, writes fail.
+  explicit Database(const std::string& path, const OpenOptions& options = {});
   // Opens and migrates only up to `version` (tests use it to build an older schema).
   Database(const std::string& path, int version);
   ~Database();
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
 
-  Statement prepare(const std::string& sql) { return Statement(db_, sql); }
+  Statement prepare(const std::string& sql) { return Statement(db_, sql, options_.busy_timeout_ms); }
   void exec(const std::string& sql);
   int user_version();
   int64_t last_insert_id() const;
@@ -71,9 +81,13 @@ class Database {
   void transaction(const std::function<void()>& work);
 
  private:
+  void connect(const std::string& name, int flags);
   void open(int target_version);
+  void prepare_schema(int target_version, bool read_only);
+  void migrate(int target_version);
   sqlite3* db_ = nullptr;
   std::string path_;
+  OpenOptions options_;
 };
 
 }  // namespace faultline::datasets

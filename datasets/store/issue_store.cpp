@@ -40,12 +40,15 @@ UpsertResult upsert_issue(Database& db, const IssueRecord& issue) {
   std::optional<int64_t> existing = find_issue(db, issue.repo, issue.number);
   nlohmann::json error_lines = issue.error_lines;
   if (existing) {
+    // A record without a scope decision (a mined one) keeps the decision and reason a person recorded.
     db.prepare(
           "UPDATE issues SET url=?, state=?, created=?, updated=?, title=?, body=?, error_lines=?, env=?, "
-          "discussion=?, scope=?, scope_reason=?, raw_json=COALESCE(?, raw_json) WHERE id=?")
+          "discussion=?, scope=COALESCE(?, scope), "
+          "scope_reason=CASE WHEN ? IS NULL THEN scope_reason ELSE ? END, "
+          "raw_json=COALESCE(?, raw_json) WHERE id=?")
         .bind_all(issue.url, issue.state, issue.created, issue.updated, issue.title, issue.body,
-                  error_lines.dump(), issue.env, issue.discussion, issue.scope, issue.scope_reason,
-                  issue.raw_json, *existing)
+                  error_lines.dump(), issue.env, issue.discussion, issue.scope, issue.scope,
+                  issue.scope_reason, issue.raw_json, *existing)
         .run();
   } else {
     db.prepare(

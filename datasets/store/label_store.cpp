@@ -84,14 +84,6 @@ std::optional<Adjudication> find_adjudication(Database& db, int64_t issue_id) {
   return Adjudication{s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(5)};
 }
 
-int64_t record_audit(Database& db, const std::string& raters, int n, double kappa_joint, double threshold,
-                     const std::string& gate) {
-  db.prepare("INSERT INTO audits(raters, n, kappa_joint, threshold, gate, audited_at) VALUES (?,?,?,?,?,?)")
-      .bind_all(raters, n, kappa_joint, threshold, gate, common::utc_now())
-      .run();
-  return db.last_insert_id();
-}
-
 void replace_final_labels(Database& db, const std::vector<FinalLabel>& labels, int64_t audit_id) {
   db.exec("DELETE FROM final_labels");
   Statement insert = db.prepare(

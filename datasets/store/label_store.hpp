@@ -1,4 +1,4 @@
-// SQL for manual labels: rater batches, adjudications, audits and the final (overriding) labels.
+// SQL for manual labels: rater batches, adjudications and the final (overriding) labels.
 #pragma once
 
 #include <map>
@@ -46,9 +46,6 @@ struct Adjudication {
 void put_adjudication(Database& db, const Adjudication& a);
 std::map<int64_t, Adjudication> load_adjudications(Database& db);
 std::optional<Adjudication> find_adjudication(Database& db, int64_t issue_id);
-
-int64_t record_audit(Database& db, const std::string& raters, int n, double kappa_joint, double threshold,
-                     const std::string& gate);
 
 struct FinalLabel {
   int64_t issue_id = 0;

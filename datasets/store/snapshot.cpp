@@ -84,6 +84,7 @@ std::vector<IssueRecord> read_snapshot(const std::string& path) {
     if (!seen.insert(r.key()).second) throw Error(where + ": " + r.key() + " appears twice in the snapshot");
     records.push_back(std::move(r));
   }
+  if (records.empty()) throw Error(path + ": no records (the snapshot is empty)");
   return records;
 }
 

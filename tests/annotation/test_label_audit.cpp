@@ -1,17 +1,19 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "classifier/annotation/label_audit.hpp"
 #include "classifier/annotation/label_sheets.hpp"
 #include "common/csv.hpp"
+#include "common/error.hpp"
+#include "datasets/store/audit_store.hpp"
 #include "datasets/store/database.hpp"
 #include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
 #include "datasets/store/prediction_store.hpp"
-#include "common/error.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace faultline::annotation;
@@ -159,6 +161,9 @@ TEST(Audit, ManualLabelsAreUntouchedByPredictions) {
   run_audit(db, {"alice", "bob"}, 0.8);
   int64_t one = *find_issue(db, "a/b", 1);
   replace_predictions(db, {{one, "v1", "in", 0.9, "hang", 0.9, "performance_bug", 0.9, false, "[]"}});
+  // The prediction was written (so the check below could see an overwrite)...
+  EXPECT_EQ(load_predictions(db)[one].symptom, "hang");
+  // ...and the final label of the same issue is the raters' one.
   EXPECT_EQ(load_final_labels(db)[one].symptom, "crash");
 }
 
@@ -223,4 +228,62 @@ TEST(LabelExport, UncertainQueueListsAbstentionsLeastConfidentFirst) {
   auto rows = common::parse_csv(out.str(), "queue");
   EXPECT_EQ(rows[1].fields[1], "3");
   EXPECT_EQ(rows[2].fields[1], "2");
+}
+
+TEST(Audit, AnIssueOnlyOneRaterLabeledIsPendingUntilAdjudicated) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("l.db"));
+  two_raters(dir, db);
+  add_issues(db, 11);
+  import_label_sheet(db, "alice",
+                     dir.write("a11.csv", std::string(kHeader) + "a/b,11,alice,hang,api_misuse,\n"));
+  auto audit = run_audit(db, {"alice", "bob"}, 0.8);
+  EXPECT_EQ(audit.n, 10);  // issue 11 cannot be scored
+  EXPECT_EQ(audit.pending, (std::vector<std::string>{"a/b#10", "a/b#11"}));
+  EXPECT_EQ(audit.partially_labeled, (std::vector<std::string>{"a/b#11"}));
+  auto j = audit_json(audit);
+  EXPECT_EQ(j.at("pending").size(), 2u);
+  EXPECT_EQ(j.at("pending_partially_labeled")[0], "a/b#11");
+  EXPECT_EQ(adjudication_queue(db, AdjudicationQueue::kPending), audit.pending);
+  EXPECT_EQ(adjudication_queue(db, AdjudicationQueue::kDisagreements), (std::vector<std::string>{"a/b#10"}));
+
+  std::ostringstream sheet;
+  EXPECT_EQ(export_issue_sheet(db, sheet, adjudication_queue(db, AdjudicationQueue::kPending)), 2);
+  auto rows = common::parse_csv(sheet.str(), "pending.csv");
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[1].fields[1], "10");
+  EXPECT_EQ(rows[2].fields[1], "11");
+
+  auto adj = import_adjudications(
+      db, dir.write("adj.csv", std::string(kHeader) + "a/b,11,carol,hang,api_misuse,\n"));
+  EXPECT_EQ(adj.audit.pending, (std::vector<std::string>{"a/b#10"}));
+  EXPECT_TRUE(adj.audit.partially_labeled.empty());
+}
+
+TEST(LabelImport, ASheetSavedWithAByteOrderMarkImports) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("l.db"));
+  add_issues(db, 1);
+  auto r = import_label_sheet(
+      db, "alice",
+      dir.write("bom.csv", "\xEF\xBB\xBF" + std::string(kHeader) + "a/b,1,alice,crash,api_misuse,\n"));
+  EXPECT_EQ(r.labeled, 1);
+}
+
+TEST(LabelImport, TextThatIsNotUtf8IsRefusedNamingWhere) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("l.db"));
+  add_issues(db, 2);
+  auto path = dir.write("a.csv", std::string(kHeader) + "a/b,1,alice,crash,api_misuse,\n" +
+                                     "a/b,2,alice,crash,api_misuse,caf\xE9\n");
+  EXPECT_EQ(import_error(db, path), path + ":3: not valid UTF-8 (save the file as UTF-8)");
+  std::string message;
+  try {
+    import_label_sheet(db, "al\xFFice",
+                       dir.write("ok.csv", std::string(kHeader) + "a/b,1,,crash,api_misuse,\n"));
+  } catch (const faultline::Error& e) {
+    message = e.what();
+  }
+  EXPECT_EQ(message, "label import: --rater is not valid UTF-8 text");
+  EXPECT_EQ(count(db, "manual_labels"), 0);
 }

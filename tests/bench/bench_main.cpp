@@ -9,10 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "classifier/model/classify_store.hpp"
 #include "classifier/annotation/label_audit.hpp"
 #include "classifier/annotation/label_sheets.hpp"
+#include "classifier/model/classify_store.hpp"
 #include "classifier/model/text_features.hpp"
+#include "datasets/store/audit_store.hpp"
 #include "datasets/store/database.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"

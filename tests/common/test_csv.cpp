@@ -39,3 +39,24 @@ TEST(Csv, CrLfLineEndingsAreAccepted) {
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[1].fields, (std::vector<std::string>{"c", "d"}));
 }
+
+TEST(Csv, CellsASpreadsheetWouldRunAsFormulasAreWrittenInertAndReadBackUnchanged) {
+  std::vector<std::string> fields{
+      "=cmd|' /C calc'!A0", "+SUM(A1:A2)", "-2+3", "@SUM(A1)", "\tTAB", "'quoted", "-0.027", "3", "plain"};
+  std::ostringstream out;
+  common::write_csv_row(out, fields);
+  // Hand-written expectation: a ' before each cell that starts with = + - @ or a tab (but not before the
+  // numbers -0.027 and 3), and before the cell that already starts with '.
+  EXPECT_EQ(out.str(), "'=cmd|' /C calc'!A0,'+SUM(A1:A2),'-2+3,'@SUM(A1),'\tTAB,''quoted,-0.027,3,plain\n");
+  auto rows = common::parse_csv(out.str(), "w");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].fields, fields);
+}
+
+TEST(Csv, AUtf8ByteOrderMarkIsNotPartOfTheFirstHeader) {
+  auto rows = common::parse_csv("\xEF\xBB\xBFrepo,number\na/b,1\n", "bom.csv");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].fields, (std::vector<std::string>{"repo", "number"}));
+  // Without the mark the same text parses the same: the mark, not the content, was the difference.
+  EXPECT_EQ(common::parse_csv("repo,number\na/b,1\n", "plain.csv")[0].fields, rows[0].fields);
+}

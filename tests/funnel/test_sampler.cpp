@@ -3,13 +3,16 @@
 #include <map>
 #include <set>
 
+#include "classifier/funnel/funnel.hpp"
 #include "classifier/funnel/sampler.hpp"
 #include "classifier/funnel/screening.hpp"
 #include "common/clock.hpp"
+#include "common/error.hpp"
+#include "datasets/store/audit_store.hpp"
 #include "datasets/store/database.hpp"
 #include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
-#include "common/error.hpp"
+#include "datasets/store/label_store.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace faultline::funnel;
@@ -161,4 +164,61 @@ TEST(Sample, DrawIsDeterministicForASeed) {
   ASSERT_EQ(a.size(), 4u);
   ASSERT_EQ(b.size(), 4u);
   for (size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i].issue_id, b[i].issue_id);
+}
+
+TEST(Sample, RedrawingAwayLabeledIssuesIsRefusedNamingThemUnlessForced) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("r.db"));
+  fill(db);
+  draw_sample(db, "m", 3, 9);
+  int64_t batch = create_label_batch(db, "alice", "alice.csv");
+  std::set<std::string> labeled;
+  for (const auto& e : load_sample(db, "m")) {
+    put_manual_label(db, {e.issue_id, "alice", "crash", "code_logic_error", "", batch});
+    labeled.insert(load_issue(db, e.issue_id).key());
+  }
+  // The same seed draws the same issues: nothing labeled leaves, so no refusal.
+  EXPECT_NO_THROW(draw_sample(db, "m", 3, 9));
+  // Another seed keeps at most two of the three labeled issues (3 of 6 drawn: the same three with
+  // probability 1/20, and not for this seed, which the forced draw below confirms).
+  std::string message;
+  try {
+    draw_sample(db, "m", 3, 10);
+  } catch (const faultline::Error& e) {
+    message = e.what();
+  }
+  ASSERT_NE(message.find("labeled issues from it"), std::string::npos) << message;
+  EXPECT_NE(message.find("--force"), std::string::npos);
+  auto before = load_sample(db, "m");
+  for (const auto& e : before) EXPECT_TRUE(labeled.count(load_issue(db, e.issue_id).key()));  // unchanged
+  draw_sample(db, "m", 3, 10, /*force=*/true);
+  int dropped = 0;
+  std::set<std::string> now;
+  for (const auto& e : load_sample(db, "m")) now.insert(load_issue(db, e.issue_id).key());
+  for (const auto& key : labeled) {
+    if (!now.count(key)) {
+      ++dropped;
+      EXPECT_NE(message.find(key), std::string::npos) << key << " left the sample but was not named";
+    }
+  }
+  EXPECT_GT(dropped, 0);
+}
+
+TEST(Funnel, AnIssueReplacedInTheSampleIsNoLongerFinal) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("r.db"));
+  fill(db);
+  int64_t three = *find_issue(db, "a/b", 3), four = *find_issue(db, "a/b", 4);
+  replace_sample(db, "s", {{three, "sampled", "draw", {}, {}, 1}, {four, "sampled", "draw", {}, {}, 1}});
+  int64_t audit = record_audit(db, "alice,bob", 2, 1.0, 0.8, "pass");
+  replace_final_labels(db,
+                       {{three, "crash", "code_logic_error", "agreed", "alice,bob"},
+                        {four, "hang", "concurrency_error", "agreed", "alice,bob"}},
+                       audit);
+  ASSERT_EQ(funnel_total(compute_funnel(db, "s")).labeled, 2);
+  replace_in_sample(db, "s", "a/b", 3, "no fix evidence");
+  FunnelRow total = funnel_total(compute_funnel(db, "s"));
+  EXPECT_EQ(total.labeled, 1);  // #3 is excluded; only #4 stays final
+  EXPECT_EQ(total.excluded, 1);
+  EXPECT_EQ(total.sampled, 2);  // #4 and the replacement #2
 }

@@ -7,10 +7,12 @@
 #include "classifier/model/evaluation.hpp"
 #include "classifier/model/issue_classifier.hpp"
 #include "common/error.hpp"
+#include "datasets/store/audit_store.hpp"
 #include "datasets/store/database.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
 #include "datasets/store/prediction_store.hpp"
+#include "tests/file_size_limit.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace faultline::model;
@@ -168,6 +170,31 @@ TEST(Classifier, CorruptedOrMissingModelFilesGiveClearErrors) {
   } catch (const faultline::Error& e) {
     EXPECT_NE(std::string(e.what()).find("no trained model here"), std::string::npos);
   }
+}
+
+TEST(Classifier, AFailedSaveLeavesThePreviousModelWholeAndUsable) {
+  faultline::testing::TempDir dir;
+  std::string models = dir.file("m");
+  auto previous = IssueClassifier::train(tiny_corpus(), {}, quick());
+  previous.save(models);
+  auto corpus = tiny_corpus();
+  corpus[0].symptom = "crash";
+  auto newer = IssueClassifier::train(corpus, {}, quick());
+  ASSERT_NE(newer.version(), previous.version());
+  std::string message;
+  {
+    faultline::testing::FileSizeLimit disk_full(1024);  // the .ftz files are larger than this
+    try {
+      newer.save(models);
+    } catch (const faultline::Error& e) {
+      message = e.what();
+    }
+  }
+  EXPECT_NE(message.find(": cannot write the file"), std::string::npos) << message;
+  EXPECT_EQ(IssueClassifier::load(models).version(), previous.version());
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), {}), 1);  // no half model left
+  newer.save(models);  // with room, the same save succeeds and replaces the model
+  EXPECT_EQ(IssueClassifier::load(models).version(), newer.version());
 }
 
 TEST(Classifier, ClassifyNeverOverwritesAManualLabel) {

@@ -1,11 +1,16 @@
+#include <fasttext/fasttext.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <sstream>
 
 #include "classifier/model/fasttext_model.hpp"
 #include "classifier/model/rules.hpp"
 #include "classifier/model/text_features.hpp"
+#include "common/fnv1a.hpp"
+#include "common/text_file.hpp"
 #include "datasets/store/snapshot.hpp"
+#include "tests/temp_dir.hpp"
 
 using namespace faultline::model;
 
@@ -48,4 +53,33 @@ TEST(FastText, TokensEndWithTheEndOfLineTokenAndHashLikeFastText) {
   EXPECT_EQ(t.words, (std::vector<std::string>{"illegal", "memory", "access", "</s>"}));
   // 32-bit FNV-1a of "a": (2166136261 ^ 97) * 16777619 mod 2^32 = 3826002220.
   EXPECT_EQ(tokenize("a").hashes[0], 3826002220u);
+}
+
+TEST(FastText, InMemoryModelBytesEqualWhatFastTextsOwnSaveModelWrites) {
+  // fastText's saveModel is the reference writer: a model it saved, wrapped in faultline's header and
+  // loaded, must serialise back to the very same bytes.
+  faultline::testing::TempDir dir;
+  std::string train = dir.write("train.txt",
+                                "__label__hang training hangs in allreduce\n"
+                                "__label__crash illegal memory access in the kernel\n"
+                                "__label__hang deadlock at the barrier\n");
+  fasttext::Args args;
+  args.input = train;
+  args.model = fasttext::model_name::sup;
+  args.loss = fasttext::loss_name::softmax;
+  args.minCount = 1;
+  args.epoch = 2;
+  args.dim = 8;
+  args.thread = 1;
+  args.verbose = 0;
+  fasttext::FastText reference;
+  reference.train(args);
+  reference.saveModel(dir.file("reference.bin"));
+  std::string bytes = faultline::common::read_text_file(dir.file("reference.bin"));
+  std::ostringstream wrapped;
+  wrapped << "faultline-fasttext-v1 " << std::hex << faultline::common::fnv1a(bytes) << std::dec << ' '
+          << bytes.size() << '\n'
+          << bytes;
+  auto model = FastTextModel::load(dir.write("model.ftz", wrapped.str()));
+  EXPECT_EQ(model.fasttext_bytes(), bytes);
 }

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "datasets/store/audit_store.hpp"
 #include "datasets/store/database.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"

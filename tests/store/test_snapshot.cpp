@@ -109,3 +109,22 @@ TEST(Snapshot, BundledCorpusImportsCompletely) {
   EXPECT_EQ(summary.inserted, 432);
   EXPECT_EQ(count_issues(db), 432);
 }
+
+TEST(Snapshot, ImportingADirectoryOrAnEmptyFileIsAnErrorNamingIt) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("store.db"));
+  auto message = [&](const std::string& path) {
+    try {
+      import_snapshot(db, path);
+    } catch (const faultline::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(message(dir.path().string()), dir.path().string() + ": is a directory, not a file");
+  std::string empty = dir.write("empty.jsonl", "\n");
+  EXPECT_EQ(message(empty), empty + ": no records (the snapshot is empty)");
+  // One record in the same file imports: emptiness, not the file, was the error.
+  dir.write("empty.jsonl", std::string(kRecord) + "\n");
+  EXPECT_EQ(message(empty), "");
+}

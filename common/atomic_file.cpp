@@ -1,0 +1,100 @@
+#include "common/atomic_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "common/error.hpp"
+
+namespace faultline::common {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// "dir/.name.XXXXXX": hidden beside the target, so the rename stays on one file system.
+std::string temp_template(const std::string& path) {
+  fs::path target(path);
+  if (target.filename().empty()) target = target.parent_path();  // "models/" names the directory "models"
+  return (target.parent_path() / ("." + target.filename().string() + ".XXXXXX")).string();
+}
+
+std::string reason() { return std::strerror(errno); }
+
+void fsync_directory_of(const std::string& path) {
+  fs::path parent = fs::path(path).parent_path();
+  int fd = open(parent.empty() ? "." : parent.c_str(), O_RDONLY | O_DIRECTORY);
+  if (fd < 0)
+    return;  // the rename is done; durability of the entry is best effort where dirs cannot be opened
+  fsync(fd);
+  close(fd);
+}
+
+// Checks each write: a full disk shows up as a short write or ENOSPC/EFBIG, never as silence.
+void write_all(int fd, std::string_view content, const std::string& path) {
+  while (!content.empty()) {
+    ssize_t n = write(fd, content.data(), content.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw Error(path + ": cannot write the file: " + (n < 0 ? reason() : "no space written"));
+    content.remove_prefix(static_cast<size_t>(n));
+  }
+}
+
+}  // namespace
+
+void write_file_atomically(const std::string& path, std::string_view content) {
+  std::string temp = temp_template(path);
+  int fd = mkostemp(temp.data(), O_CLOEXEC);  // O_CREAT|O_EXCL with a random suffix
+  if (fd < 0) throw Error(path + ": cannot create a temporary file beside it: " + reason());
+  try {
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, 0666 & ~mask) != 0) throw Error(path + ": cannot set the file mode: " + reason());
+    write_all(fd, content, path);
+    if (fsync(fd) != 0) throw Error(path + ": cannot write the file: " + reason());
+    int closed = close(fd);
+    fd = -1;
+    if (closed != 0) throw Error(path + ": cannot write the file: " + reason());
+    if (std::rename(temp.c_str(), path.c_str()) != 0) {
+      throw Error(path + ": cannot replace the file: " + reason());
+    }
+  } catch (...) {
+    if (fd >= 0) close(fd);
+    unlink(temp.c_str());
+    throw;
+  }
+  fsync_directory_of(path);
+}
+
+void replace_directory_atomically(const std::string& path,
+                                  const std::function<void(const std::string&)>& fill) {
+  std::string staging = temp_template(path);
+  if (!mkdtemp(staging.data())) throw Error(path + ": cannot create a directory beside it: " + reason());
+  std::error_code ignored;
+  try {
+    fill(staging);
+    if (!fs::exists(path)) {
+      if (std::rename(staging.c_str(), path.c_str()) != 0) {
+        throw Error(path + ": cannot move the new directory in place: " + reason());
+      }
+    } else {
+      // Exchange both names in one step, so `path` is never missing; the old version then sits at the
+      // staging name and is removed.
+      if (renameat2(AT_FDCWD, staging.c_str(), AT_FDCWD, path.c_str(), RENAME_EXCHANGE) != 0) {
+        throw Error(path + ": cannot swap in the new directory: " + reason());
+      }
+      fs::remove_all(staging, ignored);
+    }
+  } catch (...) {
+    fs::remove_all(staging, ignored);
+    throw;
+  }
+  fsync_directory_of(path);
+}
+
+}  // namespace faultline::common

@@ -1,0 +1,22 @@
+// Output files that are either the old version or the complete new one, never a cut or empty one,
+// and never written through a link somebody placed at a predictable temporary name.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace faultline::common {
+
+// Writes `content` to a new temporary file beside `path` (O_CREAT|O_EXCL, unpredictable name), checks
+// every write and the close, fsyncs, and renames it over `path`. On any failure the temporary file is
+// removed, `path` is left as it was, and faultline::Error names `path` and the reason.
+void write_file_atomically(const std::string& path, std::string_view content);
+
+// Lets `fill` write a complete new version of the directory `path` into a fresh directory beside it,
+// then swaps it in; the old directory stays whole and in place until then. On any failure (an exception
+// from `fill` included) the new directory is removed and the old one is left untouched.
+void replace_directory_atomically(const std::string& path,
+                                  const std::function<void(const std::string&)>& fill);
+
+}  // namespace faultline::common

@@ -1,0 +1,92 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+
+#include "common/atomic_file.hpp"
+#include "common/error.hpp"
+#include "common/text_file.hpp"
+#include "tests/file_size_limit.hpp"
+#include "tests/temp_dir.hpp"
+
+using faultline::common::read_text_file;
+using faultline::common::replace_directory_atomically;
+using faultline::common::write_file_atomically;
+
+namespace {
+
+std::vector<std::string> entries(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string error_of(const std::function<void()>& work) {
+  try {
+    work();
+  } catch (const faultline::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(AtomicFile, ReplacesTheFileWithTheWholeContentAndLeavesNothingElse) {
+  faultline::testing::TempDir dir;
+  std::string path = dir.write("out.csv", "old\n");
+  std::string content(100000, 'x');
+  write_file_atomically(path, content);
+  EXPECT_EQ(read_text_file(path), content);
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"out.csv"});
+}
+
+TEST(AtomicFile, AFullDiskLeavesTheOldFileNoTemporaryAndAnErrorNamingTheFile) {
+  faultline::testing::TempDir dir;
+  std::string path = dir.write("out.csv", "old\n");
+  std::string message;
+  {
+    faultline::testing::FileSizeLimit disk_full(4096);
+    message = error_of([&] { write_file_atomically(path, std::string(100000, 'x')); });
+  }
+  EXPECT_EQ(message.rfind(path + ": cannot write the file", 0), 0u) << message;
+  EXPECT_EQ(read_text_file(path), "old\n");
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"out.csv"});
+  // The same write below the limit goes through: the limit, not the content, made it fail.
+  faultline::testing::FileSizeLimit roomy(1 << 20);
+  EXPECT_EQ(error_of([&] { write_file_atomically(path, std::string(100000, 'x')); }), "");
+}
+
+TEST(AtomicFile, NeverWritesThroughALinkAtAGuessableTemporaryName) {
+  faultline::testing::TempDir dir;
+  std::string victim = dir.write("victim", "keep me\n");
+  std::filesystem::create_symlink(victim, dir.file("report.md.tmp"));
+  write_file_atomically(dir.file("report.md"), "# report\n");
+  EXPECT_EQ(read_text_file(victim), "keep me\n");
+  EXPECT_EQ(read_text_file(dir.file("report.md")), "# report\n");
+}
+
+TEST(AtomicFile, ADirectoryIsSwappedInOnlyWhenComplete) {
+  faultline::testing::TempDir dir;
+  std::string models = dir.file("store.db.models");
+  std::filesystem::create_directories(models);
+  dir.write("store.db.models/model.json", "old model\n");
+  std::string message = error_of([&] {
+    replace_directory_atomically(models, [](const std::string& staging) {
+      write_file_atomically(staging + "/model.json", "new model\n");
+      throw faultline::Error(staging + "/symptom.ftz: cannot write the file");
+    });
+  });
+  EXPECT_NE(message.find("symptom.ftz"), std::string::npos);
+  EXPECT_EQ(read_text_file(models + "/model.json"), "old model\n");
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"store.db.models"});
+  replace_directory_atomically(models, [](const std::string& staging) {
+    write_file_atomically(staging + "/model.json", "new model\n");
+  });
+  EXPECT_EQ(read_text_file(models + "/model.json"), "new model\n");
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"store.db.models"});
+}

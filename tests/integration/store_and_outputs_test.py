@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""The faultline executable against stores and disks that are not what a verb hopes for: a missing store is
+never created by a verb that only reads or derives, a busy store says so, and output files on a full disk
+(RLIMIT_FSIZE stands in for it) fail loudly and leave the previous file as it was."""
+import json
+import os
+import resource
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+
+faultline, source_dir = sys.argv[1], sys.argv[2]
+snapshot = os.path.join(source_dir, "datasets", "snapshot")
+
+
+def run(*args, db, file_size_limit=None, env=None):
+    def limit():
+        if file_size_limit is not None:
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (file_size_limit, resource.RLIM_INFINITY))
+    return subprocess.run([faultline, "--db", db, *args], capture_output=True, text=True, preexec_fn=limit,
+                          env={**os.environ, **(env or {})})
+
+
+def check(condition, message):
+    if not condition:
+        print("FAIL:", message)
+        sys.exit(1)
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    missing = os.path.join(tmp, "nosuch.db")
+    # Verbs that read or derive: "no store at PATH", non-zero, nothing created, no report files.
+    for verb in (["funnel"], ["screen"], ["audit"], ["export", "--what", "issues"],
+                 ["report", "--out", os.path.join(tmp, "report")], ["sample", "--total", "3"]):
+        out = run(*verb, db=missing)
+        check(out.returncode != 0, f"{verb} on a missing store exited 0")
+        check(out.stderr.startswith("faultline: no store at " + missing), f"{verb}: {out.stderr!r}")
+        check(not os.path.exists(missing), f"{verb} created the store")
+    check(not os.path.exists(os.path.join(tmp, "report")), "report wrote files without a store")
+    # A verb that brings data in creates it.
+    db = os.path.join(tmp, "store.db")
+    out = run("import", "--snapshot", os.path.join(snapshot, "issues.jsonl"), db=db)
+    check(out.returncode == 0 and os.path.exists(db), out.stderr)
+    check(run("funnel", db=db).returncode == 0, "funnel on an existing store failed")
+
+    # A busy store: another connection holds the write lock; the verb waits --busy-timeout and says so.
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    out = run("screen", "--busy-timeout", "0.2", db=db)
+    check(out.returncode != 0, "screen on a locked store exited 0")
+    check("the store is busy (another faultline is writing); waited 0.2 s" in out.stderr, out.stderr)
+    out = run("screen", db=db, env={"FAULTLINE_BUSY_TIMEOUT": "0.3"})
+    check("waited 0.3 s" in out.stderr, out.stderr)
+    holder.execute("ROLLBACK")
+    holder.close()
+    check(run("screen", db=db).returncode == 0, "screen after the lock was released failed")
+
+    # Output files on a full disk: non-zero, the message names the file, the old file is untouched and
+    # no temporary file is left. The same command with room succeeds (the limit made the difference).
+    # The limit must leave room for the store's own -shm and -wal files (32 KiB and a few pages).
+    limit = 64 * 1024
+    outputs = {"issues.jsonl": ["export", "--what", "issues", "--format", "jsonl"],
+               "issues.csv": ["export", "--what", "issues", "--format", "csv"],
+               "sheet.csv": ["label", "export", "--rater", "alice"]}
+    for name, verb in outputs.items():
+        path = os.path.join(tmp, name)
+        with open(path, "w") as f:
+            f.write("previous\n")
+        out = run(*verb, "--out", path, db=db, file_size_limit=limit)
+        check(out.returncode != 0, f"{name}: exited 0 on a full disk")
+        check(path + ": cannot write the file" in out.stderr, f"{name}: {out.stderr!r}")
+        check(open(path).read() == "previous\n", f"{name}: the previous file was changed")
+        check(sorted(f for f in os.listdir(tmp) if f.startswith("." + name)) == [], f"{name}: temp left")
+        out = run(*verb, "--out", path, db=db)
+        check(out.returncode == 0, f"{name}: {out.stderr}")
+        check(os.path.getsize(path) > limit, f"{name}: the test output is not larger than the limit")
+
+    # A rater name that is not UTF-8: a sheet export still prints valid JSON; an import refuses it in one line.
+    bad_rater = b"al\xffice"
+    out = subprocess.run([faultline, "--db", db, "--json", "label", "export", "--rater", bad_rater, "--out",
+                          os.path.join(tmp, "bad.csv")], capture_output=True, text=True, errors="replace")
+    check(out.returncode == 0 and json.loads(out.stdout)["rows"] > 0, out.stderr)
+    out = subprocess.run([faultline, "--db", db, "label", "import", "--rater", bad_rater,
+                          os.path.join(tmp, "bad.csv")], capture_output=True, text=True, errors="replace")
+    check(out.returncode != 0 and out.stderr == "faultline: label import: --rater is not valid UTF-8 text\n",
+          out.stderr)
+
+print("ok")

@@ -1,0 +1,91 @@
+// What the report counts: final manual labels by default; predictions only on request, only for
+// screened-in candidates, and never in the tables that count labels.
+#include <gtest/gtest.h>
+
+#include "datasets/store/audit_store.hpp"
+#include "datasets/store/database.hpp"
+#include "datasets/store/funnel_store.hpp"
+#include "datasets/store/issue_store.hpp"
+#include "datasets/store/label_store.hpp"
+#include "datasets/store/prediction_store.hpp"
+#include "reports/report_data.hpp"
+#include "reports/tables.hpp"
+#include "tests/reports/study_dataset.hpp"
+#include "tests/temp_dir.hpp"
+
+using namespace faultline::reports;
+namespace ds = faultline::datasets;
+
+namespace {
+
+// Three issues: #1 has a final manual label; #2 is a screened-in candidate with a confident prediction;
+// #3 has an equally confident prediction but screening excluded it (it is open).
+void fill(ds::Database& db) {
+  for (int n = 1; n <= 3; ++n) {
+    ds::IssueRecord r;
+    r.repo = "NVIDIA/cutlass";
+    r.number = n;
+    r.url = "https://github.com/NVIDIA/cutlass/issues/" + std::to_string(n);
+    r.state = n == 3 ? "open" : "closed";
+    r.title = "crash " + std::to_string(n);
+    ds::upsert_issue(db, r);
+  }
+  auto id = [&](int n) { return *ds::find_issue(db, "NVIDIA/cutlass", n); };
+  ds::replace_screening(db,
+                        {{id(1), "candidate", "r"}, {id(2), "candidate", "r"}, {id(3), "excluded", "open"}});
+  ds::replace_final_labels(db, {{id(1), "crash", "api_misuse", "agreed", "a,b"}},
+                           ds::record_audit(db, "a,b", 1, 1.0, 0.8, "pass"));
+  ds::replace_predictions(db, {{id(2), "v", "in", .9, "hang", .9, "concurrency_error", .9, false, "[]"},
+                               {id(3), "v", "in", .9, "hang", .9, "concurrency_error", .9, false, "[]"}});
+}
+
+const Table& table(const std::vector<Table>& tables, const std::string& id) {
+  for (const auto& t : tables) {
+    if (t.id == id) return t;
+  }
+  static const Table none;
+  ADD_FAILURE() << "no table " << id;
+  return none;
+}
+
+}  // namespace
+
+TEST(ReportProvenance, ByDefaultOnlyFinalManualLabelsAreCounted) {
+  faultline::testing::TempDir dir;
+  ds::Database db(dir.file("r.db"));
+  fill(db);
+  auto data = load_report_data(db, ReportOptions{});
+  ASSERT_EQ(data.cases.size(), 1u);
+  EXPECT_EQ(data.cases[0].issue, "NVIDIA/cutlass#1");
+  EXPECT_TRUE(data.predicted_cases.empty());
+}
+
+TEST(ReportProvenance, WithPredictionsOnlyScreenedInCandidatesAreAddedAndKeptApart) {
+  faultline::testing::TempDir dir;
+  ds::Database db(dir.file("r.db"));
+  fill(db);
+  ReportOptions options;
+  options.include_predictions = true;
+  auto data = load_report_data(db, options);
+  ASSERT_EQ(data.cases.size(), 1u);  // the manual label alone
+  ASSERT_EQ(data.predicted_cases.size(), 1u);
+  EXPECT_EQ(data.predicted_cases[0].issue, "NVIDIA/cutlass#2");  // #3 was screened out
+  EXPECT_EQ(data.predicted_cases[0].provenance, "predicted");
+}
+
+TEST(ReportProvenance, PredictionsHaveTablesOfTheirOwnTitledAsPredictions) {
+  auto data = faultline::testing::study_report_data();
+  const std::string labeled = std::to_string(data.cases.size());
+  EXPECT_TRUE(prediction_tables(data).empty());
+  Case predicted = data.cases[0];
+  predicted.provenance = "predicted";
+  data.predicted_cases = {predicted, predicted};
+  auto tables = all_tables(data);
+  // Table II still totals the manual labels only.
+  EXPECT_EQ(table(tables, "table2_symptoms").rows.back()[1], labeled);
+  const Table& p = table(tables, "table2_symptoms_predicted");
+  EXPECT_EQ(p.rows.back()[1], "2");
+  EXPECT_NE(p.title.find("classifier predictions"), std::string::npos);
+  EXPECT_EQ(p.note.find("labeled issues"), std::string::npos);
+  EXPECT_EQ(table(tables, "table3_root_causes_predicted").rows.back()[2], "2");
+}
