@@ -3,18 +3,28 @@
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/counted.hpp"
 #include "miner/miner.hpp"
 
 namespace faultline::cli {
 
+namespace {
+
+struct MineCommandOptions {
+  miner::MineOptions mine;
+  bool study = false;
+  std::string api_url;
+};
+
+}  // namespace
+
 void add_mine_command(CLI::App& app, Context& ctx) {
-  static miner::MineOptions o;
-  static bool study = false;
-  static bool quiet = false;
-  static std::string api_url;
+  auto options = std::make_shared<MineCommandOptions>();
+  miner::MineOptions& o = options->mine;
   auto* mine =
       app.add_subcommand("mine",
                          "Mine issues and comments of GitHub repositories into the store; run again "
@@ -25,9 +35,9 @@ void add_mine_command(CLI::App& app, Context& ctx) {
                          "or GITHUB_API_URL.\n"
                          "A killed run resumes where it stopped.\n"
                          "Example: GITHUB_TOKEN=... faultline mine --study --verify --json");
-  mine->add_flag("--study", study, "the study's seven repositories");
+  mine->add_flag("--study", options->study, "the study's seven repositories");
   mine->add_option("--repo", o.repositories, "OWNER/NAME (repeatable)");
-  mine->add_option("--api-url", api_url, "API base URL (default $GITHUB_API_URL or https://api.github.com)");
+  mine->add_option("--api-url", options->api_url, "API base URL (default $GITHUB_API_URL or https://api.github.com)");
   mine->add_option("--since", o.since, "first mine only: issues updated at or after this ISO 8601 time");
   mine->add_option("--max-requests", o.api.max_requests, "stop cleanly after N requests; rerun to continue");
   mine->add_option("--max-wait", o.api.max_wait_s,
@@ -36,12 +46,13 @@ void add_mine_command(CLI::App& app, Context& ctx) {
   mine->add_option("--backoff-ms", o.api.backoff_ms, "base of the exponential backoff for retries");
   mine->add_flag("--verify", o.verify,
                  "account for every issue number: fetch the ones the listings missed, report what is gone");
-  mine->add_flag("--quiet", quiet, "no waiting lines on stderr");
   mine->add_flag("--timeline", o.timeline,
                  "also fetch the timelines (fix evidence) of the issues in --sample");
   mine->add_option("--sample", o.sample, "sample whose issues get timelines");
-  mine->callback([&ctx] {
-    if (study) {
+  mine->callback([&ctx, options] {
+    miner::MineOptions& o = options->mine;
+    const std::string& api_url = options->api_url;
+    if (options->study) {
       for (const auto& r : miner::study_repositories()) o.repositories.push_back(r);
     }
     const char* env_url = std::getenv("GITHUB_API_URL");
@@ -56,7 +67,7 @@ void add_mine_command(CLI::App& app, Context& ctx) {
     };
     // Waiting is said whether or not stderr is a terminal: a silent hour looks like a hang.
     o.api.wait_report_interval_s = tty ? 1 : 60;
-    if (!quiet) {
+    if (!ctx.quiet) {  // the global --quiet
       o.api.on_wait = [tty](const std::string& text) {
         std::cerr << (tty ? "\r" : "") << text << (tty ? "\033[K" : "\n") << std::flush;
       };
@@ -69,9 +80,9 @@ void add_mine_command(CLI::App& app, Context& ctx) {
     if (tty) std::cerr << "\r\033[K";
     auto j = miner::mine_summary_json(summary);
     std::string text =
-        "mined " + std::to_string(o.repositories.size()) +
-        " repositories: " + std::to_string(summary.issues) + " issues, " + std::to_string(summary.comments) +
-        " comments, " + std::to_string(summary.pull_requests_skipped) + " pull requests skipped; " +
+        "mined " + counted(static_cast<long long>(o.repositories.size()), "repository", "repositories") + ": " +
+        counted(summary.issues, "issue") + ", " + counted(summary.comments, "comment") + ", " +
+        counted(summary.pull_requests_skipped, "pull request") + " skipped; " +
         std::to_string(summary.stats.requests) + " requests (" + std::to_string(summary.stats.not_modified) +
         " not modified), " + std::to_string(summary.stats.retries) + " retries, " +
         std::to_string(summary.stats.rate_limit_waits) + " rate-limit waits\n";

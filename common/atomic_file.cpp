@@ -21,7 +21,10 @@ namespace fs = std::filesystem;
 std::string temp_template(const std::string& path) {
   fs::path target(path);
   if (target.filename().empty()) target = target.parent_path();  // "models/" names the directory "models"
-  return (target.parent_path() / ("." + target.filename().string() + ".XXXXXX")).string();
+  std::string name = ".";  // appended piecewise: "." + string + … trips GCC 12's -Wrestrict at -O3
+  name += target.filename().string();
+  name += ".XXXXXX";
+  return (target.parent_path() / name).string();
 }
 
 std::string reason() { return std::strerror(errno); }

@@ -94,7 +94,11 @@ std::string metadata_markdown(const std::vector<MetadataRow>& rows) {
   out += "\n";
   for (const auto& r : rows) {
     out += "|";
-    for (const auto& f : fields(r)) out += " " + markdown_cell(f) + " |";
+    for (const auto& f : fields(r)) {
+      out += ' ';  // appended piecewise: " " + string + … trips GCC 12's -Wrestrict at -O3
+      out += markdown_cell(f);
+      out += " |";
+    }
     out += "\n";
   }
   return out;

@@ -6,6 +6,7 @@
 
 #include "common/csv.hpp"
 #include "common/error.hpp"
+#include "common/repository_name.hpp"
 #include "common/utf8.hpp"
 #include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
@@ -80,7 +81,7 @@ int export_issue_sheet(datasets::Database& db, std::ostream& out,
                        const std::vector<std::string>& issue_keys) {
   std::vector<datasets::IssueRecord> rows;
   for (const auto& key : issue_keys) {
-    auto [repo, number] = datasets::parse_issue_key(key);
+    auto [repo, number] = common::parse_issue_key(key);
     rows.push_back(datasets::load_issue(db, datasets::require_issue(db, repo, number, "label export")));
   }
   return write_sheet(out, rows);

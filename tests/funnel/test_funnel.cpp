@@ -4,6 +4,7 @@
 
 #include "classifier/funnel/funnel.hpp"
 #include "classifier/funnel/screening.hpp"
+#include "datasets/store/audit_store.hpp"
 #include "datasets/store/database.hpp"
 #include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
