@@ -5,7 +5,7 @@
 #include "classifier/funnel/screening.hpp"
 #include "cli/commands.hpp"
 #include "cli/text_table.hpp"
-#include "datasets/store/issue_record.hpp"
+#include "common/repository_name.hpp"
 
 namespace faultline::cli {
 
@@ -55,7 +55,7 @@ void sample(const Context& ctx, const FunnelOptions& o) {
 
 void replace(const Context& ctx, const FunnelOptions& o) {
   auto db = ctx.open_db();
-  auto [repo, number] = datasets::parse_issue_key(o.replace_key);
+  auto [repo, number] = common::parse_issue_key(o.replace_key);
   auto r = funnel::replace_in_sample(*db, o.name, repo, number, o.reason);
   ctx.emit({{"excluded", o.replace_key},
             {"replacement", r.replacement_key},

@@ -1,5 +1,6 @@
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -12,20 +13,30 @@ namespace faultline::cli {
 void add_mine_command(CLI::App& app, Context& ctx) {
   static miner::MineOptions o;
   static bool study = false;
+  static bool quiet = false;
   static std::string api_url;
-  auto* mine = app.add_subcommand("mine",
-                                  "Mine issues and comments of GitHub repositories into the store; run again "
-                                  "to refresh cheaply (only what\n"
-                                  "changed, conditional requests). Token from GITHUB_TOKEN (never printed or "
-                                  "stored); base URL from --api-url\n"
-                                  "or GITHUB_API_URL. A killed run resumes where it stopped.\n"
-                                  "Example: GITHUB_TOKEN=... faultline mine --study --json");
+  auto* mine =
+      app.add_subcommand("mine",
+                         "Mine issues and comments of GitHub repositories into the store; run again "
+                         "to refresh cheaply (only what\n"
+                         "changed, conditional requests). Tokens from GITHUB_TOKENS (comma-separated "
+                         "pool), the file GITHUB_TOKENS_FILE\n"
+                         "names, or GITHUB_TOKEN (never printed or stored); base URL from --api-url "
+                         "or GITHUB_API_URL.\n"
+                         "A killed run resumes where it stopped.\n"
+                         "Example: GITHUB_TOKEN=... faultline mine --study --verify --json");
   mine->add_flag("--study", study, "the study's seven repositories");
   mine->add_option("--repo", o.repositories, "OWNER/NAME (repeatable)");
   mine->add_option("--api-url", api_url, "API base URL (default $GITHUB_API_URL or https://api.github.com)");
   mine->add_option("--since", o.since, "first mine only: issues updated at or after this ISO 8601 time");
   mine->add_option("--max-requests", o.api.max_requests, "stop cleanly after N requests; rerun to continue");
+  mine->add_option("--max-wait", o.api.max_wait_s,
+                   "stop cleanly (resumable) instead of a rate-limit wait longer than SECONDS")
+      ->default_val(3600);
   mine->add_option("--backoff-ms", o.api.backoff_ms, "base of the exponential backoff for retries");
+  mine->add_flag("--verify", o.verify,
+                 "account for every issue number: fetch the ones the listings missed, report what is gone");
+  mine->add_flag("--quiet", quiet, "no waiting lines on stderr");
   mine->add_flag("--timeline", o.timeline,
                  "also fetch the timelines (fix evidence) of the issues in --sample");
   mine->add_option("--sample", o.sample, "sample whose issues get timelines");
@@ -35,15 +46,26 @@ void add_mine_command(CLI::App& app, Context& ctx) {
     }
     const char* env_url = std::getenv("GITHUB_API_URL");
     o.api.base_url = !api_url.empty() ? api_url : env_url && *env_url ? env_url : "https://api.github.com";
-    const char* token = std::getenv("GITHUB_TOKEN");
-    o.api.token = token ? token : "";
+    o.api.tokens = miner::configured_tokens(std::getenv("GITHUB_TOKENS"), std::getenv("GITHUB_TOKENS_FILE"),
+                                            std::getenv("GITHUB_TOKEN"));
+    if (o.api.tokens.empty())
+      std::cerr << "warning: GITHUB_TOKEN is not set: GitHub allows 60 requests per hour without a token\n";
     bool tty = isatty(STDERR_FILENO);
-    auto line = [tty](const std::string& text) {
+    auto status = [tty](const std::string& text) {
       if (tty) std::cerr << "\r" << text << "\033[K" << std::flush;
     };
-    o.api.on_wait = line;
+    // Waiting is said whether or not stderr is a terminal: a silent hour looks like a hang.
+    o.api.wait_report_interval_s = tty ? 1 : 60;
+    if (!quiet) {
+      o.api.on_wait = [tty](const std::string& text) {
+        std::cerr << (tty ? "\r" : "") << text << (tty ? "\033[K" : "\n") << std::flush;
+      };
+    }
+    o.api.on_warning = [tty](const std::string& text) {
+      std::cerr << (tty ? "\r\033[K" : "") << "warning: " << text << "\n";
+    };
     auto db = ctx.open_db();
-    auto summary = miner::mine(*db, o, line);
+    auto summary = miner::mine(*db, o, status);
     if (tty) std::cerr << "\r\033[K";
     auto j = miner::mine_summary_json(summary);
     std::string text =
@@ -54,7 +76,15 @@ void add_mine_command(CLI::App& app, Context& ctx) {
         " not modified), " + std::to_string(summary.stats.retries) + " retries, " +
         std::to_string(summary.stats.rate_limit_waits) + " rate-limit waits\n";
     for (const auto& [from, to] : summary.renamed) text += "renamed: " + from + " is now " + to + "\n";
-    if (summary.stopped_early) text += "stopped at --max-requests; run the same command again to continue\n";
+    for (const auto& v : summary.verified) {
+      text += "verified " + v.repo + ": numbers 1-" + std::to_string(v.highest_number) + " = " +
+              std::to_string(v.issues) + " issues + " + std::to_string(v.pull_requests) +
+              " pull requests + " + std::to_string(v.missing.size()) + " missing; " +
+              std::to_string(v.fetched) + " fetched one by one, " + std::to_string(v.recovered) +
+              " recovered\n";
+      for (const auto& [number, why] : v.missing) text += "  #" + std::to_string(number) + ": " + why + "\n";
+    }
+    if (summary.stopped_early) text += summary.stop_reason + "\n";
     ctx.emit(j, text);
   });
 }

@@ -6,7 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/text_table.hpp"
-#include "datasets/store/issue_record.hpp"
+#include "common/repository_name.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/suite_store.hpp"
 #include "reproducers/doctor.hpp"
@@ -149,7 +149,7 @@ int suite(const Context& ctx, const ReproOptions& o) {
 void link(const Context& ctx, const ReproOptions& o) {
   auto manifests = reproducers::load_manifests(manifest_dir(o));
   reproducers::find_manifest(manifests, o.id);
-  auto [repo, number] = datasets::parse_issue_key(o.issue);
+  auto [repo, number] = common::parse_issue_key(o.issue);
   auto db = ctx.open_db();
   int64_t issue_id = datasets::require_issue(*db, repo, number, "link");
   reproducers::register_manifests(*db, manifests);

@@ -5,7 +5,9 @@
 #include <random>
 #include <thread>
 
+#include "common/clock.hpp"
 #include "common/error.hpp"
+#include "miner/api_url.hpp"
 
 namespace faultline::miner {
 
@@ -16,23 +18,6 @@ const char* const kApiVersion = "2022-11-28";
 std::string header(const HttpResponse& r, const std::string& name) {
   auto it = r.headers.find(name);
   return it == r.headers.end() ? "" : it->second;
-}
-
-double seconds_until_reset(const std::string& reset_epoch) {
-  try {
-    double reset = std::stod(reset_epoch);
-    double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-    return std::max(0.0, reset - now) + 1.0;  // one second of margin for clock skew
-  } catch (const std::exception&) {
-    return 60.0;
-  }
-}
-
-std::string absolute(const std::string& base, const std::string& location) {
-  if (location.rfind("http://", 0) == 0 || location.rfind("https://", 0) == 0) return location;
-  auto scheme = base.find("://");
-  auto host_end = base.find('/', scheme == std::string::npos ? 0 : scheme + 3);
-  return (host_end == std::string::npos ? base : base.substr(0, host_end)) + location;
 }
 
 }  // namespace
@@ -51,119 +36,158 @@ std::string next_link(const std::string& link_header) {
   return "";
 }
 
-GitHubApi::GitHubApi(ApiOptions options) : options_(std::move(options)) {
+GitHubApi::GitHubApi(ApiOptions options)
+    : options_(std::move(options)), http_(options_.max_response_bytes), pool_(options_.tokens) {
   while (!options_.base_url.empty() && options_.base_url.back() == '/') options_.base_url.pop_back();
+  check_request_url(options_.base_url, "the API base URL (--api-url or GITHUB_API_URL)");
+  origin_ = origin_of(options_.base_url);
+  if (!options_.sleep)
+    options_.sleep = [](double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); };
 }
 
-void GitHubApi::wait_seconds(double seconds, const std::string& why) {
-  auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  while (true) {
-    double left = std::chrono::duration<double>(until - std::chrono::steady_clock::now()).count();
-    if (left <= 0) break;
+double GitHubApi::now() const {
+  if (options_.now) return options_.now();
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+void GitHubApi::wait(double seconds, const std::string& why) {
+  double resume = now() + seconds;
+  if (seconds > options_.max_wait_s) throw WaitTooLong{seconds, resume, why};
+  std::string until = " (until " + common::format_iso8601(std::llround(resume)) + ")";
+  double step_max = std::max(0.001, options_.wait_report_interval_s);
+  for (double left = seconds; left > 0;) {
     if (options_.on_wait)
-      options_.on_wait("waiting " + std::to_string(static_cast<int>(std::ceil(left))) + " s for " + why);
-    std::this_thread::sleep_for(std::chrono::duration<double>(std::min(left, 1.0)));
+      options_.on_wait("waiting " + std::to_string(static_cast<long long>(std::ceil(left))) + " s for " +
+                       why + until);
+    double step = std::min(left, step_max);
+    options_.sleep(step);
+    left -= step;
   }
 }
 
-void GitHubApi::retry(int& attempt, const std::string& why, const std::string& give_up) {
-  if (attempt >= options_.max_retries) throw Error(give_up);
+void GitHubApi::retry(int& attempt, const std::optional<double>& delay, const std::string& why,
+                      const std::string& url) {
+  if (attempt >= options_.max_retries)
+    throw Error("GET " + url + ": " + why + " (gave up after " + std::to_string(attempt) + " retries)");
+  if (delay) {
+    ++stats_.rate_limit_waits;
+    ++attempt;
+    wait(*delay, why);
+    return;
+  }
   ++stats_.retries;
   // Exponential with full jitter: uniform in [0.5, 1.5) × base × 2^attempt.
   static std::mt19937 jitter(std::random_device{}());
   double factor = std::uniform_real_distribution<double>(0.5, 1.5)(jitter);
-  wait_seconds(options_.backoff_ms / 1000.0 * std::pow(2.0, attempt++) * factor, why);
+  wait(options_.backoff_ms / 1000.0 * std::pow(2.0, attempt++) * factor, "a retry after " + why);
 }
 
-Page GitHubApi::get(const std::string& path_or_url, const std::optional<datasets::Validator>& validator) {
-  std::string url = path_or_url.rfind("http", 0) == 0 ? path_or_url : options_.base_url + path_or_url;
+size_t GitHubApi::take_token() {
+  double wait_s = pool_.seconds_until_available(now());
+  if (wait_s > 0) {
+    ++stats_.rate_limit_waits;
+    wait(wait_s, pool_.size() > 1 ? "the rate limits of all tokens to reset" : "the rate limit to reset");
+  }
+  if (options_.max_requests >= 0 && stats_.requests >= options_.max_requests) throw RequestBudgetExhausted{};
+  return *pool_.pick(now());
+}
+
+bool GitHubApi::send(const std::string& url, const std::optional<datasets::Validator>& validator, size_t slot,
+                     HttpResponse* response, TransportError* error) {
+  std::vector<std::string> headers{"Accept: application/vnd.github+json",
+                                   std::string("X-GitHub-Api-Version: ") + kApiVersion,
+                                   "User-Agent: faultline/0.1"};
+  // The token is for GitHub's API alone: a redirect elsewhere is followed without it.
+  if (!pool_.token(slot).empty() && origin_of(url) == origin_)
+    headers.push_back("Authorization: Bearer " + pool_.token(slot));
+  if (validator && !validator->etag.empty()) headers.push_back("If-None-Match: " + validator->etag);
+  if (validator && !validator->last_modified.empty())
+    headers.push_back("If-Modified-Since: " + validator->last_modified);
+  ++stats_.requests;
+  return http_.get(url, headers, response, error);
+}
+
+void GitHubApi::drop_token(size_t slot, const std::string& url) {
+  if (pool_.token(slot).empty())
+    throw Error("GET " + url + ": 401 Unauthorized (the API asks for a token: set GITHUB_TOKEN)");
+  pool_.drop(slot);
+  if (options_.on_warning)
+    options_.on_warning("token " + std::to_string(slot + 1) + " of " + std::to_string(pool_.size()) +
+                        " was refused (401 Unauthorized) and is no longer used");
+  if (pool_.usable() == 0)
+    throw Error("GET " + url +
+                ": 401 Unauthorized for every token (GITHUB_TOKEN/GITHUB_TOKENS invalid or expired)");
+}
+
+Page GitHubApi::finish(const HttpResponse& r, const std::string& url, bool redirected) {
   Page page;
+  page.status = r.status;
+  page.url = url;
+  page.redirected = redirected;
+  page.rate_remaining = header(r, "x-ratelimit-remaining");
+  if (r.status == 304) {
+    ++stats_.not_modified;
+    return page;
+  }
+  try {
+    page.body = nlohmann::json::parse(r.body);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw Error("GET " + url + ": malformed JSON in the response (" + std::string(e.what()) + ")");
+  }
+  page.next_url = next_link(header(r, "link"));
+  if (!page.next_url.empty() && origin_of(page.next_url) != origin_) {
+    throw Error("GET " + url + ": the Link header points the next page at another origin (" +
+                origin_of(page.next_url) + "); refusing to follow it");
+  }
+  page.validator = {header(r, "etag"), header(r, "last-modified")};
+  return page;
+}
+
+Page GitHubApi::get(const std::string& path_or_url, const std::optional<datasets::Validator>& validator,
+                    bool missing_ok) {
+  std::string url = path_or_url.rfind("http", 0) == 0 ? path_or_url : options_.base_url + path_or_url;
+  bool redirected = false;
   int attempt = 0;
   int redirects = 0;
   while (true) {
-    if (wait_before_next_ > 0) {
-      ++stats_.rate_limit_waits;
-      wait_seconds(wait_before_next_, "the rate limit to reset");
-      wait_before_next_ = 0;
-    }
-    if (options_.max_requests >= 0 && stats_.requests >= options_.max_requests)
-      throw RequestBudgetExhausted{};
-    std::vector<std::string> headers{"Accept: application/vnd.github+json",
-                                     std::string("X-GitHub-Api-Version: ") + kApiVersion,
-                                     "User-Agent: faultline/0.1"};
-    if (!options_.token.empty()) headers.push_back("Authorization: Bearer " + options_.token);
-    if (validator && !validator->etag.empty()) headers.push_back("If-None-Match: " + validator->etag);
-    if (validator && !validator->last_modified.empty())
-      headers.push_back("If-Modified-Since: " + validator->last_modified);
-
+    size_t slot = take_token();
     HttpResponse r;
     TransportError transport;
-    ++stats_.requests;
-    if (!http_.get(url, headers, &r, &transport)) {
-      retry(attempt, "a retry after: " + transport.message,
-            "GET " + url + ": " + transport.message + " (gave up after " + std::to_string(attempt) +
-                " retries)");
+    if (!send(url, validator, slot, &r, &transport)) {
+      retry(attempt, std::nullopt, transport.message, url);
       continue;
     }
-    page.rate_remaining = header(r, "x-ratelimit-remaining");
-    if (page.rate_remaining == "0" && r.status < 400)
-      wait_before_next_ = seconds_until_reset(header(r, "x-ratelimit-reset"));
-
-    if (r.status == 301 || r.status == 302 || r.status == 307 || r.status == 308) {
-      std::string location = header(r, "location");
-      if (location.empty() || ++redirects > 5)
-        throw Error("GET " + url + ": redirect without a usable Location");
-      url = absolute(url, location);
-      page.redirected = true;
-      continue;
-    }
-    if (r.status == 403 || r.status == 429) {
-      std::string retry_after = header(r, "retry-after");
-      if (!retry_after.empty()) {
-        ++stats_.rate_limit_waits;
-        wait_seconds(std::max(1.0, std::atof(retry_after.c_str())), "a secondary rate limit (retry-after)");
+    pool_.observe(slot, rate_limit_of(r));
+    ResponseClass c = classify_response(r, now());
+    switch (c.verdict) {
+      case Verdict::done:
+        return finish(r, url, redirected);
+      case Verdict::missing:
+        if (missing_ok) return Page{r.status, url, redirected, nullptr, "", {}, ""};
+        throw Error("GET " + url + ": " + c.reason +
+                    (r.status == 404 ? ": no such repository, or not visible with this token" : ""));
+      case Verdict::redirect:
+        if (++redirects > 5) throw Error("GET " + url + ": more than 5 redirects");
+        url = resolve_location(url, c.location);
+        check_request_url(url, "a redirect from GitHub to");
+        redirected = true;
         continue;
-      }
-      if (page.rate_remaining == "0") {
-        ++stats_.rate_limit_waits;
-        wait_seconds(seconds_until_reset(header(r, "x-ratelimit-reset")), "the rate limit to reset");
+      case Verdict::retry:
+        retry(attempt, c.wait_s, c.reason, url);
         continue;
-      }
-      if (r.status == 429 || r.body.find("secondary rate limit") != std::string::npos) {
-        retry(attempt, "a secondary rate limit",
-              "GET " + url + ": still rate limited after " + std::to_string(attempt) + " retries");
+      case Verdict::wait:
+        // The next take_token() waits for the reset, unless another token of the pool has requests left.
+        if (attempt++ >= options_.max_retries)
+          throw Error("GET " + url + ": still rate limited after " + std::to_string(options_.max_retries) +
+                      " waits for the reset");
+        pool_.spend(slot, now() + *c.wait_s);
         continue;
-      }
-      throw Error("GET " + url + ": 403 Forbidden (check GITHUB_TOKEN and its scopes)");
+      case Verdict::unauthorized:
+        drop_token(slot, url);
+        continue;
+      case Verdict::fail:
+        throw Error("GET " + url + ": " + c.reason);
     }
-    if (r.status >= 500) {
-      retry(attempt, "a retry after HTTP " + std::to_string(r.status),
-            "GET " + url + ": HTTP " + std::to_string(r.status) + " after " + std::to_string(attempt) +
-                " retries");
-      continue;
-    }
-    page.status = r.status;
-    page.url = url;
-    if (r.status == 304) {
-      ++stats_.not_modified;
-      return page;
-    }
-    if (r.status == 404 || r.status == 410) {
-      throw Error(
-          "GET " + url + ": " + std::to_string(r.status) +
-          (r.status == 404 ? " Not Found: no such repository, or not visible with this token" : " Gone"));
-    }
-    if (r.status == 401)
-      throw Error("GET " + url + ": 401 Unauthorized (GITHUB_TOKEN is invalid or expired)");
-    if (r.status != 200) throw Error("GET " + url + ": unexpected HTTP " + std::to_string(r.status));
-    try {
-      page.body = nlohmann::json::parse(r.body);
-    } catch (const nlohmann::json::parse_error& e) {
-      throw Error("GET " + url + ": malformed JSON in the response (" + std::string(e.what()) + ")");
-    }
-    page.next_url = next_link(header(r, "link"));
-    page.validator = {header(r, "etag"), header(r, "last-modified")};
-    return page;
   }
 }
 

@@ -15,8 +15,19 @@ struct SlistDeleter {
   void operator()(curl_slist* list) const { curl_slist_free_all(list); }
 };
 
+struct BodySink {
+  std::string* body;
+  size_t max_bytes;
+  bool overflow = false;
+};
+
 size_t on_body(char* data, size_t size, size_t count, void* user) {
-  static_cast<std::string*>(user)->append(data, size * count);
+  auto* sink = static_cast<BodySink*>(user);
+  if (sink->body->size() + size * count > sink->max_bytes) {
+    sink->overflow = true;
+    return 0;  // libcurl aborts the transfer
+  }
+  sink->body->append(data, size * count);
   return size * count;
 }
 
@@ -36,7 +47,7 @@ size_t on_header(char* data, size_t size, size_t count, void* user) {
 
 }  // namespace
 
-HttpClient::HttpClient() {
+HttpClient::HttpClient(size_t max_body_bytes) : max_body_bytes_(max_body_bytes) {
   static const CURLcode global = curl_global_init(CURL_GLOBAL_DEFAULT);
   if (global != CURLE_OK) throw Error("libcurl could not be initialised");
   curl_ = curl_easy_init();
@@ -55,15 +66,21 @@ bool HttpClient::get(const std::string& url, const std::vector<std::string>& hea
   curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, list.get());
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &response->body);
+  BodySink sink{&response->body, max_body_bytes_};
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &sink);
   curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
   curl_easy_setopt(curl, CURLOPT_HEADERDATA, &response->headers);
   curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+  curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 20L);
   curl_easy_setopt(curl, CURLOPT_TIMEOUT, 120L);
   curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
   CURLcode rc = curl_easy_perform(curl);
+  if (sink.overflow) {
+    throw Error("GET " + url + ": the response exceeds " + std::to_string(max_body_bytes_ >> 20) +
+                " MiB once decompressed, far more than GitHub sends; refusing it");
+  }
   if (rc != CURLE_OK) {
     error->message = curl_easy_strerror(rc);
     return false;

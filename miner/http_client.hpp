@@ -1,5 +1,5 @@
 // One HTTP GET over libcurl, with RAII for the handle and header lists. Redirects are not followed here:
-// the GitHub layer decides what a 301 means.
+// the GitHub layer decides what a 301 means. Only http and https; a body is capped once decompressed.
 #pragma once
 
 #include <map>
@@ -19,19 +19,24 @@ struct TransportError {
   std::string message;
 };
 
+// GitHub's largest responses are a few MB; a gzip bomb must not take the process's memory.
+constexpr size_t kMaxResponseBytes = 64u << 20;
+
 class HttpClient {
  public:
-  HttpClient();
+  explicit HttpClient(size_t max_body_bytes = kMaxResponseBytes);
   ~HttpClient();
   HttpClient(const HttpClient&) = delete;
   HttpClient& operator=(const HttpClient&) = delete;
 
-  // Returns the response, or fills `error` and returns false on a transport failure.
+  // Returns the response, or fills `error` and returns false on a transport failure. Throws Error naming
+  // the URL when the decompressed body exceeds the cap.
   bool get(const std::string& url, const std::vector<std::string>& headers, HttpResponse* response,
            TransportError* error);
 
  private:
   void* curl_;  // CURL*, kept opaque so that callers need not include curl.h
+  size_t max_body_bytes_;
 };
 
 }  // namespace faultline::miner

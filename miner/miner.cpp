@@ -1,13 +1,16 @@
 #include "miner/miner.hpp"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "common/clock.hpp"
+#include "common/error.hpp"
+#include "common/json_fields.hpp"
+#include "common/repository_name.hpp"
 #include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
-#include "common/json_fields.hpp"
 #include "datasets/store/mining_store.hpp"
-#include "common/error.hpp"
 #include "taxonomy/taxonomy.hpp"
 
 namespace faultline::miner {
@@ -24,6 +27,8 @@ const std::vector<std::string>& study_repositories() {
 namespace {
 
 using nlohmann::json;
+
+constexpr int kPerPage = 100;
 
 datasets::IssueRecord parse_issue(const json& item, const std::string& repo, const std::string& where) {
   datasets::IssueRecord r;
@@ -46,6 +51,14 @@ datasets::IssueRecord parse_issue(const json& item, const std::string& repo, con
   return r;
 }
 
+// GitHub shows the author of a deleted account as "ghost"; the API may send a null user or login.
+std::string author_login(const json& item) {
+  if (item.contains("user") && item.at("user").is_object() && item.at("user").contains("login") &&
+      item.at("user").at("login").is_string())
+    return item.at("user").at("login").get<std::string>();
+  return "ghost";
+}
+
 datasets::CommentRecord parse_comment(const json& item, const std::string& repo, const std::string& where) {
   datasets::CommentRecord c;
   c.id = common::json_integer(item, "id", where);
@@ -57,9 +70,7 @@ datasets::CommentRecord parse_comment(const json& item, const std::string& repo,
     throw Error(where + ": comment " + std::to_string(c.id) + " has an unreadable issue_url '" + issue_url +
                 "'");
   }
-  if (item.contains("user") && item.at("user").is_object() && item.at("user").contains("login")) {
-    c.author = item.at("user").at("login").get<std::string>();
-  }
+  c.author = author_login(item);
   c.created = common::json_string(item, "created_at", where);
   c.updated = common::json_string(item, "updated_at", where);
   c.body = common::json_string(item, "body", where, true);
@@ -69,15 +80,67 @@ datasets::CommentRecord parse_comment(const json& item, const std::string& repo,
 
 std::string listing_url(const std::string& repo, const std::string& listing, const std::string& since) {
   std::string url = "/repos/" + repo + (listing == "issues" ? "/issues?state=all&" : "/issues/comments?") +
-                    "per_page=100&sort=updated&direction=asc";
+                    "per_page=" + std::to_string(kPerPage) + "&sort=updated&direction=asc";
   if (!since.empty()) url += "&since=" + since;
   return url;
 }
 
-// The refresh point after a high-water mark: one second later (GitHub timestamps have whole seconds), so
-// the newest stored object is not fetched again.
-std::string after(const std::string& high_water) {
-  return common::format_iso8601(common::parse_iso8601(high_water) + 1);
+// The value of `name` in a URL's query, or empty.
+std::string query_value(const std::string& url, const std::string& name) {
+  auto query = url.find('?');
+  if (query == std::string::npos) return "";
+  for (size_t pos = query + 1; pos < url.size();) {
+    size_t end = url.find('&', pos);
+    if (end == std::string::npos) end = url.size();
+    std::string pair = url.substr(pos, end - pos);
+    if (pair.rfind(name + "=", 0) == 0) return pair.substr(name.size() + 1);
+    pos = end + 1;
+  }
+  return "";
+}
+
+// "owner/name" of an API URL ".../repos/owner/name/...", or empty.
+std::string repository_in_url(const std::string& url) {
+  auto start = url.find("/repos/");
+  if (start == std::string::npos) return "";
+  start += 7;
+  auto slash = url.find('/', start);
+  if (slash == std::string::npos) return "";
+  auto end = url.find_first_of("/?#", slash + 1);
+  return url.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+// One listing page, parsed before anything is written, so that a malformed item leaves the store as it was.
+struct ParsedPage {
+  std::vector<datasets::IssueRecord> issues;
+  std::vector<datasets::CommentRecord> comments;
+  std::vector<std::pair<int64_t, std::string>> pull_requests;  // number, updated_at
+  std::string newest;                                          // the largest updated_at on the page
+};
+
+ParsedPage parse_page(const std::string& kind, const std::string& repo, const Page& page) {
+  std::string where = "GET " + page.url;
+  if (!page.body.is_array())
+    throw Error(where + ": expected a JSON list, got " + std::string(page.body.type_name()));
+  ParsedPage parsed;
+  try {
+    for (const auto& item : page.body) {
+      if (!item.is_object())
+        throw Error(where + ": a list entry is " + std::string(item.type_name()) + ", not an object");
+      std::string updated = common::json_string(item, "updated_at", where);
+      parsed.newest = std::max(parsed.newest, updated);
+      if (kind == "comments") {
+        parsed.comments.push_back(parse_comment(item, repo, where));
+      } else if (item.contains("pull_request")) {
+        parsed.pull_requests.push_back({common::json_integer(item, "number", where), updated});
+      } else {
+        parsed.issues.push_back(parse_issue(item, repo, where));
+      }
+    }
+  } catch (const json::exception& e) {
+    throw Error(where + ": unexpected content (" + std::string(e.what()) + ")");
+  }
+  return parsed;
 }
 
 class RepositoryMiner {
@@ -86,107 +149,176 @@ class RepositoryMiner {
                   const std::function<void(const std::string&)>& progress)
       : db_(db), api_(api), summary_(summary), options_(options), progress_(progress) {}
 
-  void run(std::string repo) {
-    int64_t repo_id = datasets::ensure_repository(db_, repo);
-    bool first_mine =
-        !datasets::load_high_water(db_, repo_id, "issues") && !datasets::load_cursor(db_, repo_id, "issues");
-    if (first_mine) repo = check_repository(repo);
-    listing(repo, repo_id, "issues");
-    listing(repo, repo_id, "comments");
+  void run(const std::string& requested) {
+    // A name recorded as renamed mines the repository it became.
+    repo_ = datasets::current_repository_name(db_, requested).value_or(requested);
+    auto stored = datasets::find_repository(db_, repo_);
+    bool first_mine = !stored || (!datasets::load_high_water(db_, *stored, "issues") &&
+                                  !datasets::load_cursor(db_, *stored, "issues"));
+    if (first_mine) check_repository();
+    repo_id_ = datasets::ensure_repository(db_, repo_);
+    listing("issues");
+    listing("comments");
+    if (options_.verify) summary_.verified.push_back(verify());
   }
 
  private:
-  // The per-repository constant: one request for the repository itself, which also reveals a rename.
-  std::string check_repository(const std::string& repo) {
-    Page page = api_.get("/repos/" + repo, std::nullopt);
+  // The per-repository constant: one request for the repository itself, which reveals a rename — also one
+  // that happened before this name was first mined, through GitHub's id that survives renames.
+  void check_repository() {
+    Page page = api_.get("/repos/" + repo_, std::nullopt);
     std::string where = "GET " + page.url;
     std::string actual = common::json_string(page.body, "full_name", where);
-    if (actual != repo) {
-      db_.transaction([&] { datasets::rename_repository(db_, repo, actual); });
-      summary_.renamed.push_back({repo, actual});
-    }
-    return actual;
+    int64_t github_id = common::json_integer(page.body, "id", where);
+    auto known_as = datasets::repository_with_github_id(db_, github_id);
+    if (known_as && *known_as != actual) record_rename(*known_as, actual);
+    if (actual != repo_) record_rename(repo_, actual);
+    db_.transaction(
+        [&] { datasets::set_github_id(db_, datasets::ensure_repository(db_, repo_), github_id); });
   }
 
-  void listing(const std::string& repo, int64_t repo_id, const std::string& kind) {
-    std::optional<std::string> cursor = datasets::load_cursor(db_, repo_id, kind);
+  void record_rename(const std::string& from, const std::string& to) {
+    std::string base = api_.base_url() + "/repos/";
+    db_.transaction([&] {
+      datasets::rename_repository(db_, from, to);
+      datasets::move_validators(db_, base + from + "/", base + to + "/");
+    });
+    summary_.renamed.push_back({from, to});
+    repo_ = to;
+  }
+
+  // Any request of the repository's own URLs answered through a redirect to another name is a rename.
+  void notice_rename(const Page& page) {
+    if (!page.redirected) return;
+    std::string now_called = repository_in_url(page.url);
+    if (!now_called.empty() && now_called != repo_) {
+      record_rename(repo_, now_called);
+      repo_id_ = *datasets::find_repository(db_, repo_);
+    }
+  }
+
+  // Pages by an updated_at cursor: each next request asks from the newest updated_at seen, inclusive, and
+  // what is already stored as it is gets skipped. An item edited during the listing moves to the end,
+  // where the cursor still finds it; no neighbour slides onto a page already read.
+  void listing(const std::string& kind) {
     std::string url;
-    if (cursor) {
+    if (auto cursor = datasets::load_cursor(db_, repo_id_, kind)) {
       url = *cursor;
     } else {
-      auto high_water = datasets::load_high_water(db_, repo_id, kind);
-      url = api_.base_url() + listing_url(repo, kind, high_water ? after(*high_water) : options_.since);
+      auto high_water = datasets::load_high_water(db_, repo_id_, kind);
+      url = api_.base_url() + listing_url(repo_, kind, high_water ? *high_water : options_.since);
     }
-    std::string first_url = url;
+    seen_pull_requests_.clear();
     int pages = 0;
     // After the last page, ask once more from the new high-water mark, so the next refresh finds a stored
     // validator for exactly that URL and is answered 304 when nothing changed. Bounded: a busy repository
     // may keep moving.
-    for (int primes = 0; primes < 3; ++primes) {
-      while (!url.empty()) {
-        Page page = api_.get(url, datasets::load_validator(db_, url));
-        ++pages;
-        report(repo, kind, pages, page.rate_remaining);
-        if (page.status == 304) {
-          db_.transaction([&] { datasets::clear_cursor(db_, repo_id, kind); });
-          return;
-        }
-        store_page(repo, repo_id, kind, page);
-        url = page.next_url;
+    int primes = 0;
+    while (true) {
+      Page page = api_.get(url, datasets::load_validator(db_, url));
+      notice_rename(page);
+      report(kind, ++pages, page.rate_remaining);
+      if (page.status == 304) {
+        db_.transaction([&] { datasets::clear_cursor(db_, repo_id_, kind); });
+        return;
       }
-      auto high_water = datasets::load_high_water(db_, repo_id, kind);
-      if (!high_water) return;
-      std::string primed = api_.base_url() + listing_url(repo, kind, after(*high_water));
-      if (primed == first_url) return;
-      url = first_url = primed;
+      std::string next = next_request(kind, page);
+      store_page(kind, page, next);
+      if (next.empty()) {
+        auto high_water = datasets::load_high_water(db_, repo_id_, kind);
+        if (!high_water) return;
+        next = api_.base_url() + listing_url(repo_, kind, *high_water);
+        if (next == page.url || ++primes > 3) return;
+      }
+      url = next;
     }
   }
 
-  void store_page(const std::string& repo, int64_t repo_id, const std::string& kind, const Page& page) {
-    std::string where = "GET " + page.url;
-    if (!page.body.is_array())
-      throw Error(where + ": expected a JSON list, got " + std::string(page.body.type_name()));
-    std::vector<datasets::IssueRecord> issues;
-    std::vector<datasets::CommentRecord> comments;
+  // The request after `page`: from the newest updated_at on it, or — when the whole page shares the second
+  // it was asked from, so the cursor cannot move — GitHub's own next link. Empty after the last page.
+  std::string next_request(const std::string& kind, const Page& page) {
+    if (page.next_url.empty()) return "";
     std::string newest;
-    long skipped = 0;
-    // Parse everything before writing anything: a malformed item leaves the store as it was.
-    for (const auto& item : page.body) {
-      if (!item.is_object())
-        throw Error(where + ": a list entry is " + std::string(item.type_name()) + ", not an object");
-      std::string updated = common::json_string(item, "updated_at", where);
-      newest = std::max(newest, updated);
-      if (kind == "issues") {
-        if (item.contains("pull_request")) {
-          ++skipped;
-          continue;
-        }
-        issues.push_back(parse_issue(item, repo, where));
-      } else {
-        comments.push_back(parse_comment(item, repo, where));
-      }
-    }
+    for (const auto& item : page.body)
+      if (item.is_object() && item.contains("updated_at") && item["updated_at"].is_string())
+        newest = std::max(newest, item["updated_at"].get<std::string>());
+    if (newest.empty() || newest == query_value(page.url, "since")) return page.next_url;
+    return api_.base_url() + listing_url(repo_, kind, newest);
+  }
+
+  void store_page(const std::string& kind, const Page& page, const std::string& next) {
+    ParsedPage parsed = parse_page(kind, repo_, page);
+    long issues = 0, comments = 0, skipped = 0;
     db_.transaction([&] {
-      for (const auto& issue : issues) datasets::upsert_issue(db_, issue);
-      for (const auto& comment : comments) datasets::upsert_comment(db_, comment);
-      if (!newest.empty()) datasets::raise_high_water(db_, repo_id, kind, newest);
+      for (const auto& issue : parsed.issues) {
+        if (datasets::stored_issue_updated(db_, repo_id_, issue.number) == issue.updated) continue;
+        datasets::upsert_issue(db_, issue);
+        ++issues;
+      }
+      for (const auto& comment : parsed.comments) {
+        if (datasets::stored_comment_updated(db_, comment.id) == comment.updated) continue;
+        datasets::upsert_comment(db_, comment);
+        ++comments;
+      }
+      for (const auto& pr : parsed.pull_requests) {
+        datasets::record_pull_request(db_, repo_id_, pr.first);
+        if (seen_pull_requests_.insert(pr).second) ++skipped;
+      }
+      if (!parsed.newest.empty()) datasets::raise_high_water(db_, repo_id_, kind, parsed.newest);
       datasets::save_validator(db_, page.url, page.validator);
-      if (page.next_url.empty()) {
-        datasets::clear_cursor(db_, repo_id, kind);
+      if (next.empty()) {
+        datasets::clear_cursor(db_, repo_id_, kind);
       } else {
-        datasets::save_cursor(db_, repo_id, kind, page.next_url);
+        datasets::save_cursor(db_, repo_id_, kind, next);
       }
     });
-    summary_.issues += static_cast<long>(issues.size());
-    summary_.comments += static_cast<long>(comments.size());
+    summary_.issues += issues;
+    summary_.comments += comments;
     summary_.pull_requests_skipped += skipped;
   }
 
-  void report(const std::string& repo, const std::string& kind, int pages, const std::string& remaining) {
+  // Accounts for every number GitHub has given out in this repository (issues and pull requests share one
+  // sequence): the newest one by creation, then each number neither stored nor known as a pull request.
+  VerifyReport verify() {
+    VerifyReport report;
+    Page newest = api_.get("/repos/" + repo_ + "/issues?state=all&sort=created&direction=desc&per_page=1",
+                           std::nullopt);
+    notice_rename(newest);
+    report.repo = repo_;
+    std::string where = "GET " + newest.url;
+    if (!newest.body.is_array()) throw Error(where + ": expected a JSON list");
+    if (!newest.body.empty()) report.highest_number = common::json_integer(newest.body[0], "number", where);
+    for (int64_t number : datasets::unaccounted_numbers(db_, repo_id_, report.highest_number)) {
+      Page page = api_.get("/repos/" + repo_ + "/issues/" + std::to_string(number), std::nullopt, true);
+      ++report.fetched;
+      std::string in = repository_in_url(page.url);
+      if (page.status == 404) {
+        report.missing.push_back({number, "404: deleted, or not visible with this token"});
+      } else if (page.status == 410) {
+        report.missing.push_back({number, "410: deleted"});
+      } else if (in != repo_) {
+        report.missing.push_back({number, "transferred to " + in});
+      } else if (!page.body.is_object()) {
+        throw Error("GET " + page.url + ": expected a JSON object");
+      } else if (page.body.contains("pull_request")) {
+        db_.transaction([&] { datasets::record_pull_request(db_, repo_id_, number); });
+      } else {
+        auto issue = parse_issue(page.body, repo_, "GET " + page.url);
+        db_.transaction([&] { datasets::upsert_issue(db_, issue); });
+        ++report.recovered;
+        ++summary_.issues;
+      }
+    }
+    report.issues = datasets::count_issues_in(db_, repo_id_);
+    report.pull_requests = datasets::count_pull_requests(db_, repo_id_);
+    return report;
+  }
+
+  void report(const std::string& kind, int pages, const std::string& remaining) {
     if (!progress_) return;
-    progress_(repo + ": " + kind + " page " + std::to_string(pages) + ", " + std::to_string(summary_.issues) +
-              " issues, " + std::to_string(summary_.comments) + " comments, " +
-              std::to_string(api_.stats().requests) + " requests" +
+    progress_(repo_ + ": " + kind + " page " + std::to_string(pages) + ", " +
+              std::to_string(summary_.issues) + " issues, " + std::to_string(summary_.comments) +
+              " comments, " + std::to_string(api_.stats().requests) + " requests" +
               (remaining.empty() ? "" : ", " + remaining + " left") +
               (api_.stats().rate_limit_waits ? ", " + std::to_string(api_.stats().rate_limit_waits) + " waits"
                                              : ""));
@@ -197,6 +329,9 @@ class RepositoryMiner {
   MineSummary& summary_;
   const MineOptions& options_;
   const std::function<void(const std::string&)>& progress_;
+  std::string repo_;  // the current name, which a rename noticed on the way changes
+  int64_t repo_id_ = 0;
+  std::set<std::pair<int64_t, std::string>> seen_pull_requests_;  // this listing's, counted once
 };
 
 // A timeline event's field as text; the event kinds differ in shape, so a field that is absent, null or
@@ -242,12 +377,7 @@ MineSummary mine(datasets::Database& db, const MineOptions& options,
                  const std::function<void(const std::string&)>& progress) {
   if (options.repositories.empty())
     throw Error("mine: name repositories with --repo OWNER/NAME or use --study");
-  for (const auto& repo : options.repositories) {
-    auto slash = repo.find('/');
-    if (slash == std::string::npos || slash == 0 || slash + 1 == repo.size()) {
-      throw Error("mine: '" + repo + "' is not of the form OWNER/NAME");
-    }
-  }
+  for (const auto& repo : options.repositories) common::require_repository_name(repo, "mine");
   MineSummary summary;
   GitHubApi api(options.api);
   try {
@@ -256,21 +386,45 @@ MineSummary mine(datasets::Database& db, const MineOptions& options,
     if (options.timeline) mine_timelines(db, api, summary, options);
   } catch (const RequestBudgetExhausted&) {
     summary.stopped_early = true;
+    summary.stop_reason = "stopped at --max-requests; run the same command again to continue";
+  } catch (const WaitTooLong& w) {
+    summary.stopped_early = true;
+    summary.stop_reason = "stopped instead of waiting " +
+                          std::to_string(static_cast<long long>(std::ceil(w.seconds))) + " s for " + w.why +
+                          " (over --max-wait); run the same command again after " +
+                          common::format_iso8601(std::llround(w.resume_epoch));
   }
   summary.stats = api.stats();
   return summary;
 }
 
 nlohmann::json mine_summary_json(const MineSummary& s) {
-  return {{"requests", s.stats.requests},
-          {"not_modified", s.stats.not_modified},
-          {"issues", s.issues},
-          {"pull_requests_skipped", s.pull_requests_skipped},
-          {"comments", s.comments},
-          {"retries", s.stats.retries},
-          {"rate_limit_waits", s.stats.rate_limit_waits},
-          {"timeline_events", s.timeline_events},
-          {"stopped_early", s.stopped_early}};
+  json j = {{"requests", s.stats.requests},
+            {"not_modified", s.stats.not_modified},
+            {"issues", s.issues},
+            {"pull_requests_skipped", s.pull_requests_skipped},
+            {"comments", s.comments},
+            {"retries", s.stats.retries},
+            {"rate_limit_waits", s.stats.rate_limit_waits},
+            {"timeline_events", s.timeline_events},
+            {"stopped_early", s.stopped_early}};
+  if (s.stopped_early) j["stop_reason"] = s.stop_reason;
+  if (!s.renamed.empty()) {
+    j["renamed"] = json::array();
+    for (const auto& [from, to] : s.renamed) j["renamed"].push_back({{"from", from}, {"to", to}});
+  }
+  for (const auto& v : s.verified) {
+    json missing = json::array();
+    for (const auto& [number, why] : v.missing) missing.push_back({{"number", number}, {"reason", why}});
+    j["verify"].push_back({{"repo", v.repo},
+                           {"highest_number", v.highest_number},
+                           {"issues", v.issues},
+                           {"pull_requests", v.pull_requests},
+                           {"fetched", v.fetched},
+                           {"recovered", v.recovered},
+                           {"missing", missing}});
+  }
+  return j;
 }
 
 }  // namespace faultline::miner

@@ -1,5 +1,7 @@
 // Mining: every issue and comment of a repository into the store, page by page, resumable, and cheap to
-// refresh (only what changed since the high-water mark, conditional requests everywhere).
+// refresh (only what changed since the high-water mark, conditional requests everywhere). Listings are
+// paged by an updated_at cursor, so an edit during a listing cannot hide an item; a rename noticed on any
+// request keeps one repository; --verify accounts for every issue number.
 #pragma once
 
 #include <functional>
@@ -20,7 +22,20 @@ struct MineOptions {
   std::string since;                      // ISO 8601, only for a repository's first mine
   bool timeline = false;                  // also fetch timelines of the issues in `sample`
   std::string sample = "main";
+  bool verify = false;  // after mining, account for every number up to the repository's highest
   ApiOptions api;
+};
+
+// What --verify found for one repository: every number 1..highest_number is a stored issue, a pull request,
+// or listed in `missing` with the reason.
+struct VerifyReport {
+  std::string repo;
+  int64_t highest_number = 0;
+  int64_t issues = 0;         // stored issues, after the check
+  int64_t pull_requests = 0;  // numbers known to be pull requests
+  long fetched = 0;           // numbers fetched one by one
+  long recovered = 0;         // of those, issues now stored that the listings had not delivered
+  std::vector<std::pair<int64_t, std::string>> missing;  // number → why (deleted, transferred, 404/410)
 };
 
 struct MineSummary {
@@ -29,8 +44,10 @@ struct MineSummary {
   long pull_requests_skipped = 0;
   long comments = 0;
   long timeline_events = 0;
-  bool stopped_early = false;                                // --max-requests reached; rerun to continue
+  bool stopped_early = false;  // --max-requests reached or a wait over --max-wait; rerun to continue
+  std::string stop_reason;     // why it stopped early, and when to run again
   std::vector<std::pair<std::string, std::string>> renamed;  // old → new
+  std::vector<VerifyReport> verified;                        // --verify only
 };
 
 // `progress` hears one status line at a time (repository, listing, pages, counts, rate limit left).

@@ -6,23 +6,11 @@
 #include <map>
 #include <set>
 
+#include "common/largest_entry.hpp"
 #include "reports/tables.hpp"
 #include "taxonomy/taxonomy.hpp"
 
 namespace faultline::reports {
-
-namespace {
-
-template <typename Map>
-std::pair<std::string, int> largest(const Map& counts) {
-  std::pair<std::string, int> best{"", -1};
-  for (const auto& [k, v] : counts) {
-    if (v > best.second) best = {k, v};
-  }
-  return best;
-}
-
-}  // namespace
 
 std::vector<std::string> compute_findings(const ReportData& data) {
   const auto& tax = taxonomy::Taxonomy::builtin();
@@ -50,12 +38,12 @@ std::vector<std::string> compute_findings(const ReportData& data) {
                 ") together make " + std::to_string(before_device) + " of " + std::to_string(n) + " (" +
                 percent(before_device, n) + ").");
 
-  auto [top_symptom, top_symptom_n] = largest(symptoms);
+  auto [top_symptom, top_symptom_n] = common::largest_entry(symptoms);
   out.push_back("The most frequent symptom is " + tax.symptom(top_symptom).name + " with " +
                 std::to_string(top_symptom_n) + " issues (" + percent(top_symptom_n, n) + ").");
 
-  auto [top_cause, top_cause_n] = largest(causes);
-  auto [top_dim, top_dim_n] = largest(dimensions);
+  auto [top_cause, top_cause_n] = common::largest_entry(causes);
+  auto [top_dim, top_dim_n] = common::largest_entry(dimensions);
   std::string dim_name;
   for (const auto& d : tax.dimensions()) {
     if (d.id == top_dim) dim_name = d.name;
@@ -71,12 +59,12 @@ std::vector<std::string> compute_findings(const ReportData& data) {
       "account for " +
       std::to_string(outside_library) + " issues (" + percent(outside_library, n) + ").");
 
-  auto [top_repo, top_repo_n] = largest(repos);
+  auto [top_repo, top_repo_n] = common::largest_entry(repos);
   std::map<std::string, int> repo_symptoms;
   for (const auto& c : data.cases) {
     if (c.repo == top_repo) ++repo_symptoms[c.symptom];
   }
-  auto [repo_symptom, repo_symptom_n] = largest(repo_symptoms);
+  auto [repo_symptom, repo_symptom_n] = common::largest_entry(repo_symptoms);
   out.push_back(repository_name(top_repo) + " contributes the most issues (" + std::to_string(top_repo_n) +
                 "; " + percent(top_repo_n, n) + "), most of them " + tax.symptom(repo_symptom).name + " (" +
                 std::to_string(repo_symptom_n) + " of " + std::to_string(top_repo_n) + ").");

@@ -1,5 +1,7 @@
 // The data files of taxonomy/, compiled into the binary so faultline runs from any directory.
-// Each can be overridden at run time by a file given on the command line.
+// Only the screening rules can be replaced at run time (`faultline screen --rules FILE`); the taxonomy
+// and the classifier rules are always these built-in copies, so changing them means editing the file and
+// rebuilding.
 #pragma once
 
 namespace faultline::taxonomy {

@@ -1,12 +1,11 @@
 #include "taxonomy/taxonomy.hpp"
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 
-#include "taxonomy/builtin_data.hpp"
 #include "common/error.hpp"
+#include "common/repository_name.hpp"
+#include "taxonomy/builtin_data.hpp"
 
 namespace faultline::taxonomy {
 
@@ -54,77 +53,77 @@ json category_json(const Category& c) {
   return j;
 }
 
-}  // namespace
-
-Taxonomy Taxonomy::from_json_text(const std::string& text, const std::string& origin) {
-  json doc;
+json parse_document(const std::string& text, const std::string& origin) {
   try {
-    doc = json::parse(text);
+    return json::parse(text);
   } catch (const json::parse_error& e) {
     fail(origin, std::string("not valid JSON: ") + e.what());
   }
-  Taxonomy t;
-  try {
-    const json& study = doc.at("study");
-    t.study_.reference = study.at("reference").get<std::string>();
-    t.study_.total = study.at("total").get<int>();
-    t.study_.kappa = study.at("kappa").get<double>();
-    for (const auto& r : study.at("repositories")) {
-      t.study_.repositories.push_back({r.at("id").get<std::string>(), r.at("name").get<std::string>(),
-                                       r.at("raw").get<int>(), r.at("candidate").get<int>(),
-                                       r.at("final").get<int>()});
-    }
-    for (const auto& s : doc.at("symptoms")) t.symptoms_.push_back(parse_category(s));
-    for (const auto& d : doc.at("dimensions")) {
-      Dimension dim;
-      dim.id = d.at("id").get<std::string>();
-      dim.name = d.at("name").get<std::string>();
-      dim.definition = d.at("definition").get<std::string>();
-      dim.study_subtotal = d.at("study_subtotal").get<int>();
-      for (const auto& rc : d.at("root_causes")) {
-        Category c = parse_category(rc);
-        c.dimension = dim.id;
-        dim.root_causes.push_back(c.id);
-        t.root_causes_.push_back(c);
-      }
-      t.dimensions_.push_back(dim);
-    }
-  } catch (const json::exception& e) {
-    fail(origin, std::string("missing or mistyped field: ") + e.what());
-  }
+}
 
+Study parse_study(const json& node) {
+  Study study;
+  study.reference = node.at("reference").get<std::string>();
+  study.total = node.at("total").get<int>();
+  study.kappa = node.at("kappa").get<double>();
+  for (const auto& r : node.at("repositories")) {
+    study.repositories.push_back({r.at("id").get<std::string>(), r.at("name").get<std::string>(),
+                                  r.at("raw").get<int>(), r.at("candidate").get<int>(),
+                                  r.at("final").get<int>()});
+  }
+  return study;
+}
+
+// Appends the dimension's root causes to `root_causes`, each stamped with the dimension's id.
+Dimension parse_dimension(const json& node, std::vector<Category>& root_causes) {
+  Dimension dim;
+  dim.id = node.at("id").get<std::string>();
+  dim.name = node.at("name").get<std::string>();
+  dim.definition = node.at("definition").get<std::string>();
+  dim.study_subtotal = node.at("study_subtotal").get<int>();
+  for (const auto& rc : node.at("root_causes")) {
+    Category c = parse_category(rc);
+    c.dimension = dim.id;
+    dim.root_causes.push_back(c.id);
+    root_causes.push_back(c);
+  }
+  return dim;
+}
+
+// The miner asks GitHub for these names, so a typo must fail here rather than as an HTTP 404.
+void check_repository_names(const Taxonomy& t, const std::string& origin) {
+  for (const auto& r : t.study().repositories) common::require_repository_name(r.id, "taxonomy " + origin);
+}
+
+void check_unique_ids(const Taxonomy& t, const std::string& origin) {
   std::set<std::string> seen;
-  for (const auto& c : t.symptoms_) {
+  for (const auto& c : t.symptoms()) {
     if (!seen.insert(c.id).second) fail(origin, "duplicate category id '" + c.id + "'");
   }
-  for (const auto& c : t.root_causes_) {
+  for (const auto& c : t.root_causes()) {
     if (!seen.insert(c.id).second) {
       fail(origin,
            "duplicate category id '" + c.id + "' (a root cause must belong to exactly one dimension)");
     }
   }
-  for (const auto& d : t.dimensions_) {
+  for (const auto& d : t.dimensions()) {
     if (!seen.insert(d.id).second) fail(origin, "duplicate id '" + d.id + "'");
     if (d.root_causes.empty()) fail(origin, "dimension '" + d.id + "' has no root causes");
   }
-  // Nesting root causes inside dimensions makes "exactly one dimension" structural: a top-level list
-  // would hold orphans, and an id under two dimensions is caught as a duplicate above.
-  if (doc.contains("root_causes")) {
-    fail(origin, "orphan root causes: a top-level 'root_causes' list is outside every dimension");
-  }
+}
 
+void check_symptom_counts(const Taxonomy& t, const std::string& origin) {
   int symptom_total = 0;
-  std::map<std::string, int> by_repo_total;
-  for (const auto& c : t.symptoms_) {
-    symptom_total += c.study_count;
-    for (const auto& [repo, n] : c.study_count_by_repo) by_repo_total[repo] += n;
-  }
-  if (symptom_total != t.study_.total) {
+  for (const auto& c : t.symptoms()) symptom_total += c.study_count;
+  if (symptom_total != t.study().total) {
     fail(origin, "symptom study counts sum to " + std::to_string(symptom_total) +
-                     ", expected the study total " + std::to_string(t.study_.total));
+                     ", expected the study total " + std::to_string(t.study().total));
   }
+}
+
+void check_root_cause_counts(const Taxonomy& t, const std::string& origin) {
   int root_total = 0;
-  for (const auto& d : t.dimensions_) {
+  for (const auto& d : t.dimensions()) {
     int subtotal = 0;
     for (const auto& id : d.root_causes) subtotal += t.root_cause(id).study_count;
     if (subtotal != d.study_subtotal) {
@@ -133,12 +132,20 @@ Taxonomy Taxonomy::from_json_text(const std::string& text, const std::string& or
     }
     root_total += subtotal;
   }
-  if (root_total != t.study_.total) {
+  if (root_total != t.study().total) {
     fail(origin, "root-cause study counts sum to " + std::to_string(root_total) +
-                     ", expected the study total " + std::to_string(t.study_.total));
+                     ", expected the study total " + std::to_string(t.study().total));
+  }
+}
+
+// Table I of the study: per repository, the symptoms' counts must add up to its final count.
+void check_repository_counts(const Taxonomy& t, const std::string& origin) {
+  std::map<std::string, int> by_repo_total;
+  for (const auto& c : t.symptoms()) {
+    for (const auto& [repo, n] : c.study_count_by_repo) by_repo_total[repo] += n;
   }
   int final_total = 0;
-  for (const auto& r : t.study_.repositories) {
+  for (const auto& r : t.study().repositories) {
     final_total += r.final_count;
     if (by_repo_total.count(r.id) && by_repo_total[r.id] != r.final_count) {
       fail(origin, "symptom counts of repository '" + r.id + "' sum to " +
@@ -146,10 +153,34 @@ Taxonomy Taxonomy::from_json_text(const std::string& text, const std::string& or
                        std::to_string(r.final_count));
     }
   }
-  if (final_total != t.study_.total) {
+  if (final_total != t.study().total) {
     fail(origin, "repository final counts sum to " + std::to_string(final_total) +
-                     ", expected the study total " + std::to_string(t.study_.total));
+                     ", expected the study total " + std::to_string(t.study().total));
   }
+}
+
+}  // namespace
+
+Taxonomy Taxonomy::from_json_text(const std::string& text, const std::string& origin) {
+  json doc = parse_document(text, origin);
+  Taxonomy t;
+  try {
+    t.study_ = parse_study(doc.at("study"));
+    for (const auto& s : doc.at("symptoms")) t.symptoms_.push_back(parse_category(s));
+    for (const auto& d : doc.at("dimensions")) t.dimensions_.push_back(parse_dimension(d, t.root_causes_));
+  } catch (const json::exception& e) {
+    fail(origin, std::string("missing or mistyped field: ") + e.what());
+  }
+  check_repository_names(t, origin);
+  check_unique_ids(t, origin);
+  // Nesting root causes inside dimensions makes "exactly one dimension" structural: a top-level list
+  // would hold orphans, and an id under two dimensions is caught as a duplicate above.
+  if (doc.contains("root_causes")) {
+    fail(origin, "orphan root causes: a top-level 'root_causes' list is outside every dimension");
+  }
+  check_symptom_counts(t, origin);
+  check_root_cause_counts(t, origin);
+  check_repository_counts(t, origin);
   return t;
 }
 

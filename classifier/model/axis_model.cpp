@@ -9,6 +9,7 @@
 #include "common/text_file.hpp"
 #include "common/seeded_random.hpp"
 #include "common/error.hpp"
+#include "common/largest_entry.hpp"
 
 namespace faultline::model {
 
@@ -40,14 +41,6 @@ Distribution combine(const Distribution& fasttext, const Distribution& rule_scor
   return z;
 }
 
-std::pair<std::string, double> best_of(const Distribution& d) {
-  std::pair<std::string, double> best{"", -1};
-  for (const auto& [c, p] : d) {
-    if (p > best.second) best = {c, p};
-  }
-  return best;
-}
-
 std::vector<int> stratified_folds(const std::vector<std::string>& labels, int folds, uint64_t seed) {
   std::map<std::string, std::vector<size_t>> by_label;
   for (size_t i = 0; i < labels.size(); ++i) by_label[labels[i]].push_back(i);
@@ -69,12 +62,7 @@ double log_loss(const Distribution& d, const std::string& label) {
 std::string majority_label(const std::vector<AxisExample>& examples) {
   std::map<std::string, int> counts;
   for (const auto& e : examples) ++counts[e.label];
-  std::string best;
-  int top = -1;
-  for (const auto& [label, n] : counts) {
-    if (n > top) best = label, top = n;  // ties: alphabetically first, as the map is ordered
-  }
-  return best;
+  return common::largest_entry(counts).first;  // ties: alphabetically first, as the map is ordered
 }
 
 FastTextModel fit(const std::vector<AxisExample>& examples, const std::vector<size_t>& rows,
@@ -119,7 +107,7 @@ Score score(const std::vector<AxisExample>& examples, const std::vector<Distribu
   Score s;
   for (size_t i = 0; i < examples.size(); ++i) {
     Distribution d = combine(oof[i], examples[i].rule_scores, weight, t);
-    if (best_of(d).first == examples[i].label) ++s.correct;
+    if (common::largest_entry(d).first == examples[i].label) ++s.correct;
     s.loss += log_loss(d, examples[i].label);
   }
   return s;
@@ -174,7 +162,7 @@ Distribution AxisModel::predict(const Tokens& tokens, const Distribution& rule_s
 }
 
 std::string AxisModel::predict_rules(const Distribution& rule_scores) const {
-  auto [category, score] = best_of(rule_scores);
+  std::string category = common::largest_entry(rule_scores).first;
   return category.empty() ? majority_ : category;
 }
 

@@ -57,7 +57,6 @@ class AxisModel {
 // Combination rule shared by training and prediction: softmax((log p_ft(c) + w·rules(c)) / T).
 Distribution combine(const Distribution& fasttext, const Distribution& rule_scores, double rule_weight,
                      double temperature);
-std::pair<std::string, double> best_of(const Distribution& d);
 
 // Fold of each example, stratified by label: within each label, a seeded shuffle dealt round-robin.
 std::vector<int> stratified_folds(const std::vector<std::string>& labels, int folds, uint64_t seed);

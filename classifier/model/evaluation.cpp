@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "common/error.hpp"
+#include "common/largest_entry.hpp"
 
 namespace faultline::model {
 
@@ -21,8 +22,12 @@ struct HeldOut {
 
 HeldOut held_out(const std::string& truth, const std::string& predicted, double p, const AxisModel& axis,
                  const Distribution& rule_scores, const Tokens& tokens) {
-  return {truth, predicted, axis.majority(), axis.predict_rules(rule_scores),
-          best_of(axis.predict_fasttext(tokens)).first, p};
+  return {truth,
+          predicted,
+          axis.majority(),
+          axis.predict_rules(rule_scores),
+          common::largest_entry(axis.predict_fasttext(tokens)).first,
+          p};
 }
 
 struct Column {

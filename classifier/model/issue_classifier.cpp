@@ -7,6 +7,7 @@
 
 #include "common/text_file.hpp"
 #include "common/fnv1a.hpp"
+#include "common/largest_entry.hpp"
 #include "classifier/model/text_features.hpp"
 #include "taxonomy/builtin_data.hpp"
 #include "common/error.hpp"
@@ -74,9 +75,10 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
 
 IssuePrediction IssueClassifier::predict(const IssueFeatures& f) const {
   IssuePrediction p;
-  if (scope_) std::tie(p.scope, p.scope_p) = best_of(scope_->predict(f.tokens, {}));
-  std::tie(p.symptom, p.symptom_p) = best_of(symptom_.predict(f.tokens, f.symptom_rules));
-  std::tie(p.root_cause, p.root_cause_p) = best_of(root_cause_.predict(f.tokens, f.root_cause_rules));
+  if (scope_) std::tie(p.scope, p.scope_p) = common::largest_entry(scope_->predict(f.tokens, {}));
+  std::tie(p.symptom, p.symptom_p) = common::largest_entry(symptom_.predict(f.tokens, f.symptom_rules));
+  std::tie(p.root_cause, p.root_cause_p) =
+      common::largest_entry(root_cause_.predict(f.tokens, f.root_cause_rules));
   for (int i : f.fired) p.rules_fired.push_back(rules_.rules()[i].id);
   p.abstain = std::min(p.symptom_p, p.root_cause_p) < abstain_below_;
   return p;

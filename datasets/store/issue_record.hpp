@@ -29,7 +29,4 @@ struct IssueRecord {
   std::string key() const { return repo + "#" + std::to_string(number); }
 };
 
-// Splits "owner/name#123" into its parts; throws faultline::Error on another shape.
-std::pair<std::string, int64_t> parse_issue_key(const std::string& key);
-
 }  // namespace faultline::datasets

@@ -7,22 +7,6 @@
 
 namespace faultline::datasets {
 
-std::pair<std::string, int64_t> parse_issue_key(const std::string& key) {
-  auto hash = key.rfind('#');
-  auto slash = key.find('/');
-  if (hash == std::string::npos || slash == std::string::npos || slash > hash || hash + 1 == key.size()) {
-    throw Error("issue '" + key + "': expected OWNER/NAME#NUMBER, e.g. NVIDIA/cutlass#1270");
-  }
-  try {
-    size_t used = 0;
-    int64_t number = std::stoll(key.substr(hash + 1), &used);
-    if (used != key.size() - hash - 1 || number <= 0) throw std::invalid_argument("number");
-    return {key.substr(0, hash), number};
-  } catch (const std::logic_error&) {
-    throw Error("issue '" + key + "': the part after '#' must be a positive issue number");
-  }
-}
-
 std::optional<int64_t> find_repository(Database& db, const std::string& full_name) {
   Statement s = db.prepare("SELECT id FROM repositories WHERE full_name = ?");
   s.bind_all(full_name);
@@ -181,6 +165,27 @@ int64_t count_comments(Database& db) {
   Statement s = db.prepare("SELECT COUNT(*) FROM comments");
   s.step();
   return s.integer(0);
+}
+
+int64_t count_issues_in(Database& db, int64_t repository_id) {
+  Statement s = db.prepare("SELECT COUNT(*) FROM issues WHERE repository_id = ?");
+  s.bind_all(repository_id);
+  s.step();
+  return s.integer(0);
+}
+
+std::optional<std::string> stored_issue_updated(Database& db, int64_t repository_id, int64_t number) {
+  Statement s = db.prepare("SELECT updated FROM issues WHERE repository_id = ? AND number = ?");
+  s.bind_all(repository_id, number);
+  if (!s.step()) return std::nullopt;
+  return s.text(0);
+}
+
+std::optional<std::string> stored_comment_updated(Database& db, int64_t comment_id) {
+  Statement s = db.prepare("SELECT updated FROM comments WHERE id = ?");
+  s.bind_all(comment_id);
+  if (!s.step()) return std::nullopt;
+  return s.text(0);
 }
 
 }  // namespace faultline::datasets

@@ -28,6 +28,10 @@ int64_t require_issue(Database& db, const std::string& repo, int64_t number, con
 std::vector<IssueRecord> load_issues(Database& db);
 IssueRecord load_issue(Database& db, int64_t id);
 int64_t count_issues(Database& db);
+int64_t count_issues_in(Database& db, int64_t repository_id);
+// The updated_at stored for an issue or a comment, to skip an object already stored as it is.
+std::optional<std::string> stored_issue_updated(Database& db, int64_t repository_id, int64_t number);
+std::optional<std::string> stored_comment_updated(Database& db, int64_t comment_id);
 
 struct CommentRecord {
   int64_t id = 0;  // GitHub's comment id

@@ -194,6 +194,20 @@ ALTER TABLE suite_results ADD COLUMN compute_capability TEXT NOT NULL DEFAULT 'n
 -- Before this step a compile counted as pass: a build-mode pass without an inspected artifact is built.
 UPDATE suite_results SET outcome = 'built' WHERE mode = 'build' AND outcome = 'pass' AND detail LIKE 'built %';
 )sql",
+      // 8: the miner's memory for renames (GitHub's stable repository id, every name a repository had) and
+      // for completeness checks (the numbers the issue listing showed to be pull requests).
+      R"sql(
+ALTER TABLE repositories ADD COLUMN github_id INTEGER;
+CREATE TABLE repository_aliases (
+  name TEXT PRIMARY KEY,
+  repository_id INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE
+);
+CREATE TABLE listing_pull_requests (
+  repository_id INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  number INTEGER NOT NULL,
+  PRIMARY KEY (repository_id, number)
+);
+)sql",
   };
   return steps;
 }

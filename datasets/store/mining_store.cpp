@@ -18,6 +18,13 @@ void save_validator(Database& db, const std::string& url, const Validator& v) {
       .run();
 }
 
+void move_validators(Database& db, const std::string& old_prefix, const std::string& new_prefix) {
+  db.prepare("UPDATE OR REPLACE http_cache SET url = ? || substr(url, ?) WHERE substr(url, 1, ?) = ?")
+      .bind_all(new_prefix, static_cast<int64_t>(old_prefix.size() + 1),
+                static_cast<int64_t>(old_prefix.size()), old_prefix)
+      .run();
+}
+
 std::optional<std::string> load_cursor(Database& db, int64_t repository_id, const std::string& listing) {
   Statement s = db.prepare("SELECT next_url FROM mine_cursors WHERE repository_id = ? AND listing = ?");
   s.bind_all(repository_id, listing);
@@ -59,13 +66,67 @@ void raise_high_water(Database& db, int64_t repository_id, const std::string& li
 
 void rename_repository(Database& db, const std::string& old_name, const std::string& new_name) {
   if (old_name == new_name) return;
-  if (find_repository(db, new_name)) {
+  auto old_id = find_repository(db, old_name);
+  auto new_id = find_repository(db, new_name);
+  if (old_id && new_id) {
     throw Error("repository " + old_name + " was renamed to " + new_name +
                 ", which is already in the store separately");
   }
-  db.prepare("UPDATE repositories SET full_name = ?, previous_name = ? WHERE full_name = ?")
-      .bind_all(new_name, old_name, old_name)
+  if (old_id) {
+    db.prepare("UPDATE repositories SET full_name = ? WHERE id = ?").bind_all(new_name, *old_id).run();
+  }
+  int64_t id = ensure_repository(db, new_name);
+  db.prepare("UPDATE repositories SET previous_name = ? WHERE id = ?").bind_all(old_name, id).run();
+  db.prepare("INSERT OR REPLACE INTO repository_aliases(name, repository_id) VALUES (?,?)")
+      .bind_all(old_name, id)
       .run();
+  // The new name may have been an alias of this repository before (a rename back).
+  db.prepare("DELETE FROM repository_aliases WHERE name = ?").bind_all(new_name).run();
+}
+
+std::optional<std::string> current_repository_name(Database& db, const std::string& name) {
+  Statement s = db.prepare(
+      "SELECT full_name FROM repositories WHERE full_name = ? UNION ALL "
+      "SELECT r.full_name FROM repository_aliases a JOIN repositories r ON r.id = a.repository_id "
+      "WHERE a.name = ?");
+  s.bind_all(name, name);
+  if (!s.step()) return std::nullopt;
+  return s.text(0);
+}
+
+std::optional<std::string> repository_with_github_id(Database& db, int64_t github_id) {
+  Statement s = db.prepare("SELECT full_name FROM repositories WHERE github_id = ?");
+  s.bind_all(github_id);
+  if (!s.step()) return std::nullopt;
+  return s.text(0);
+}
+
+void set_github_id(Database& db, int64_t repository_id, int64_t github_id) {
+  db.prepare("UPDATE repositories SET github_id = ? WHERE id = ?").bind_all(github_id, repository_id).run();
+}
+
+void record_pull_request(Database& db, int64_t repository_id, int64_t number) {
+  db.prepare("INSERT OR IGNORE INTO listing_pull_requests(repository_id, number) VALUES (?,?)")
+      .bind_all(repository_id, number)
+      .run();
+}
+
+int64_t count_pull_requests(Database& db, int64_t repository_id) {
+  Statement s = db.prepare("SELECT COUNT(*) FROM listing_pull_requests WHERE repository_id = ?");
+  s.bind_all(repository_id);
+  s.step();
+  return s.integer(0);
+}
+
+std::vector<int64_t> unaccounted_numbers(Database& db, int64_t repository_id, int64_t highest) {
+  Statement s = db.prepare(
+      "WITH RECURSIVE n(x) AS (SELECT 1 WHERE ? >= 1 UNION ALL SELECT x + 1 FROM n WHERE x < ?) "
+      "SELECT x FROM n WHERE x NOT IN (SELECT number FROM issues WHERE repository_id = ?) "
+      "AND x NOT IN (SELECT number FROM listing_pull_requests WHERE repository_id = ?) ORDER BY x");
+  s.bind_all(highest, highest, repository_id, repository_id);
+  std::vector<int64_t> numbers;
+  while (s.step()) numbers.push_back(s.integer(0));
+  return numbers;
 }
 
 void replace_timeline(Database& db, int64_t issue_id,

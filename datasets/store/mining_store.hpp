@@ -1,8 +1,10 @@
-// SQL for the miner's own state: HTTP validators, resume cursors, high-water marks, renames, timelines.
+// SQL for the miner's own state: HTTP validators, resume cursors, high-water marks, renames, completeness
+// checks, timelines.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "datasets/store/database.hpp"
 
@@ -14,6 +16,8 @@ struct Validator {
 };
 std::optional<Validator> load_validator(Database& db, const std::string& url);
 void save_validator(Database& db, const std::string& url, const Validator& v);
+// Re-keys every validator whose URL starts with `old_prefix` (a renamed repository's URLs).
+void move_validators(Database& db, const std::string& old_prefix, const std::string& new_prefix);
 
 // The next page URL of an unfinished listing ("issues" or "comments"), so a killed mine resumes there.
 std::optional<std::string> load_cursor(Database& db, int64_t repository_id, const std::string& listing);
@@ -26,8 +30,20 @@ std::optional<std::string> load_high_water(Database& db, int64_t repository_id, 
 void raise_high_water(Database& db, int64_t repository_id, const std::string& listing,
                       const std::string& updated);
 
-// Records that `old_name` is now called `new_name` (keeping its issues).
+// Records that `old_name` is now called `new_name`: the stored repository (if any) keeps its issues under
+// the new name, and the old name stays an alias of it. Throws when both names are stored separately.
 void rename_repository(Database& db, const std::string& old_name, const std::string& new_name);
+// The stored name of the repository known under `name` (itself, or the repository it was renamed to).
+std::optional<std::string> current_repository_name(Database& db, const std::string& name);
+// GitHub's repository id, which survives renames.
+std::optional<std::string> repository_with_github_id(Database& db, int64_t github_id);
+void set_github_id(Database& db, int64_t repository_id, int64_t github_id);
+
+// Numbers the issue listing showed to be pull requests (not stored as issues).
+void record_pull_request(Database& db, int64_t repository_id, int64_t number);
+int64_t count_pull_requests(Database& db, int64_t repository_id);
+// The numbers 1..highest that are neither a stored issue nor a recorded pull request, ascending.
+std::vector<int64_t> unaccounted_numbers(Database& db, int64_t repository_id, int64_t highest);
 
 void replace_timeline(Database& db, int64_t issue_id,
                       const std::vector<std::pair<std::string, std::string>>& events,

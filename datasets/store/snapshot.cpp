@@ -8,6 +8,7 @@
 #include "common/csv.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "common/json_fields.hpp"
+#include "common/repository_name.hpp"
 #include "common/error.hpp"
 
 namespace faultline::datasets {
@@ -40,11 +41,7 @@ IssueRecord parse_record(const std::string& json_line, const std::string& where)
   if (!record.is_object()) throw Error(where + ": a record must be a JSON object");
   IssueRecord r;
   r.repo = common::json_string(record, "repo", where);
-  auto slash = r.repo.find('/');
-  if (slash == std::string::npos || slash == 0 || slash + 1 == r.repo.size() ||
-      r.repo.find('/', slash + 1) != std::string::npos) {
-    throw Error(where + ": repo '" + r.repo + "' is not of the form OWNER/NAME");
-  }
+  common::require_repository_name(r.repo, where);
   if (!record.contains("number") || !record.at("number").is_number_integer() ||
       record.at("number").get<int64_t>() <= 0) {
     throw Error(where + ": field 'number' must be a positive integer");

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
 #include "classifier/funnel/sampler.hpp"
@@ -100,17 +101,64 @@ TEST(Replacement, TieOnDistanceGoesToTheEarlierCreatedIssue) {
   EXPECT_EQ(replace_in_sample(db, "t", "a/b", 3, "x").replacement_key, "a/b#2");
 }
 
-TEST(Sample, DrawIsDeterministicForASeedAndProportional) {
+namespace {
+
+// Three strata of 5, 3 and 1 closed candidates, plus an open issue in each that must never be drawn.
+void fill_three_strata(Database& db) {
+  const std::pair<const char*, int> strata[] = {{"a/b", 5}, {"c/d", 3}, {"e/f", 1}};
+  for (const auto& [repo, n] : strata) {
+    for (int i = 1; i <= n + 1; ++i) {
+      IssueRecord r;
+      r.repo = repo;
+      r.number = i;
+      r.url = "u";
+      r.state = i <= n ? "closed" : "open";
+      r.created = "2024-01-01";
+      r.title = "crash " + std::to_string(i);
+      upsert_issue(db, r);
+    }
+  }
+  screen_store(db, ScreeningRules::builtin());
+}
+
+}  // namespace
+
+TEST(Sample, DrawIsProportionalPerRepositoryByLargestRemainder) {
   faultline::testing::TempDir dir;
   Database db(dir.file("r.db"));
-  fill(db);
-  auto first = draw_sample(db, "m", 3, 9);
+  fill_three_strata(db);
+  // 4 of 9 candidates: quotas 5*4/9 = 2.22, 3*4/9 = 1.33, 1*4/9 = 0.44 -> floors 2, 1, 0 (3 seats); the
+  // fourth goes to the largest remainder, .44 (e/f). Plain rounding would give 2, 1, 0 and only 3 issues.
+  auto draw = draw_sample(db, "m", 4, 9);
+  EXPECT_EQ(draw["a/b"].candidates, 5);
+  EXPECT_EQ(draw["c/d"].candidates, 3);
+  EXPECT_EQ(draw["e/f"].candidates, 1);
+  EXPECT_EQ(draw["a/b"].allocated, 2);
+  EXPECT_EQ(draw["c/d"].allocated, 1);
+  EXPECT_EQ(draw["e/f"].allocated, 1);
+  // The stored sample holds exactly those numbers per repository, drawn from closed issues only.
+  std::map<std::string, int> stored;
+  std::set<int64_t> distinct;
+  for (const auto& e : load_sample(db, "m")) {
+    IssueRecord issue = load_issue(db, e.issue_id);
+    EXPECT_EQ(issue.state, "closed") << issue.key();
+    EXPECT_EQ(e.status, "sampled");
+    ++stored[issue.repo];
+    distinct.insert(e.issue_id);
+  }
+  EXPECT_EQ(stored, (std::map<std::string, int>{{"a/b", 2}, {"c/d", 1}, {"e/f", 1}}));
+  EXPECT_EQ(distinct.size(), 4u);
+}
+
+TEST(Sample, DrawIsDeterministicForASeed) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("r.db"));
+  fill_three_strata(db);
+  draw_sample(db, "m", 4, 9);
   auto a = load_sample(db, "m");
-  draw_sample(db, "m", 3, 9);
+  draw_sample(db, "m", 4, 9);
   auto b = load_sample(db, "m");
-  ASSERT_EQ(a.size(), 3u);
-  ASSERT_EQ(b.size(), 3u);
+  ASSERT_EQ(a.size(), 4u);
+  ASSERT_EQ(b.size(), 4u);
   for (size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i].issue_id, b[i].issue_id);
-  EXPECT_EQ(first["a/b"].candidates, 6);
-  EXPECT_EQ(first["a/b"].allocated, 3);
 }

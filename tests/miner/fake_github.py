@@ -6,20 +6,36 @@ x-ratelimit-*, 304 on If-None-Match) and injects faults by request number. Usage
 
     fake_github.py --config CONFIG.json --port-file FILE
 
-CONFIG: {"repos": {"o/r": {"issues": 250, "prs": 30, "comments": 420}},
+CONFIG: {"repos": {"o/r": {"issues": 250, "prs": 30, "comments": 420,
+                          "deleted": [12], "not_found": [14],   # 410 / 404, and absent from listings
+                          "hidden": [20],                       # absent from listings, fetchable alone
+                          "transferred": {"13": "x/y"},         # 301 to /repos/x/y/issues/13
+                          "ghost_every": 10}},                  # every 10th comment: user null / login null
          "renamed": {"old/name": "o/r"},                 # 301 from the old name to the new one
+         "redirect_host": "localhost",  # renamed: Location names this host (another origin) instead of a path
+         "link_host": "localhost",      # Link rel="next" URLs name this host (another origin)
+         "touch_at": {"3": {"repo": "o/r", "issues": [5]}},   # an edit just before request 3 is answered
+         "token_budgets": {"t1": 50},   # per-token limits; another or no token: 401
+         "always": {"status": 403, "retry_after": 1},         # a fault on every request
          "faults": {"3": {"status": 502}, "4": {"drop": true}, "5": {"status": 403, "retry_after": 1},
                     "6": {"status": 403, "remaining": 0, "reset_in": 1}, "7": {"status": 429},
-                    "8": {"malformed": true}, "9": {"truncate": true}, "10": {"wrong_type": true}},
+                    "8": {"malformed": true}, "9": {"truncate": true}, "10": {"wrong_type": true},
+                    "11": {"status": 429, "retry_after_date": 120},     # Retry-After as an HTTP-date
+                    "12": {"status": 403, "remaining": 0, "reset_at": 9999999999},
+                    "13": {"gzip_bomb": 8388608}},      # gzip that expands to that many bytes
          "exhaust_at": 2,          # that response carries x-ratelimit-remaining: 0, reset in 1 s
          "extra_param": true,      # next links carry an extra query parameter the client must keep
          "rate_limit": 1000000,    # requests before x-ratelimit-remaining reaches 0 (reset in an hour)
          "delay_ms": 0,
          "close_connections": true}  # one connection per request, so a dropped one is never retried
                                      # silently by the client library on a fresh connection
-Control (GET, not counted): /_control/stats, /_control/touch?repo=o/r&issues=1,2, /_control/reset
+Control (GET, not counted): /_control/stats, /_control/touch?repo=o/r&issues=1,2[&same_second=1],
+/_control/rename?from=o/r&to=o/new, /_control/reset
 """
 import argparse
+import bisect
+import email.utils
+import gzip
 import hashlib
 import json
 import socket
@@ -39,6 +55,10 @@ def iso(t):
 class Repo:
     def __init__(self, full_name, spec, repo_id):
         self.full_name, self.id = full_name, repo_id
+        self.deleted, self.not_found = set(spec.get("deleted", [])), set(spec.get("not_found", []))
+        self.hidden = set(spec.get("hidden", []))
+        self.transferred = {int(k): v for k, v in spec.get("transferred", {}).items()}
+        self.ghost_every = spec.get("ghost_every", 0)
         issues, prs, comments = spec.get("issues", 0), spec.get("prs", 0), spec.get("comments", 0)
         total = issues + prs
         self.entries = {}  # number -> dict
@@ -55,15 +75,25 @@ class Repo:
             self.comments[j] = c
             self.comments_by_issue.setdefault(c["issue"], []).append(c)
         self.clock = BASE + timedelta(minutes=total + 1)
-        self.sorted_entries = sorted(self.entries.values(), key=lambda e: (e["updated"], e["number"]))
+        self.sort_entries()
         self.sorted_comments = sorted(self.comments.values(), key=lambda c: (c["updated"], c["id"]))
+        self.comment_keys = [c["updated"] for c in self.sorted_comments]
 
-    def touch(self, numbers):
+    def sort_entries(self):
+        unlisted = self.deleted | self.not_found | self.hidden | set(self.transferred)
+        self.sorted_entries = sorted((e for e in self.entries.values() if e["number"] not in unlisted),
+                                     key=lambda e: (e["updated"], e["number"]))
+        self.entry_keys = [e["updated"] for e in self.sorted_entries]  # for since= by bisection
+
+    def touch(self, numbers, same_second=False):
         for n in numbers:
-            self.clock += timedelta(minutes=1)
+            if same_second:  # in the second of the newest edit so far, as a busy repository does
+                self.clock = max(e["updated"] for e in self.entries.values())
+            else:
+                self.clock += timedelta(minutes=1)
             self.entries[n]["updated"] = self.clock
             self.entries[n]["version"] += 1
-        self.sorted_entries = sorted(self.entries.values(), key=lambda e: (e["updated"], e["number"]))
+        self.sort_entries()
 
     def issue_json(self, base, e):
         n = e["number"]
@@ -78,8 +108,11 @@ class Repo:
         return obj
 
     def comment_json(self, base, c):
+        user = {"login": "maintainer"}
+        if self.ghost_every and (c["id"] - 1000000) % self.ghost_every == 0:
+            user = None if (c["id"] // self.ghost_every) % 2 else {"login": None}
         return {"id": c["id"], "issue_url": f"{base}/repos/{self.full_name}/issues/{c['issue']}",
-                "user": {"login": "maintainer"}, "body": f"comment {c['id']}",
+                "user": user, "body": f"comment {c['id']}",
                 "created_at": iso(c["created"]), "updated_at": iso(c["updated"])}
 
 
@@ -90,9 +123,13 @@ class State:
         self.repos = {name: Repo(name, spec, i + 1) for i, (name, spec) in enumerate(config.get("repos", {}).items())}
         self.renamed = config.get("renamed", {})
         self.faults = {int(k): v for k, v in config.get("faults", {}).items()}
+        self.touch_at = {int(k): v for k, v in config.get("touch_at", {}).items()}
+        self.token_budgets = config.get("token_budgets")
         self.requests = 0
         self.not_modified = 0
         self.paths = {}
+        self.tokens = {}           # token -> requests that carried it
+        self.authorized_hosts = {}  # Host header -> requests that carried a token
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -125,11 +162,20 @@ class Handler(BaseHTTPRequestHandler):
         query = parse_qs(url.query)
         if url.path.startswith("/_control/"):
             return self.control(st, url.path, query)
+        auth = self.headers.get("Authorization", "")
+        token = auth[len("Bearer "):] if auth.startswith("Bearer ") else None
         with st.lock:
             st.requests += 1
             number = st.requests
             st.paths[url.path] = st.paths.get(url.path, 0) + 1
-            fault = st.faults.get(number)
+            fault = st.faults.get(number, st.config.get("always"))
+            if token is not None:
+                host = self.headers.get("Host", "").split(":")[0]
+                st.authorized_hosts[host] = st.authorized_hosts.get(host, 0) + 1
+                st.tokens[token] = st.tokens.get(token, 0) + 1
+            touch = st.touch_at.get(number)
+            if touch:
+                st.repos[touch["repo"]].touch(touch["issues"], touch.get("same_second", False))
         delay = st.config.get("delay_ms", 0)
         if delay:
             time.sleep(delay / 1000.0)
@@ -139,6 +185,15 @@ class Handler(BaseHTTPRequestHandler):
         if st.config.get("exhaust_at") == number:
             remaining, reset = 0, int(time.time()) + 1
         rate = {"x-ratelimit-limit": str(limit), "x-ratelimit-remaining": str(remaining), "x-ratelimit-reset": str(reset)}
+        if st.token_budgets is not None:
+            budget = st.token_budgets.get(token)
+            if budget is None:
+                return self.send(401, b'{"message": "Bad credentials"}')
+            used = st.tokens[token]
+            rate = {"x-ratelimit-limit": str(budget), "x-ratelimit-remaining": str(max(0, budget - used)),
+                    "x-ratelimit-reset": str(reset)}
+            if used > budget:
+                return self.send(403, b'{"message": "API rate limit exceeded"}', rate)
         if fault:
             if fault.get("drop"):
                 # Half a status line, then the connection goes: a reset mid-response, not an idle close
@@ -158,14 +213,19 @@ class Handler(BaseHTTPRequestHandler):
             if fault.get("wrong_type"):
                 body = json.dumps([{"number": "seven", "title": 7, "updated_at": "2024-01-01T00:00:00Z"}]).encode()
                 return self.send(200, body, {"Content-Type": "application/json", **rate})
+            if fault.get("gzip_bomb"):
+                body = gzip.compress(b" " * fault["gzip_bomb"], compresslevel=9)
+                return self.send(200, body, {"Content-Type": "application/json", "Content-Encoding": "gzip", **rate})
             if fault.get("malformed"):
                 return self.send(200, b'[{"number": 1, "title": ', {"Content-Type": "application/json", **rate})
             headers = dict(rate)
             if "retry_after" in fault:
                 headers["retry-after"] = str(fault["retry_after"])
+            if "retry_after_date" in fault:
+                headers["retry-after"] = email.utils.formatdate(time.time() + fault["retry_after_date"], usegmt=True)
             if fault.get("remaining") == 0:
                 headers["x-ratelimit-remaining"] = "0"
-                headers["x-ratelimit-reset"] = str(int(time.time()) + fault.get("reset_in", 1))
+                headers["x-ratelimit-reset"] = str(fault.get("reset_at", int(time.time()) + fault.get("reset_in", 1)))
             return self.send(fault["status"], b'{"message": "injected fault"}', headers)
 
         parts = url.path.strip("/").split("/")
@@ -174,6 +234,8 @@ class Handler(BaseHTTPRequestHandler):
             if name in st.renamed:
                 location = "/repos/" + st.renamed[name] + "/" + "/".join(parts[3:])
                 location = location.rstrip("/") + ("?" + url.query if url.query else "")
+                if st.config.get("redirect_host"):
+                    location = f"http://{st.config['redirect_host']}:{self.server.server_address[1]}{location}"
                 return self.send(301, b'{"message": "Moved Permanently"}', {"Location": location, **rate})
             repo = st.repos.get(name)
             if repo is None:
@@ -185,10 +247,22 @@ class Handler(BaseHTTPRequestHandler):
                     return self.json(200, {"id": repo.id, "full_name": repo.full_name}, rate)
                 if rest == ["issues"]:
                     entries = repo.sorted_entries
-                    return self.listing(entries, lambda e: repo.issue_json(base, e), query, url.path, rate)
+                    return self.listing(entries, lambda e: repo.issue_json(base, e), query, url.path, rate,
+                                        repo.entry_keys)
                 if rest == ["issues", "comments"]:
                     entries = repo.sorted_comments
-                    return self.listing(entries, lambda c: repo.comment_json(base, c), query, url.path, rate)
+                    return self.listing(entries, lambda c: repo.comment_json(base, c), query, url.path, rate,
+                                        repo.comment_keys)
+                if len(rest) == 2 and rest[0] == "issues" and rest[1].isdigit():
+                    n = int(rest[1])
+                    if n in repo.transferred:
+                        location = f"/repos/{repo.transferred[n]}/issues/{n}"
+                        return self.send(301, b'{"message": "Moved Permanently"}', {"Location": location, **rate})
+                    if n in repo.deleted:
+                        return self.send(410, b'{"message": "This issue was deleted"}', rate)
+                    if n in repo.not_found or n not in repo.entries:
+                        return self.send(404, b'{"message": "Not Found"}', rate)
+                    return self.json(200, repo.issue_json(base, repo.entries[n]), rate)
                 if len(rest) == 3 and rest[0] == "issues" and rest[2] == "comments":
                     # Per-issue comments: what a naive miner asks for, once per issue.
                     entries = repo.comments_by_issue.get(int(rest[1]), [])
@@ -210,10 +284,15 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(304, b"", {"ETag": etag, **headers})
         return self.send(status, body, {"Content-Type": "application/json", "ETag": etag, **headers})
 
-    def listing(self, entries, to_json, query, path, rate):
+    def listing(self, entries, to_json, query, path, rate, keys=None):
         since = query.get("since", [None])[0]
         if since:
-            entries = [e for e in entries if iso(e["updated"]) >= since]
+            since_time = datetime.strptime(since, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+            if keys is None:
+                keys = [e["updated"] for e in entries]
+            entries = entries[bisect.bisect_left(keys, since_time):]
+        if query.get("sort") == ["created"] and query.get("direction") == ["desc"]:
+            entries = sorted(entries, key=lambda e: -e["number"])
         items = entries
         per_page = min(100, int(query.get("per_page", ["30"])[0]))
         page = int(query.get("page", ["1"])[0])
@@ -226,6 +305,8 @@ class Handler(BaseHTTPRequestHandler):
             if self.server.state.config.get("extra_param"):
                 params["hint"] = "keep-me"
             host = f"http://{self.headers.get('Host')}"
+            if self.server.state.config.get("link_host"):
+                host = f"http://{self.server.state.config['link_host']}:{self.server.server_address[1]}"
             headers["Link"] = f'<{host}{path}?{urlencode(params)}>; rel="next", <{host}{path}?page={last}>; rel="last"'
         if self.server.state.config.get("extra_param") and page > 1 and query.get("hint") != ["keep-me"]:
             return self.send(400, b'{"message": "pagination parameter lost"}', rate)
@@ -234,10 +315,18 @@ class Handler(BaseHTTPRequestHandler):
     def control(self, st, path, query):
         with st.lock:
             if path == "/_control/stats":
-                body = {"requests": st.requests, "not_modified": st.not_modified, "paths": st.paths}
+                body = {"requests": st.requests, "not_modified": st.not_modified, "paths": st.paths,
+                        "tokens": st.tokens, "authorized_hosts": st.authorized_hosts}
             elif path == "/_control/touch":
                 repo = st.repos[query["repo"][0]]
-                repo.touch([int(n) for n in query["issues"][0].split(",")])
+                repo.touch([int(n) for n in query["issues"][0].split(",")], query.get("same_second") == ["1"])
+                body = {"ok": True}
+            elif path == "/_control/rename":
+                old, new = query["from"][0], query["to"][0]
+                repo = st.repos.pop(old)
+                repo.full_name = new
+                st.repos[new] = repo
+                st.renamed[old] = new
                 body = {"ok": True}
             elif path == "/_control/reset":
                 st.requests, st.not_modified, st.paths, st.faults = 0, 0, {}, {}

@@ -5,13 +5,14 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <fstream>
 #include <thread>
 
+#include "common/error.hpp"
 #include "datasets/store/database.hpp"
 #include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "miner/miner.hpp"
-#include "common/error.hpp"
 #include "tests/miner/fake_server.hpp"
 #include "tests/temp_dir.hpp"
 
@@ -20,8 +21,10 @@ using nlohmann::json;
 
 namespace {
 
-// 250 issues and 30 pull requests interleaved (280 listing entries → 3 pages of 100) and 420 comments
-// (5 pages). A full mine is 3 + 5 pages, plus the per-repository constant 3 (the repository itself and one
+// 250 issues and 30 pull requests interleaved (280 listing entries) and 420 comments. Listings are paged
+// by an updated_at cursor that repeats the newest entry of the page before, so the first page brings 100
+// entries and each later one 99 new: ceil((280 − 1)/99) = 3 issue pages, ceil((420 − 1)/99) = 5 comment
+// pages. A full mine is 3 + 5 pages, plus the per-repository constant 3 (the repository itself and one
 // request per listing from the new high-water mark) = 11 requests.
 json standard_repo() { return {{"repos", {{"o/r", {{"issues", 250}, {"prs", 30}, {"comments", 420}}}}}}; }
 
@@ -42,6 +45,47 @@ int64_t scalar(datasets::Database& db, const std::string& sql) {
   auto s = db.prepare(sql);
   s.step();
   return s.integer(0);
+}
+
+double wall_clock() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+// Sleeps without sleeping: the miner's clock runs ahead by what it has slept, and every wait is recorded.
+struct FakeSleep {
+  double slept = 0;
+  std::vector<std::string> lines;  // what on_wait heard
+  void install(miner::ApiOptions& api) {
+    api.sleep = [this](double s) { slept += s; };
+    api.now = [this] { return wall_clock() + slept; };
+    api.on_wait = [this](const std::string& line) { lines.push_back(line); };
+  }
+};
+
+// Runs the faultline executable through the shell; returns its exit status, stdout and stderr.
+struct Run {
+  int status = 0;
+  std::string out, err;
+};
+Run run_faultline(const std::string& env, const std::string& arguments, faultline::testing::TempDir& dir) {
+  std::string err_file = dir.file("stderr.txt");
+  std::string command = "env -u GITHUB_TOKEN -u GITHUB_TOKENS -u GITHUB_TOKENS_FILE " + env + " " +
+                        FAULTLINE_BINARY_DIR + "/cli/faultline " + arguments + " 2>" + err_file;
+  Run run;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return run;
+  char buffer[4096];
+  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) run.out.append(buffer, n);
+  run.status = pclose(pipe);
+  std::ifstream in(err_file);
+  run.err.assign(std::istreambuf_iterator<char>(in), {});
+  return run;
+}
+
+size_t occurrences(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1)) ++n;
+  return n;
 }
 
 }  // namespace
@@ -137,7 +181,9 @@ TEST(Miner, TransientFaultsAndRateLimitsAreWaitedOutAndRetried) {
   faultline::testing::FakeGitHub server(config);
   faultline::testing::TempDir dir;
   datasets::Database db(dir.file("m.db"));
-  auto s = mine(db, options_for(server));
+  auto o = options_for(server);
+  o.api.max_retries = 6;  // requests 2–7 are six faults in a row on the first issue page, one budget
+  auto s = mine(db, o);
   EXPECT_EQ(s.stats.retries, 4);           // 502, dropped connection, 429 without retry-after, truncated body
   EXPECT_EQ(s.stats.rate_limit_waits, 3);  // retry-after, 403 at zero remaining, exhausted budget on a 200
   EXPECT_EQ(s.stats.requests, 11 + 6);
@@ -158,13 +204,13 @@ TEST(Miner, MalformedJsonNamesTheUrlKeepsEarlierPagesAndResumes) {
   } catch (const Error& e) {
     std::string message = e.what();
     EXPECT_NE(message.find("GET " + server.url() + "/repos/o/r/issues?"), std::string::npos) << message;
-    EXPECT_NE(message.find("page=2"), std::string::npos) << message;
+    EXPECT_NE(message.find("since=2024-01-01T01:40:00Z"), std::string::npos) << message;  // entry 100's
     EXPECT_NE(message.find("malformed JSON"), std::string::npos) << message;
   }
   // Page 1 holds entries 1–100, of which 100·30/280 = 10 (floor) are pull requests.
   EXPECT_EQ(datasets::count_issues(db), 90);
   auto again = mine(db, options_for(server));
-  EXPECT_EQ(again.issues, 160);  // resumed at page 2, nothing fetched twice
+  EXPECT_EQ(again.issues, 160);  // resumed at page 2; entry 100, already stored as it is, not rewritten
   EXPECT_EQ(datasets::count_issues(db), 250);
   EXPECT_EQ(datasets::count_comments(db), 420);
 }
@@ -219,11 +265,11 @@ TEST(Miner, MaxRequestsStopsCleanlyAndTheNextRunContinues) {
   faultline::testing::TempDir dir;
   datasets::Database db(dir.file("m.db"));
   auto o = options_for(server);
-  o.api.max_requests = 3;  // repository, issues page 1, issues page 2
+  o.api.max_requests = 3;  // repository, issues page 1 (entries 1–100), issues page 2 (100–199)
   auto first = mine(db, o);
   EXPECT_TRUE(first.stopped_early);
   EXPECT_EQ(first.stats.requests, 3);
-  EXPECT_EQ(datasets::count_issues(db), 179);  // entries 1–200 less floor(200·30/280) = 21 pull requests
+  EXPECT_EQ(datasets::count_issues(db), 178);  // entries 1–199 less floor(199·30/280) = 21 pull requests
   auto rest = mine(db, options_for(server));
   EXPECT_FALSE(rest.stopped_early);
   EXPECT_EQ(rest.stats.requests, 1 + 1 + 5 + 1);  // page 3, mark, comment pages, mark
@@ -257,8 +303,8 @@ TEST(MineCommand, JsonSummaryHasExactlyTheDesignKeys) {
   while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
   ASSERT_EQ(pclose(pipe), 0);
   json summary = json::parse(out);  // one JSON object and nothing else on stdout
-  for (const char* key : {"requests", "not_modified", "issues", "pull_requests_skipped", "comments", "retries",
-                          "rate_limit_waits"}) {
+  for (const char* key : {"requests", "not_modified", "issues", "pull_requests_skipped", "comments",
+                          "retries", "rate_limit_waits"}) {
     EXPECT_TRUE(summary.contains(key)) << key;
   }
   EXPECT_EQ(summary["requests"], 11);
@@ -282,16 +328,17 @@ TEST(Miner, KillDuringMineLosesNothingAndRerunCompletesWithoutDuplicates) {
           server.url().c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
-  // 25 issue pages + 20 comment pages at 40 ms each: kill somewhere in the issue pages.
+  // ceil(2499/99) = 26 issue pages + ceil(1999/99) = 21 comment pages at 40 ms each: kill somewhere in
+  // the issue pages.
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   kill(pid, SIGKILL);
   waitpid(pid, nullptr, 0);
   long before = server.requests();
-  ASSERT_LT(before, 25 + 20 + 3) << "the mine finished before it could be killed";
+  ASSERT_LT(before, 26 + 21 + 3) << "the mine finished before it could be killed";
   {
     datasets::Database db(db_path);
     auto partial = datasets::count_issues(db);
-    EXPECT_EQ(partial % 100, 0) << "pages are written whole";
+    EXPECT_TRUE(partial == 0 || (partial - 100) % 99 == 0) << partial << ": pages are written whole";
     auto s = mine(db, options_for(server));
     EXPECT_EQ(datasets::count_issues(db), 2500);
     EXPECT_EQ(datasets::count_comments(db), 2000);
@@ -299,6 +346,390 @@ TEST(Miner, KillDuringMineLosesNothingAndRerunCompletesWithoutDuplicates) {
         scalar(db, "SELECT COUNT(*) FROM (SELECT number FROM issues GROUP BY number HAVING COUNT(*) > 1)"),
         0);
     // The rerun resumed: together both runs made at most one extra request (the page in flight when killed).
-    EXPECT_LE(before + s.stats.requests, 25 + 20 + 3 + 1);
+    EXPECT_LE(before + s.stats.requests, 26 + 21 + 3 + 1);
   }
+}
+
+// ---- Completeness ----
+
+TEST(Miner, IssueEditedDuringTheListingHidesNoNeighbour) {
+  json config = standard_repo();
+  // Request 1 is the repository, 2 the first issue page (entries 1–100); issue 5 is edited just before
+  // request 3 and moves to the end. Paged by page number, page 2 would start at entry 102 and entry 101
+  // (older than the final mark) would never be fetched.
+  config["touch_at"] = {{"3", {{"repo", "o/r"}, {"issues", {5}}}}};
+  faultline::testing::FakeGitHub server(config);
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  mine(db, options_for(server));
+  EXPECT_EQ(datasets::count_issues(db), 250);
+  EXPECT_TRUE(datasets::find_issue(db, "o/r", 101));
+  EXPECT_EQ(datasets::load_issue(db, *datasets::find_issue(db, "o/r", 5)).title, "Kernel crash 5 (v1)");
+}
+
+TEST(Miner, EditInTheSecondOfTheMarkIsSeenByTheRefresh) {
+  faultline::testing::FakeGitHub server(standard_repo());
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  mine(db, options_for(server));
+  // Issue 9 is edited in the same second as the newest entry (the high-water mark): a refresh that asks
+  // from one second after the mark never sees it.
+  server.control("touch?repo=o/r&issues=9&same_second=1");
+  auto refresh = mine(db, options_for(server));
+  EXPECT_EQ(refresh.issues, 1);  // issue 9; entry 280 at the mark is stored as it is and skipped
+  EXPECT_EQ(datasets::load_issue(db, *datasets::find_issue(db, "o/r", 9)).title, "Kernel crash 9 (v1)");
+  EXPECT_EQ(mine(db, options_for(server)).stats.not_modified, 2);  // and quiet again
+}
+
+// 30 issues and 5 pull requests (numbers 7, 14, 21, 28, 35: where floor(n·5/35) steps); 12 deleted (410),
+// 15 gone (404), 13 transferred to x/y, 20 missing from the listing but there when asked for alone.
+json verify_repo() {
+  return {{"repos",
+           {{"o/r",
+             {{"issues", 30},
+              {"prs", 5},
+              {"deleted", {12}},
+              {"not_found", {15}},
+              {"hidden", {20}},
+              {"transferred", {{"13", "x/y"}}}}},
+            {"x/y", {{"issues", 20}}}}}};
+}
+
+TEST(Miner, VerifyAccountsForEveryNumberAndRecoversWhatTheListingMissed) {
+  faultline::testing::FakeGitHub server(verify_repo());
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  auto o = options_for(server);
+  o.verify = true;
+  auto s = mine(db, o);
+  ASSERT_EQ(s.verified.size(), 1u);
+  const auto& v = s.verified[0];
+  EXPECT_EQ(v.highest_number, 35);
+  EXPECT_EQ(v.pull_requests, 5);
+  EXPECT_EQ(v.fetched, 4);    // 12, 13, 15, 20
+  EXPECT_EQ(v.recovered, 1);  // 20
+  EXPECT_EQ(v.issues, 35 - 5 - 4 + 1);
+  ASSERT_EQ(v.missing.size(), 3u);
+  EXPECT_EQ(v.missing[0], (std::pair<int64_t, std::string>{12, "410: deleted"}));
+  EXPECT_EQ(v.missing[1], (std::pair<int64_t, std::string>{13, "transferred to x/y"}));
+  EXPECT_EQ(v.missing[2].first, 15);
+  EXPECT_EQ(v.missing[2].second.substr(0, 4), "404:");
+  EXPECT_TRUE(datasets::find_issue(db, "o/r", 20));
+  EXPECT_EQ(v.issues + v.pull_requests + static_cast<int64_t>(v.missing.size()), v.highest_number);
+  // Again: only the three still missing are asked for.
+  auto again = mine(db, o).verified.at(0);
+  EXPECT_EQ(again.fetched, 3);
+  EXPECT_EQ(again.recovered, 0);
+}
+
+TEST(MineCommand, VerifyResultIsInTheJsonSummary) {
+  faultline::testing::FakeGitHub server(verify_repo());
+  faultline::testing::TempDir dir;
+  auto run = run_faultline(
+      "GITHUB_TOKEN=t",
+      "--db " + dir.file("c.db") + " --json mine --repo o/r --verify --api-url " + server.url(), dir);
+  ASSERT_EQ(run.status, 0) << run.err;
+  json summary = json::parse(run.out);
+  ASSERT_EQ(summary["verify"].size(), 1u);
+  EXPECT_EQ(summary["verify"][0]["highest_number"], 35);
+  EXPECT_EQ(summary["verify"][0]["missing"].size(), 3u);
+  EXPECT_EQ(summary["verify"][0]["missing"][1]["reason"], "transferred to x/y");
+}
+
+// ---- The token stays with GitHub ----
+
+TEST(Miner, LinkToAnotherOriginIsRefusedAndNeverGetsTheToken) {
+  json config = standard_repo();
+  config["link_host"] = "localhost";  // same server, another origin than 127.0.0.1
+  faultline::testing::FakeGitHub server(config);
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  auto o = options_for(server);
+  o.api.tokens = {"secret-token"};
+  try {
+    mine(db, o);
+    FAIL() << "a Link to another origin was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("another origin (http://localhost:"), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).find("secret-token"), std::string::npos);
+  }
+  auto stats = server.control("stats");
+  EXPECT_FALSE(stats["authorized_hosts"].contains("localhost")) << stats.dump();
+  EXPECT_EQ(datasets::count_issues(db), 0);  // the page that named it is not stored
+}
+
+TEST(Miner, CrossOriginRedirectIsFollowedWithoutTheToken) {
+  json config = standard_repo();
+  config["renamed"] = {{"old/name", "o/r"}};
+  config["redirect_host"] = "localhost";  // Location: http://localhost:PORT/repos/o/r
+  faultline::testing::FakeGitHub server(config);
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  auto o = options_for(server, {"old/name"});
+  o.api.tokens = {"secret-token"};
+  auto s = mine(db, o);
+  EXPECT_EQ(datasets::count_issues(db), 250);
+  auto stats = server.control("stats");
+  EXPECT_FALSE(stats["authorized_hosts"].contains("localhost")) << stats.dump();
+  EXPECT_EQ(stats["authorized_hosts"]["127.0.0.1"], s.stats.requests - 1);  // all but the redirected one
+}
+
+TEST(Miner, ApiUrlWithCredentialsIsRefusedBeforeAnyRequest) {
+  faultline::testing::FakeGitHub server(standard_repo());
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  auto o = options_for(server);
+  o.api.base_url = "http://u:TOKEN123@" + server.url().substr(7);
+  try {
+    mine(db, o);
+    FAIL() << "credentials in the URL were accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()).find("TOKEN123"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(server.requests(), 0);
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM http_cache"), 0);
+}
+
+TEST(MineCommand, WarnsOnceWhenNoTokenIsSet) {
+  faultline::testing::FakeGitHub server(standard_repo());
+  faultline::testing::TempDir dir;
+  std::string args = "--db " + dir.file("c.db") + " mine --repo o/r --api-url " + server.url();
+  auto anonymous = run_faultline("", args, dir);
+  ASSERT_EQ(anonymous.status, 0) << anonymous.err;
+  EXPECT_EQ(occurrences(anonymous.err, "GITHUB_TOKEN is not set"), 1u) << anonymous.err;
+  auto with_token = run_faultline("GITHUB_TOKEN=t", args, dir);
+  EXPECT_EQ(occurrences(with_token.err, "GITHUB_TOKEN is not set"), 0u) << with_token.err;
+}
+
+// ---- Bounded, visible waits ----
+
+TEST(MineCommand, WaitingIsSaidOnStderrEvenWhenItIsNotATerminal) {
+  json config = standard_repo();
+  // The first issue page of each run: request 2, and 14 = 11 + 1 (the retry) + the second run's 2.
+  json spent = {{"status", 403}, {"remaining", 0}, {"reset_in", 1}};
+  config["faults"] = {{"2", spent}, {"14", spent}};
+  faultline::testing::FakeGitHub server(config);
+  faultline::testing::TempDir dir;
+  std::string args = " mine --repo o/r --api-url " + server.url();
+  auto said = run_faultline("GITHUB_TOKEN=t", "--db " + dir.file("a.db") + args, dir);  // stderr: a file
+  ASSERT_EQ(said.status, 0) << said.err;
+  EXPECT_EQ(occurrences(said.err, "for the rate limit to reset (until "), 1u) << said.err;
+  auto quiet = run_faultline("GITHUB_TOKEN=t", "--db " + dir.file("b.db") + args + " --quiet", dir);
+  ASSERT_EQ(quiet.status, 0) << quiet.err;
+  EXPECT_EQ(occurrences(quiet.err, "waiting"), 0u) << quiet.err;
+  EXPECT_EQ(server.requests(), 2 * 12);  // both runs met the spent limit
+}
+
+TEST(Miner, ResetBeyondMaxWaitStopsCleanlyAndSaysWhenToRunAgain) {
+  json config = standard_repo();
+  config["faults"] = {{"3", {{"status", 403}, {"remaining", 0}, {"reset_at", 9999999999LL}}}};
+  faultline::testing::FakeGitHub server(config);
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  auto s = mine(db, options_for(server));  // default --max-wait: an hour
+  EXPECT_TRUE(s.stopped_early);
+  // 9999999999 + 1 s of margin = 10^10 s = 2286-11-20T17:46:40Z (Python's datetime.utcfromtimestamp).
+  EXPECT_NE(s.stop_reason.find("run the same command again after 2286-11-20T17:46:40Z"), std::string::npos)
+      << s.stop_reason;
+  EXPECT_EQ(s.stop_reason.find("-2147483648"), std::string::npos);
+  EXPECT_EQ(datasets::count_issues(db), 90);  // page 1 kept
+  auto rest = mine(db, options_for(server));  // resumable
+  EXPECT_FALSE(rest.stopped_early);
+  EXPECT_EQ(datasets::count_issues(db), 250);
+}
+
+TEST(Miner, WaitingIsReportedAtLeastOncePerInterval) {
+  json config = standard_repo();
+  config["faults"] = {{"2", {{"status", 403}, {"remaining", 0}, {"reset_in", 150}}}};
+  faultline::testing::FakeGitHub server(config);
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  auto o = options_for(server);
+  FakeSleep sleep;
+  sleep.install(o.api);
+  auto s = mine(db, o);
+  EXPECT_EQ(s.stats.rate_limit_waits, 1);
+  EXPECT_NEAR(sleep.slept, 151, 2);   // reset 150 s ahead + 1 s margin
+  ASSERT_EQ(sleep.lines.size(), 3u);  // at 151, 91 and 31 s left: never a minute of silence
+  EXPECT_EQ(sleep.lines[0].rfind("waiting 15", 0), 0u) << sleep.lines[0];
+  EXPECT_NE(sleep.lines[0].find("for the rate limit to reset (until "), std::string::npos) << sleep.lines[0];
+  EXPECT_EQ(datasets::count_issues(db), 250);
+}
+
+TEST(Miner, RetryAfterOnEveryResponseEndsAfterTheRetryBudget) {
+  json config = standard_repo();
+  config["always"] = {{"status", 403}, {"retry_after", 1}};
+  faultline::testing::FakeGitHub server(config);
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  auto o = options_for(server);
+  FakeSleep sleep;
+  sleep.install(o.api);
+  try {
+    mine(db, o);
+    FAIL() << "kept retrying";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("gave up after 5 retries"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(server.requests(), 1 + 5);
+  EXPECT_EQ(sleep.slept, 5.0);
+}
+
+TEST(Miner, HttpDateRetryAfterIsWaitedInFull) {
+  json config = standard_repo();
+  config["faults"] = {{"2", {{"status", 429}, {"retry_after_date", 120}}}};
+  faultline::testing::FakeGitHub server(config);
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  auto o = options_for(server);
+  FakeSleep sleep;
+  sleep.install(o.api);
+  auto s = mine(db, o);
+  EXPECT_NEAR(sleep.slept, 120, 2);  // the date has whole seconds
+  EXPECT_EQ(s.stats.rate_limit_waits, 1);
+  EXPECT_EQ(datasets::count_issues(db), 250);
+}
+
+TEST(Miner, DecompressionBombIsRefusedWithAClearError) {
+  json config = standard_repo();
+  config["faults"] = {{"2", {{"gzip_bomb", 8 << 20}}}};  // ~8 KB of gzip that expands to 8 MiB
+  faultline::testing::FakeGitHub server(config);
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  auto o = options_for(server);
+  o.api.max_response_bytes = 1 << 20;
+  try {
+    mine(db, o);
+    FAIL() << "the bomb was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("/repos/o/r/issues?"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("exceeds 1 MiB once decompressed"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Miner, CommentsOfDeletedUsersAreStoredAsGhost) {
+  json config = standard_repo();
+  config["repos"]["o/r"]["ghost_every"] = 10;  // comments 10, 20, …: user null or login null
+  faultline::testing::FakeGitHub server(config);
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  mine(db, options_for(server));
+  EXPECT_EQ(datasets::count_comments(db), 420);
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM comments WHERE author = 'ghost'"), 42);
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM comments WHERE author = 'maintainer'"), 420 - 42);
+}
+
+// ---- Renames ----
+
+TEST(Miner, OldNameAfterARecordedRenameRefreshesTheOneRepository) {
+  json config = standard_repo();
+  config["renamed"] = {{"old/name", "o/r"}};
+  faultline::testing::FakeGitHub server(config);
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  mine(db, options_for(server, {"old/name"}));
+  auto again = mine(db, options_for(server, {"old/name"}));
+  EXPECT_EQ(again.stats.requests, 2);
+  EXPECT_EQ(again.stats.not_modified, 2);
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM repositories"), 1);
+  EXPECT_EQ(datasets::count_issues(db), 250);
+}
+
+TEST(Miner, RenameAfterTheFirstMineIsNoticedOnRefreshAndKeepsOneRepository) {
+  faultline::testing::FakeGitHub server(standard_repo());
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  mine(db, options_for(server));
+  server.control("rename?from=o/r&to=o/new");
+  auto refresh = mine(db, options_for(server));
+  ASSERT_EQ(refresh.renamed.size(), 1u);
+  EXPECT_EQ(refresh.renamed[0], (std::pair<std::string, std::string>{"o/r", "o/new"}));
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM repositories"), 1);
+  EXPECT_TRUE(datasets::find_repository(db, "o/new"));
+  // Either name now refreshes the one repository, with validators found under the new name's URLs.
+  for (const char* name : {"o/new", "o/r"}) {
+    auto s = mine(db, options_for(server, {name}));
+    EXPECT_EQ(s.stats.requests, 2) << name;
+    EXPECT_EQ(s.stats.not_modified, 2) << name;
+    EXPECT_TRUE(s.renamed.empty()) << name;
+  }
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM repositories"), 1);
+  EXPECT_EQ(datasets::count_issues(db), 250);
+}
+
+TEST(Miner, NewNameMinedFirstAfterAnUnnoticedRenameIsTheStoredRepository) {
+  faultline::testing::FakeGitHub server(standard_repo());
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  mine(db, options_for(server));
+  server.control("rename?from=o/r&to=o/new");
+  auto s = mine(db, options_for(server, {"o/new"}));  // GitHub's repository id is the same
+  ASSERT_EQ(s.renamed.size(), 1u);
+  EXPECT_EQ(s.renamed[0].first, "o/r");
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM repositories"), 1);
+  EXPECT_EQ(datasets::count_issues(db), 250);  // not 500
+}
+
+// ---- Token pool ----
+
+TEST(Miner, ThreeTokensOfFiftyRequestsMineA120PageRepositoryWithoutWaiting) {
+  // 11,900 issues: ceil(11899/99) = 121 issue pages + the repository + the mark request + one (empty)
+  // comment page = 124 requests, more than two tokens allow and fewer than three.
+  json config = {{"repos", {{"o/r", {{"issues", 11900}}}}},
+                 {"token_budgets", {{"t1", 50}, {"t2", 50}, {"t3", 50}}}};
+  faultline::testing::FakeGitHub server(config);
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  auto o = options_for(server);
+  o.api.tokens = {"t1", "t2", "t3"};
+  FakeSleep sleep;
+  sleep.install(o.api);
+  auto s = mine(db, o);
+  EXPECT_EQ(s.stats.requests, 124);
+  EXPECT_EQ(s.stats.rate_limit_waits, 0);
+  EXPECT_EQ(sleep.slept, 0.0);
+  EXPECT_EQ(datasets::count_issues(db), 11900);
+  auto tokens = server.control("stats")["tokens"];
+  long total = 0;
+  for (const char* t : {"t1", "t2", "t3"}) {
+    EXPECT_LE(tokens[t].get<long>(), 50) << t;
+    total += tokens[t].get<long>();
+  }
+  EXPECT_EQ(total, 124);
+}
+
+TEST(Miner, PoolWaitsOnlyWhenEveryTokenIsSpent) {
+  json config = {{"repos", {{"o/r", {{"issues", 1000}}}}}, {"token_budgets", {{"t1", 4}, {"t2", 4}}}};
+  faultline::testing::FakeGitHub server(config);
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  auto o = options_for(server);
+  o.api.tokens = {"t1", "t2"};
+  o.api.max_wait_s = 600;
+  FakeSleep sleep;
+  sleep.install(o.api);
+  auto s = mine(db, o);
+  // 1 + ceil(999/99) = 11 pages + repository + mark + comments = 14 requests for 4 + 4 allowed: the
+  // ninth finds both tokens spent, with their resets an hour away, over --max-wait.
+  EXPECT_TRUE(s.stopped_early);
+  EXPECT_NE(s.stop_reason.find("the rate limits of all tokens to reset"), std::string::npos) << s.stop_reason;
+  EXPECT_EQ(s.stats.requests, 8);
+}
+
+TEST(Miner, TokenAnswered401IsDroppedWithAWarningNamingItsPosition) {
+  json config = standard_repo();
+  config["token_budgets"] = {{"good", 1000}};
+  faultline::testing::FakeGitHub server(config);
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  auto o = options_for(server);
+  o.api.tokens = {"bad-secret", "good"};
+  std::vector<std::string> warnings;
+  o.api.on_warning = [&](const std::string& w) { warnings.push_back(w); };
+  auto s = mine(db, o);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("token 1 of 2"), std::string::npos) << warnings[0];
+  EXPECT_EQ(warnings[0].find("bad-secret"), std::string::npos) << warnings[0];
+  EXPECT_EQ(s.stats.requests, 11 + 1);
+  EXPECT_EQ(datasets::count_issues(db), 250);
 }

@@ -102,6 +102,14 @@ TEST(Taxonomy, RejectsPerRepositoryCountsThatDoNotMatchTableOne) {
   EXPECT_NE(error_of(doc).find("'NVIDIA/cutlass' sum to 57, but its final count is 56"), std::string::npos);
 }
 
+TEST(Taxonomy, RejectsAStudyRepositoryThatIsNotAGitHubName) {
+  json doc = shipped();
+  EXPECT_EQ(error_of(doc), "");
+  doc["study"]["repositories"][0]["id"] = "flashinfer";
+  EXPECT_EQ(error_of(doc),
+            "taxonomy test.json: repo 'flashinfer' is not of the form OWNER/NAME (there is no '/')");
+}
+
 TEST(Taxonomy, RejectsMalformedJsonWithOrigin) {
   try {
     Taxonomy::from_json_text("{\"symptoms\": [", "broken.json");

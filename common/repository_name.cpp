@@ -1,0 +1,69 @@
+#include "common/repository_name.hpp"
+
+#include <cctype>
+#include <charconv>
+
+#include "common/error.hpp"
+
+namespace faultline::common {
+
+namespace {
+
+bool is_alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+
+std::string owner_problem(std::string_view owner) {
+  if (owner.empty()) return "the owner is empty";
+  if (owner.size() > 39) return "the owner is longer than 39 characters";
+  if (owner.front() == '-' || owner.back() == '-') return "the owner starts or ends with '-'";
+  for (size_t i = 0; i < owner.size(); ++i) {
+    if (owner[i] == '-') {
+      if (owner[i + 1] == '-') return "the owner has two '-' in a row";
+    } else if (!is_alnum(owner[i])) {
+      return "the owner may hold only letters, digits and '-'";
+    }
+  }
+  return "";
+}
+
+std::string repository_problem(std::string_view repo) {
+  if (repo.empty()) return "the repository name is empty";
+  if (repo.size() > 100) return "the repository name is longer than 100 characters";
+  if (repo == "." || repo == "..") return "the repository name cannot be '.' or '..'";
+  for (char c : repo) {
+    if (!is_alnum(c) && c != '.' && c != '_' && c != '-')
+      return "the repository name may hold only letters, digits, '.', '_' and '-'";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string repository_name_problem(std::string_view name) {
+  auto slash = name.find('/');
+  if (slash == std::string_view::npos) return "there is no '/'";
+  if (std::string problem = owner_problem(name.substr(0, slash)); !problem.empty()) return problem;
+  return repository_problem(name.substr(slash + 1));
+}
+
+void require_repository_name(std::string_view name, const std::string& where) {
+  std::string problem = repository_name_problem(name);
+  if (!problem.empty()) {
+    throw Error(where + ": repo '" + std::string(name) + "' is not of the form OWNER/NAME (" + problem + ")");
+  }
+}
+
+IssueKey parse_issue_key(const std::string& key) {
+  auto hash = key.rfind('#');
+  if (hash == std::string::npos)
+    throw Error("issue '" + key + "': expected OWNER/NAME#NUMBER, e.g. NVIDIA/cutlass#1270");
+  IssueKey parsed{key.substr(0, hash), 0};
+  require_repository_name(parsed.repo, "issue '" + key + "'");
+  const char* first = key.data() + hash + 1;
+  const char* last = key.data() + key.size();
+  auto [end, error] = std::from_chars(first, last, parsed.number);
+  if (first == last || error != std::errc() || end != last || parsed.number <= 0)
+    throw Error("issue '" + key + "': the part after '#' must be a positive issue number");
+  return parsed;
+}
+
+}  // namespace faultline::common

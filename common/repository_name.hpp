@@ -1,0 +1,28 @@
+// GitHub repository names ("OWNER/NAME") and issue keys ("OWNER/NAME#NUMBER"), checked by GitHub's own
+// rules so that a name GitHub would refuse is rejected where it enters, not at the first API call.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace faultline::common {
+
+// What is wrong with `name` as OWNER/NAME, or "" when GitHub would accept it. Owner: letters, digits and
+// single hyphens, 1-39 characters, no hyphen first or last. Repository: letters, digits, '.', '_', '-',
+// 1-100 characters, not "." or "..".
+std::string repository_name_problem(std::string_view name);
+inline bool is_repository_name(std::string_view name) { return repository_name_problem(name).empty(); }
+
+// Throws faultline::Error "WHERE: repo 'NAME' is not of the form OWNER/NAME (PROBLEM)".
+void require_repository_name(std::string_view name, const std::string& where);
+
+struct IssueKey {
+  std::string repo;
+  int64_t number = 0;
+};
+// Splits "OWNER/NAME#NUMBER" into a checked repository name and a positive number; throws faultline::Error
+// naming the key otherwise.
+IssueKey parse_issue_key(const std::string& key);
+
+}  // namespace faultline::common

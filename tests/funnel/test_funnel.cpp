@@ -1,0 +1,114 @@
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "classifier/funnel/funnel.hpp"
+#include "classifier/funnel/screening.hpp"
+#include "datasets/store/database.hpp"
+#include "datasets/store/funnel_store.hpp"
+#include "datasets/store/issue_store.hpp"
+#include "datasets/store/label_store.hpp"
+#include "tests/temp_dir.hpp"
+
+using namespace faultline::funnel;
+using namespace faultline::datasets;
+
+namespace {
+
+void add_issue(Database& db, const std::string& repo, int64_t number, const std::string& state,
+               const std::string& title, std::vector<std::string> labels = {}) {
+  IssueRecord r;
+  r.repo = repo;
+  r.number = number;
+  r.url = "u";
+  r.state = state;
+  r.created = "2024-01-01";
+  r.title = title;
+  r.labels = std::move(labels);
+  upsert_issue(db, r);
+}
+
+int64_t id(Database& db, const std::string& repo, int64_t number) { return *find_issue(db, repo, number); }
+
+// Hand-worked store, counted per repository:
+//   a/b: #1-#3 closed with a failure term (candidates), #4 open, #5 closed but no failure term in the title
+//        -> raw 5, candidates 3. Sample "s": #1 excluded and replaced by #3, #2 drawn -> sampled 2,
+//        excluded 1. Final label on #2 -> labeled 1.
+//   c/d: #1-#2 closed with a failure term, #3 carries the out-of-scope label "enhancement" -> raw 3,
+//        candidates 2. Sample "s": #1 -> sampled 1. Final label on #1 -> labeled 1. Sample "other" holds
+//        #2, which must not count towards "s".
+//   e/f: #1 open -> raw 1, nothing else.
+//   Total: raw 9, candidates 5, sampled 3, excluded 1, labeled 2.
+void fill(Database& db) {
+  add_issue(db, "a/b", 1, "closed", "crash in kernel");
+  add_issue(db, "a/b", 2, "closed", "hang at exit");
+  add_issue(db, "a/b", 3, "closed", "wrong result");
+  add_issue(db, "a/b", 4, "open", "crash on start");
+  add_issue(db, "a/b", 5, "closed", "how do I build this");
+  add_issue(db, "c/d", 1, "closed", "illegal memory access");
+  add_issue(db, "c/d", 2, "closed", "build error");
+  add_issue(db, "c/d", 3, "closed", "slow decode", {"enhancement"});
+  add_issue(db, "e/f", 1, "open", "segfault");
+  screen_store(db, ScreeningRules::builtin());
+  replace_sample(db, "s",
+                 {{id(db, "a/b", 1), "excluded", "draw", "duplicate", id(db, "a/b", 3), 1},
+                  {id(db, "a/b", 2), "sampled", "draw", {}, {}, 1},
+                  {id(db, "a/b", 3), "sampled", "replacement", {}, {}, 1},
+                  {id(db, "c/d", 1), "sampled", "draw", {}, {}, 1}});
+  replace_sample(db, "other", {{id(db, "c/d", 2), "sampled", "draw", {}, {}, 2}});
+  int64_t audit = record_audit(db, "rater_a,rater_b", 2, 1.0, 0.8, "pass");
+  replace_final_labels(db,
+                       {{id(db, "a/b", 2), "hang", "concurrency_error", "agreed", "rater_a,rater_b"},
+                        {id(db, "c/d", 1), "crash", "improper_memory_access", "agreed", "rater_a,rater_b"}},
+                       audit);
+}
+
+void expect_row(const FunnelRow& row, const std::string& repo, int raw, int candidates, int sampled,
+                int excluded, int labeled) {
+  EXPECT_EQ(row.repo, repo);
+  EXPECT_EQ(row.raw, raw) << repo;
+  EXPECT_EQ(row.candidates, candidates) << repo;
+  EXPECT_EQ(row.sampled, sampled) << repo;
+  EXPECT_EQ(row.excluded, excluded) << repo;
+  EXPECT_EQ(row.labeled, labeled) << repo;
+}
+
+}  // namespace
+
+TEST(Funnel, CountsEachStageOfTableOnePerRepository) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("funnel.db"));
+  fill(db);
+  auto rows = compute_funnel(db, "s");
+  ASSERT_EQ(rows.size(), 3u);
+  expect_row(rows[0], "a/b", 5, 3, 2, 1, 1);
+  expect_row(rows[1], "c/d", 3, 2, 1, 0, 1);
+  expect_row(rows[2], "e/f", 1, 0, 0, 0, 0);
+  expect_row(funnel_total(rows), "Total", 9, 5, 3, 1, 2);
+}
+
+TEST(Funnel, CountsOnlyTheNamedSample) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("funnel.db"));
+  fill(db);
+  auto rows = compute_funnel(db, "other");
+  ASSERT_EQ(rows.size(), 3u);
+  expect_row(rows[0], "a/b", 5, 3, 0, 0, 1);
+  expect_row(rows[1], "c/d", 3, 2, 1, 0, 1);
+}
+
+TEST(Funnel, JsonCarriesTheRowsAndTheirTotal) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("funnel.db"));
+  fill(db);
+  auto j = funnel_json(compute_funnel(db, "s"));
+  ASSERT_EQ(j.at("repositories").size(), 3u);
+  EXPECT_EQ(
+      j["repositories"][0],
+      (nlohmann::json{
+          {"repo", "a/b"}, {"raw", 5}, {"candidate", 3}, {"sampled", 2}, {"excluded", 1}, {"final", 1}}));
+  EXPECT_EQ(
+      j["total"],
+      (nlohmann::json{
+          {"repo", "Total"}, {"raw", 9}, {"candidate", 5}, {"sampled", 3}, {"excluded", 1}, {"final", 2}}));
+}
