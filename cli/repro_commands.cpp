@@ -93,15 +93,16 @@ int run_one(const Context& ctx, const ReproOptions& o) {
   const auto& m = reproducers::find_manifest(manifests, o.id);
   nlohmann::json j = nlohmann::json::array();
   std::string text;
-  bool failed = false;
+  std::vector<reproducers::RunResult> results;
   for (const auto& [mode, variant] : reproducers::planned_runs(m, reproducers::resolve_modes(o.mode, env))) {
-    auto r = reproducers::run_variant(m, mode, variant, env);
-    failed = failed || reproducers::is_failure(r.outcome);
-    j.push_back(result_json(r));
-    text += result_line(r) + "\n";
+    results.push_back(reproducers::run_variant(m, mode, variant, env));
+    j.push_back(result_json(results.back()));
+    text += result_line(results.back()) + "\n";
   }
   ctx.emit({{"id", m.id}, {"results", j}}, text);
-  return failed ? 1 : 0;
+  auto problems = reproducers::run_problems(o.mode, results);
+  for (const auto& p : problems) std::cerr << "repro: " << p << "\n";
+  return problems.empty() ? 0 : 1;
 }
 
 void write_junit(const std::string& path, const std::vector<reproducers::RunResult>& results) {

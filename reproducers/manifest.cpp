@@ -8,6 +8,7 @@
 
 #include "common/text_file.hpp"
 #include "common/error.hpp"
+#include "reproducers/process.hpp"
 #include "taxonomy/taxonomy.hpp"
 
 namespace faultline::reproducers {
@@ -28,7 +29,19 @@ Pattern compile(const nlohmann::json& e, const char* field, const std::string& w
   return p;
 }
 
+// A misspelt key ("artifact_match") would otherwise be ignored and its check silently not made.
+void reject_unknown_keys(const nlohmann::json& object, std::initializer_list<const char*> known,
+                         const std::string& where) {
+  if (!object.is_object()) throw Error(where + " must be a JSON object");
+  for (const auto& [key, value] : object.items()) {
+    if (std::find_if(known.begin(), known.end(), [&](const char* k) { return key == k; }) == known.end())
+      throw Error(where + ": unknown key '" + key + "'");
+  }
+}
+
 Expectation parse_expectation(const nlohmann::json& e, const std::string& mode, const std::string& where) {
+  reject_unknown_keys(
+      e, {"expect", "message", "target", "artifact", "artifact_matches", "artifact_lacks", "modeled"}, where);
   Expectation x;
   x.expect = e.at("expect").get<std::string>();
   x.message = compile(e, "message", where);
@@ -43,6 +56,14 @@ Expectation parse_expectation(const nlohmann::json& e, const std::string& mode, 
                    ? (x.expect == "builds" || (x.expect == "fails" && !x.target.empty() && !x.message.empty()))
                    : (x.expect == "symptom" || x.expect == "correct");
   if (!valid) throw Error(where + " has an invalid expectation '" + x.expect + "'");
+  // Only a compiled artifact is inspected, and only against a pattern: without one, any file would match.
+  bool patterns = !x.artifact_matches.empty() || !x.artifact_lacks.empty();
+  if (!x.artifact.empty() && (mode != "build" || x.expect != "builds"))
+    throw Error(where + ": \"artifact\" is inspected only in build mode with \"expect\": \"builds\"");
+  if (!x.artifact.empty() && !patterns)
+    throw Error(where + ": \"artifact\" needs \"artifact_matches\" or \"artifact_lacks\" to check it against");
+  if (x.artifact.empty() && patterns)
+    throw Error(where + ": \"artifact_matches\"/\"artifact_lacks\" need an \"artifact\" to inspect");
   return x;
 }
 
@@ -53,6 +74,10 @@ Manifest parse_manifest(const std::string& text, const std::string& path) {
   const auto& tax = taxonomy::Taxonomy::builtin();
   try {
     const nlohmann::json j = nlohmann::json::parse(text);
+    reject_unknown_keys(j,
+                        {"id", "title", "symptom", "root_cause", "issues", "no_single_issue", "fix", "mechanism",
+                         "requirements", "modes", "timeout_s"},
+                        path);
     m.id = j.at("id").get<std::string>();
     m.title = j.at("title").get<std::string>();
     m.symptom = j.at("symptom").get<std::string>();
@@ -62,6 +87,8 @@ Manifest parse_manifest(const std::string& text, const std::string& path) {
     m.fix = j.value("fix", "");
     m.mechanism = j.at("mechanism").get<std::string>();
     const auto& req = j.at("requirements");
+    reject_unknown_keys(req, {"min_compute_capability", "max_compute_capability", "cuda_toolkit"},
+                        path + ": requirements");
     m.min_compute_capability = std::stod(req.at("min_compute_capability").get<std::string>());
     if (req.contains("max_compute_capability")) {
       m.max_compute_capability = std::stod(req.at("max_compute_capability").get<std::string>());
@@ -84,8 +111,9 @@ Manifest parse_manifest(const std::string& text, const std::string& path) {
   }
   if (!tax.is_symptom(m.symptom)) throw Error(path + ": unknown symptom '" + m.symptom + "'");
   if (!tax.is_root_cause(m.root_cause)) throw Error(path + ": unknown root cause '" + m.root_cause + "'");
-  if (m.timeout_s <= 0)
-    throw Error(path + ": timeout_s must be a positive number of seconds, not " + std::to_string(m.timeout_s));
+  if (m.timeout_s <= 0 || m.timeout_s > kMaxTimeout)
+    throw Error(path + ": timeout_s must be 1 to " + std::to_string(kMaxTimeout) + " seconds, not " +
+                std::to_string(m.timeout_s));
   if (m.issues.empty() == m.no_single_issue.empty())
     throw Error(path + (m.issues.empty()
                             ? ": no source issue: list one in \"issues\", or say in \"no_single_issue\" which "

@@ -50,8 +50,9 @@ struct Manifest {
   int timeout_s = 60;
 };
 
-// Parses and validates (taxonomy ids, known modes and expectations, patterns that compile, a positive
-// timeout, a source issue or a stated documented mechanism, id = file name); errors name `path`.
+// Parses and validates (no unknown keys, taxonomy ids, known modes and expectations, patterns that compile,
+// an artifact only in build mode and with a pattern, a timeout of 1 to kMaxTimeout seconds, a source issue
+// or a stated documented mechanism, id = file name); errors name `path`.
 Manifest parse_manifest(const std::string& text, const std::string& path);
 // Every *.json in `directory`, sorted by id.
 std::vector<Manifest> load_manifests(const std::string& directory);

@@ -18,15 +18,27 @@ std::string variant_check(const std::string& mode, const Expectation& x) {
     if (x.expect == "fails") {
       check = "fails to build with /" + x.message.text + "/";
     } else if (!x.artifact.empty()) {
-      check = "compiles; its PTX has /" + x.artifact_matches.text + "/" +
-              (x.artifact_lacks.empty() ? "" : " and no /" + x.artifact_lacks.text + "/");
+      // Appended piece by piece: GCC 12 at -O3 reports a false -Wrestrict on the chained form.
+      check = "compiles; its PTX";
+      if (!x.artifact_matches.empty()) check.append(" has /").append(x.artifact_matches.text).append("/");
+      if (!x.artifact_lacks.empty()) {
+        check.append(x.artifact_matches.empty() ? " has no /" : " and no /").append(x.artifact_lacks.text).append("/");
+      }
     } else {
       check = "compiles";
     }
   } else {
     check = x.expect == "symptom" ? "shows the symptom" : "behaves correctly";
   }
-  return x.modeled.empty() ? check : check + " (modeled: " + x.modeled + ")";
+  return check;
+}
+
+// "buggy fails to build with /…/", or "buggy: modeled (why)" where the run checks only the mechanism:
+// a modeled run never shows the symptom, so the table must not say it does.
+std::string variant_entry(const std::string& mode, const std::string& variant, const Expectation& x) {
+  std::string entry = variant;
+  if (x.modeled.empty()) return entry.append(" ").append(variant_check(mode, x));
+  return entry.append(": modeled (").append(x.modeled).append(")");
 }
 
 std::string mode_checks(const Manifest& m) {
@@ -36,7 +48,7 @@ std::string mode_checks(const Manifest& m) {
     if (it == m.modes.end()) continue;
     std::string variants;
     for (const auto& [variant, x] : it->second)
-      variants += (variants.empty() ? "" : ", ") + variant + " " + variant_check(mode, x);
+      variants += (variants.empty() ? "" : ", ") + variant_entry(mode, variant, x);
     out += (out.empty() ? "" : "; ") + std::string(mode) + ": " + variants;
   }
   return out;
@@ -87,18 +99,15 @@ std::vector<MetadataRow> metadata_rows(const std::vector<Manifest>& manifests,
 }
 
 std::string metadata_markdown(const std::vector<MetadataRow>& rows) {
+  // Appended piece by piece: GCC 12 at -O3 reports a false -Wrestrict on `" " + cell + " |"`.
   std::string out = "|";
-  for (const auto& h : kHeader) out += " " + h + " |";
+  for (const auto& h : kHeader) out.append(" ").append(h).append(" |");
   out += "\n|";
   for (size_t i = 0; i < kHeader.size(); ++i) out += "---|";
   out += "\n";
   for (const auto& r : rows) {
     out += "|";
-    for (const auto& f : fields(r)) {
-      out += ' ';  // appended piecewise: " " + string + … trips GCC 12's -Wrestrict at -O3
-      out += markdown_cell(f);
-      out += " |";
-    }
+    for (const auto& f : fields(r)) out.append(" ").append(markdown_cell(f)).append(" |");
     out += "\n";
   }
   return out;

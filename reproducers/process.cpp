@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -26,35 +27,60 @@ struct Fd {
   }
 };
 
+void trim_to(ProcessResult& result, size_t limit) {
+  if (result.output.size() <= limit) return;
+  size_t excess = result.output.size() - limit;
+  result.output.erase(0, excess);
+  result.bytes_dropped += excess;
+}
+
 long long millis_until(Clock::time_point deadline) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
 }
 
-// Appends, then drops from the front what exceeds `limit`, counting what was dropped.
+// Appends; once the buffer holds twice `limit`, drops from the front what exceeds `limit`, counting what
+// was dropped (trimming at every read would move a megabyte per 64 KB read). `trim_to` finishes the cut.
 void keep_tail(ProcessResult& result, const char* data, size_t n, size_t limit) {
   result.output.append(data, n);
-  if (result.output.size() > limit) {
-    size_t excess = result.output.size() - limit;
-    result.output.erase(0, excess);
-    result.bytes_dropped += excess;
+  if (result.output.size() >= 2 * limit) trim_to(result, limit);
+}
+
+enum class Wait { exited, running, lost };
+
+// Whether the child exited by `deadline` (a child can close its output and keep running, e.g. after
+// handing it to a daemon), or its status was lost: waitpid failed, so nothing is known about how it ended.
+Wait wait_until(pid_t pid, Clock::time_point deadline, int& status, int& error) {
+  while (true) {
+    pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) return Wait::exited;
+    if (done < 0 && errno != EINTR) {
+      error = errno;
+      return Wait::lost;
+    }
+    if (millis_until(deadline) <= 0) return Wait::running;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
 }
 
-// The child's exit status, or nothing when it has not exited by `deadline` (a child can close its output
-// and keep running, e.g. after handing it to a daemon).
-bool wait_until(pid_t pid, Clock::time_point deadline, int& status) {
-  while (true) {
-    pid_t done = waitpid(pid, &status, WNOHANG);
-    if (done == pid || (done < 0 && errno != EINTR)) return true;
-    if (millis_until(deadline) <= 0) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
+// With SIGCHLD ignored (or SA_NOCLDWAIT), which a parent can leave behind across exec, the kernel reaps
+// children itself and waitpid fails: their exit status would be lost. The default disposition keeps it.
+void keep_child_statuses() {
+  struct sigaction current {};
+  if (sigaction(SIGCHLD, nullptr, &current) != 0) return;
+  if (current.sa_handler != SIG_IGN && !(current.sa_flags & SA_NOCLDWAIT)) return;
+  struct sigaction standard {};
+  standard.sa_handler = SIG_DFL;
+  sigemptyset(&standard.sa_mask);
+  sigaction(SIGCHLD, &standard, nullptr);
 }
 
 }  // namespace
 
 ProcessResult run_process(const std::vector<std::string>& argv, int timeout_s, size_t output_limit) {
-  if (timeout_s <= 0) throw Error("a process timeout must be positive, not " + std::to_string(timeout_s));
+  if (timeout_s <= 0 || timeout_s > kMaxTimeout)
+    throw Error("a process timeout must be 1 to " + std::to_string(kMaxTimeout) + " seconds, not " +
+                std::to_string(timeout_s));
+  keep_child_statuses();
   int fds[2];
   if (pipe(fds) != 0) throw Error(std::string("cannot create a pipe: ") + std::strerror(errno));
   Fd read_end{fds[0]};
@@ -101,14 +127,22 @@ ProcessResult run_process(const std::vector<std::string>& argv, int timeout_s, s
       }
     }
   }
+  trim_to(result, output_limit);
   int status = 0;
-  if (result.timed_out || !wait_until(pid, deadline, status)) {
+  int error = 0;
+  Wait wait = result.timed_out ? Wait::running : wait_until(pid, deadline, status, error);
+  if (wait == Wait::running) {
     result.timed_out = true;
     kill(-pid, SIGKILL);
     // Bounded too: a child stuck in the kernel (a wedged driver call) dies only when that call returns.
-    wait_until(pid, Clock::now() + std::chrono::seconds(5), status);
+    wait_until(pid, Clock::now() + std::chrono::seconds(5), status, error);
+  } else if (wait == Wait::lost) {
+    result.status_lost = std::string("its exit status was lost (waitpid: ") + std::strerror(error) + ")";
+  } else if (WIFEXITED(status)) {
+    result.exit_code = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    result.signal = WTERMSIG(status);
   }
-  if (!result.timed_out && WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
 }

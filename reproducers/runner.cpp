@@ -107,7 +107,20 @@ RunResult run_build(const Manifest& m, const std::string& variant, const Expecta
     return r;
   }
   // The compiled artifact is inspected: what the compiler produced could have come out either way.
-  std::string text = common::read_text_file(env.build_dir + "/" + x.artifact);
+  std::string artifact = env.build_dir + "/" + x.artifact;
+  if (!std::filesystem::exists(artifact)) {
+    r.outcome = outcome_for(variant, x, false);
+    r.detail = "built, but " + x.artifact + " was not produced";
+    return r;
+  }
+  std::string text;
+  try {
+    text = common::read_text_file(artifact);
+  } catch (const Error& e) {
+    r.outcome = outcome_for(variant, x, false);
+    r.detail = e.what();
+    return r;
+  }
   bool matches = pattern_found(x.artifact_matches, text);
   bool lacks = x.artifact_lacks.empty() || !pattern_found(x.artifact_lacks, text);
   r.outcome = outcome_for(variant, x, matches && lacks);
@@ -142,12 +155,16 @@ RunResult run_harness(const Manifest& m, const std::string& mode, const std::str
     r.detail = "killed after " + std::to_string(m.timeout_s) + " s (the harness should bound its own waits)";
   } else if (p.exit_code == kHarnessSkipped) {
     r.outcome = "skipped";
+    r.skipped_by_harness = true;
   } else if (p.exit_code == kHarnessSymptom || p.exit_code == kHarnessCorrect) {
     bool symptom = p.exit_code == kHarnessSymptom;
     r.outcome = outcome_for(variant, x, symptom == (x.expect == "symptom"));
   } else {
     r.outcome = outcome_for(variant, x, false);
-    r.detail = "harness error (exit " + std::to_string(p.exit_code) + "): " + r.detail;
+    std::string how = !p.status_lost.empty() ? p.status_lost
+                      : p.signal != 0        ? "killed by signal " + std::to_string(p.signal)
+                                             : "exit " + std::to_string(p.exit_code);
+    r.detail = "harness error (" + how + "): " + r.detail;
   }
   return r;
 }

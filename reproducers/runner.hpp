@@ -36,6 +36,7 @@ struct RunResult {
   std::string cuda_toolkit = "none";
   std::string driver = "none";
   std::string compute_capability = "none";
+  bool skipped_by_harness = false;  // the harness exited 77 itself, after the runner's own checks passed
 };
 
 // Why the device at hand cannot run `m`'s GPU mode (no GPU, capability too low, or it has the feature

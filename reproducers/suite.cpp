@@ -1,29 +1,35 @@
 #include "reproducers/suite.hpp"
 
-#include <algorithm>
-
 #include "common/markup_escape.hpp"
 #include "datasets/store/suite_store.hpp"
 
 namespace faultline::reproducers {
 
-std::vector<std::string> SuiteSummary::problems() const {
+std::vector<std::string> run_problems(const std::string& requested_mode, const std::vector<RunResult>& results) {
   std::vector<std::string> out;
+  int gpu_results = 0, gpu_ran = 0;
+  const RunResult* first_gpu = nullptr;
   for (const auto& r : results) {
-    if (is_failure(r.outcome)) out.push_back(r.id + " [" + r.mode + "/" + r.variant + "] " + r.outcome);
+    std::string name = r.id + " [" + r.mode + "/" + r.variant + "] ";
+    if (is_failure(r.outcome)) out.push_back(name + r.outcome);
+    // The runner judged the device able to run it; a harness refusing anyway means one of them is wrong.
+    if (r.mode == "gpu" && r.skipped_by_harness)
+      out.push_back(name + "skipped by the harness on a device the runner expected to run it: " + r.detail);
+    if (r.mode != "gpu") continue;
+    ++gpu_results;
+    gpu_ran += r.outcome != "skipped";
+    if (!first_gpu) first_gpu = &r;
   }
-  auto gpu = counts.find("gpu");
-  if (gpu != counts.end()) {
-    int ran = 0;
-    for (const auto& [outcome, n] : gpu->second) ran += outcome == "skipped" ? 0 : n;
-    if (ran == 0) {
-      auto first = std::find_if(results.begin(), results.end(), [](const RunResult& r) { return r.mode == "gpu"; });
-      out.push_back("gpu mode ran nothing: all " + std::to_string(gpu->second.at("skipped")) +
-                    " GPU results were skipped (first: " + first->detail + ")");
-    }
+  if (gpu_results > 0 && gpu_ran == 0) {
+    out.push_back("gpu mode ran nothing: all " + std::to_string(gpu_results) +
+                  " GPU results were skipped (first: " + first_gpu->detail + ")");
+  } else if (gpu_results == 0 && requested_mode == "gpu") {
+    out.push_back("gpu mode ran nothing: no reproducer run has a gpu mode");
   }
   return out;
 }
+
+std::vector<std::string> SuiteSummary::problems() const { return run_problems(mode, results); }
 
 std::string SuiteSummary::counts_line() const {
   std::string line;
@@ -43,6 +49,7 @@ SuiteSummary run_suite(datasets::Database& db, const std::vector<Manifest>& mani
                        const SuiteOptions& options, const Environment& env,
                        const std::function<void(const RunResult&)>& progress) {
   SuiteSummary summary;
+  summary.mode = options.mode;
   summary.modes = resolve_modes(options.mode, env);
   db.transaction([&] { summary.run_id = datasets::start_suite_run(db, options.mode, options.repeat); });
   for (const auto& m : manifests) {

@@ -12,14 +12,19 @@
 
 namespace faultline::reproducers {
 
+// Why a set of results is unhealthy: each failing result; each gpu result the harness itself skipped
+// although gpu_skip_reason expected the device to run it; gpu mode when every one of its results was
+// skipped (nothing ran on a device, so nothing was checked), or when `requested_mode` is gpu and nothing
+// had a gpu mode. Empty when healthy.
+std::vector<std::string> run_problems(const std::string& requested_mode, const std::vector<RunResult>& results);
+
 struct SuiteSummary {
   int64_t run_id = 0;
+  std::string mode;                // the mode asked for (auto, build, host, gpu)
   std::vector<std::string> modes;  // the modes the suite ran, in order
   std::vector<RunResult> results;
   std::map<std::string, std::map<std::string, int>> counts;  // mode → outcome → number
-  // Why the suite is unhealthy: each failing result, and gpu mode when every one of its results was
-  // skipped (nothing ran on a device, so nothing was checked). Empty when healthy.
-  std::vector<std::string> problems() const;
+  std::vector<std::string> problems() const;  // run_problems of this run
   bool healthy() const { return problems().empty(); }
   // "build: 4 reproduced, 36 built; host: 18 reproduced, 18 pass", each outcome apart, zero counts left out.
   std::string counts_line() const;

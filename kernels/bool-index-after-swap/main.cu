@@ -26,8 +26,9 @@ int main(int argc, char** argv) {
   if (err == cudaSuccess) FL_CUDA_OK(cudaMemcpy(&ran_with, d_out, sizeof(int), cudaMemcpyDeviceToHost));
   cudaFree(d_out);
   if (err == cudaSuccess && ran_with != threads) return 3;
-  return faultline::repro::verdict(
-      err != cudaSuccess, "launch with block_k " + std::to_string(choose_block_k(k_major, swap_ab)) + " (" +
-                              std::to_string(threads) + " threads): " +
-                              (err == cudaSuccess ? "ran" : faultline::repro::cuda_error_text(err)));
+  // The symptom is the launch refused for its block shape; any other error is the harness's.
+  return faultline::repro::refusal_verdict(err, cudaErrorInvalidConfiguration,
+                                           "launch with block_k " + std::to_string(choose_block_k(k_major, swap_ab)) +
+                                               " (" + std::to_string(threads) + " threads)",
+                                           "ran");
 }

@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstdio>
 #include <string>
 
 #include "verdict.hpp"
@@ -26,6 +27,19 @@ inline int require_device(int major, int minor) {
 
 inline std::string cuda_error_text(cudaError_t e) {
   return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
+}
+
+// The verdict of a harness whose symptom is the runtime refusing a call with exactly `refusal`: success is
+// correct, `refusal` the symptom, any other error a harness error (exit 3, as FL_CUDA_OK), so that a broken
+// driver or an out-of-memory device is not read as a reproduction.
+inline int refusal_verdict(cudaError_t err, cudaError_t refusal, const std::string& what,
+                           const std::string& on_success) {
+  if (err != cudaSuccess && err != refusal) {
+    std::fprintf(stderr, "%s: %s, where only %s is the symptom\n", what.c_str(), cuda_error_text(err).c_str(),
+                 cudaGetErrorName(refusal));
+    return 3;
+  }
+  return verdict(err == refusal, what + ": " + (err == cudaSuccess ? on_success : cuda_error_text(err)));
 }
 
 }  // namespace faultline::repro

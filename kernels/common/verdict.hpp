@@ -14,15 +14,23 @@ constexpr int kCorrect = 0;
 constexpr int kSymptom = 10;
 constexpr int kSkipped = 77;
 
+// Escapes for a JSON string: quote, backslash and every control character (a tab or a carriage return
+// left raw would make the line invalid JSON, and the runner would lose the detail).
 inline std::string json_escape(const std::string& s) {
   std::string out;
   for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
       out += "\\n";
-      continue;
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      char code[8];
+      std::snprintf(code, sizeof code, "\\u%04x", static_cast<unsigned char>(c));
+      out += code;
+    } else {
+      out += c;
     }
-    out += c;
   }
   return out;
 }

@@ -30,7 +30,8 @@ int main() {
   }
   if (err == cudaSuccess) err = cudaDeviceSynchronize();
   cudaFree(d_x);
-  return faultline::repro::verdict(err != cudaSuccess,
-                                   std::string(path == Path::kFast ? "fast" : "portable") + " path: " +
-                                       (err == cudaSuccess ? "ok" : faultline::repro::cuda_error_text(err)));
+  // The symptom is the runtime finding no image for this device in the fast path's fatbinary.
+  return faultline::repro::refusal_verdict(err, cudaErrorNoKernelImageForDevice,
+                                           std::string(path == Path::kFast ? "fast" : "portable") + " path",
+                                           "ok");
 }

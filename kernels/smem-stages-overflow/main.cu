@@ -26,7 +26,9 @@ int main() {
     if (err == cudaSuccess) err = cudaDeviceSynchronize();
   }
   cudaFree(d_out);
-  return faultline::repro::verdict(
-      err != cudaSuccess, std::to_string(bytes) + " bytes requested of " + std::to_string(capacity) + ": " +
-                              (err == cudaSuccess ? "launched" : faultline::repro::cuda_error_text(err)));
+  // The runtime documents cudaErrorInvalidValue for an attribute value it cannot set, and a launch asking
+  // for more dynamic shared memory than a block may use is refused with the same code.
+  return faultline::repro::refusal_verdict(
+      err, cudaErrorInvalidValue, std::to_string(bytes) + " bytes requested of " + std::to_string(capacity),
+      "launched");
 }

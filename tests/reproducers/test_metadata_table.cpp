@@ -43,8 +43,8 @@ TEST(MetadataTable, RowsComeFromTheManifestsAndTheLatestResults) {
   EXPECT_EQ(rows[0].source, "https://github.com/NVIDIA/cutlass/issues/1268");
   EXPECT_EQ(rows[0].fix, "cutlass#1300");
   EXPECT_EQ(rows[0].checks,
-            "build: buggy fails to build with /static_assert|same type/, fixed compiles; host: buggy shows the "
-            "symptom (modeled: no race on one thread), fixed behaves correctly");
+            "build: buggy fails to build with /static_assert|same type/, fixed compiles; host: buggy: modeled (no "
+            "race on one thread), fixed behaves correctly");
   EXPECT_EQ(rows[0].last_outcome, "build: reproduced/built; host: modeled/-");
   EXPECT_EQ(rows[1].source, "documented in the CUDA guide");
   EXPECT_EQ(rows[1].fix, "unknown");

@@ -150,6 +150,24 @@ TEST(BoolIndexAfterSwapOracle, BuggyBlockExceedsTheThreadLimitOnlyWhenOperandsAr
   EXPECT_EQ(exit_of("bool-index-after-swap", "fixed"), kCorrect);
 }
 
+TEST(Int16BoundOverflowOracle, BuggyRowMassIsWrongOnlyWhenTheRowOutgrowsSixteenBits) {
+  // 32767 is the largest int16_t: a row of that many keys keeps its bound; one key more wraps it to -32768,
+  // so no column is counted and the mass is not 1.
+  EXPECT_EQ(exit_of("int16-bound-overflow", "buggy"), kSymptom);
+  EXPECT_EQ(exit_of("int16-bound-overflow", "buggy", {"--keys", "32767"}), kCorrect);
+  EXPECT_EQ(exit_of("int16-bound-overflow", "buggy", {"--keys", "32768"}), kSymptom);
+  EXPECT_EQ(exit_of("int16-bound-overflow", "fixed"), kCorrect);
+  EXPECT_EQ(exit_of("int16-bound-overflow", "fixed", {"--keys", "32768"}), kCorrect);
+}
+
+TEST(ConstexprRecompileOracle, BuggyCacheRecompilesOnlyWhenTheSequenceLengthChanges) {
+  if (!fs::exists(host_harness("constexpr-recompile", "buggy"))) GTEST_SKIP() << "no NVRTC: configured without CUDA";
+  EXPECT_EQ(exit_of("constexpr-recompile", "buggy"), kSymptom);
+  // Eight calls with one repeated length: one compilation, which is no recompilation.
+  EXPECT_EQ(exit_of("constexpr-recompile", "buggy", {"--seq-len", "256"}), kCorrect);
+  EXPECT_EQ(exit_of("constexpr-recompile", "fixed"), kCorrect);
+}
+
 TEST(BarrierIdlePeerHangOracle, BuggyProducerTimesOutOnlyWhenItsPeerIsAnotherCta) {
   EXPECT_EQ(exit_of("barrier-idle-peer-hang", "buggy"), kSymptom);
   auto alone = run(host_harness("barrier-idle-peer-hang", "buggy"), {"--cluster-size", "1"});

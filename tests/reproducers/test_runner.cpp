@@ -1,8 +1,10 @@
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "datasets/store/suite_store.hpp"
 #include "reproducers/harness_output.hpp"
@@ -11,6 +13,7 @@
 #include "reproducers/runner.hpp"
 #include "reproducers/suite.hpp"
 #include "common/error.hpp"
+#include "kernels/common/verdict.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace faultline::reproducers;
@@ -308,7 +311,7 @@ TEST(Manifest, PatternsTimeoutsSourcesAndModeledNotesAreValidatedAtLoad) {
             "/repo/reproducers/demo.json: build/buggy: message /unclosed (group/ is not a valid pattern: "
             "missing ): unclosed (group");
   EXPECT_EQ(manifest_error(head + issues + R"("timeout_s": 0, "modes": {}})"),
-            "/repo/reproducers/demo.json: timeout_s must be a positive number of seconds, not 0");
+            "/repo/reproducers/demo.json: timeout_s must be 1 to 3600 seconds, not 0");
   EXPECT_NE(manifest_error(head + R"("issues": [], "modes": {}})").find("no source issue"), std::string::npos);
   EXPECT_EQ(manifest_error(head + R"("issues": [], "no_single_issue": "documented: nvcc -fmad", "modes": {}})"), "");
   EXPECT_EQ(manifest_error(head + issues + R"("modes": {"host": {"buggy": {"expect": "symptom", "modeled": ""}}}})"),
@@ -442,4 +445,135 @@ TEST(Corpus, EveryShippedManifestLoadsAndEverySymptomIsCovered) {
   }
   EXPECT_EQ(symptoms.size(), 6u);
   EXPECT_EQ(causes.size(), 15u);
+}
+
+TEST(Process, ExitStatusesSurviveAParentThatIgnoresSigchld) {
+  // With SIGCHLD ignored (inherited across exec from a parent that set it), the kernel reaps children
+  // itself and waitpid fails with ECHILD: an exit 10 and a segfault both used to read as exit 0.
+  auto ignoring = [](const std::vector<std::string>& argv) {
+    signal(SIGCHLD, SIG_IGN);
+    auto r = run_process(argv, 10);
+    signal(SIGCHLD, SIG_DFL);
+    return r;
+  };
+  auto symptom = ignoring({"sh", "-c", "exit 10"});
+  EXPECT_EQ(symptom.exit_code, 10);
+  EXPECT_EQ(symptom.status_lost, "");
+  auto crash = ignoring({"sh", "-c", "kill -SEGV $$"});
+  EXPECT_EQ(crash.exit_code, -1);
+  EXPECT_EQ(crash.signal, SIGSEGV);
+
+  // Through the runner: the fixed variant crashing is a harness error, never a pass.
+  faultline::testing::TempDir dir;
+  Manifest m = parse_manifest(kManifest, "demo.json");
+  harness(dir, "buggy", "host", "exit 10");
+  harness(dir, "fixed", "host", "kill -SEGV $$");
+  signal(SIGCHLD, SIG_IGN);
+  auto buggy = run_variant(m, "host", "buggy", env_for(dir));
+  signal(SIGCHLD, SIG_IGN);
+  auto fixed = run_variant(m, "host", "fixed", env_for(dir));
+  signal(SIGCHLD, SIG_DFL);
+  EXPECT_EQ(buggy.outcome, "reproduced");
+  EXPECT_EQ(fixed.outcome, "fail");
+  EXPECT_EQ(fixed.detail.rfind("harness error (killed by signal 11)", 0), 0u) << fixed.detail;
+}
+
+TEST(Process, TimeoutsAreBoundedAndOutputUnderTwiceTheLimitIsStillCut) {
+  // poll() takes an int of milliseconds: an unbounded timeout would overflow it.
+  EXPECT_THROW(run_process({"true"}, kMaxTimeout + 1), faultline::Error);
+  EXPECT_EQ(manifest_error(R"({"id": "demo", "title": "t", "symptom": "crash", "root_cause": "api_misuse",
+    "issues": ["u"], "mechanism": "m", "requirements": {"min_compute_capability": "8.0"},
+    "timeout_s": 3601, "modes": {}})"),
+            "/repo/reproducers/demo.json: timeout_s must be 1 to 3600 seconds, not 3601");
+  // 1,500,000 bytes: above the limit, below twice it, so only the final cut applies.
+  auto r = run_process({"sh", "-c", "head -c 1499997 /dev/zero | tr '\\0' x; printf END"}, 60);
+  EXPECT_EQ(r.output.size(), kOutputLimit);
+  EXPECT_EQ(r.bytes_dropped, 1500000u - kOutputLimit);
+  EXPECT_EQ(r.output.substr(r.output.size() - 4), "xEND");
+}
+
+TEST(Manifest, ArtifactsNeedBuildModeAndAPatternAndUnknownKeysAreNamed) {
+  const std::string head = R"({"id": "demo", "title": "t", "symptom": "crash", "root_cause": "api_misuse",
+    "issues": ["u"], "mechanism": "m", "requirements": {"min_compute_capability": "8.0"}, )";
+  EXPECT_EQ(manifest_error(head + R"("modes": {"build": {"buggy": {"expect": "builds", "artifact": "a.ptx"}}}})"),
+            "/repo/reproducers/demo.json: build/buggy: \"artifact\" needs \"artifact_matches\" or "
+            "\"artifact_lacks\" to check it against");
+  EXPECT_EQ(manifest_error(head + R"("modes": {"host": {"buggy": {"expect": "symptom", "artifact": "a.ptx",
+      "artifact_matches": "fma"}}}})"),
+            "/repo/reproducers/demo.json: host/buggy: \"artifact\" is inspected only in build mode with "
+            "\"expect\": \"builds\"");
+  EXPECT_EQ(manifest_error(head + R"("modes": {"build": {"buggy": {"expect": "builds", "artifact_matches": "fma"}}}})"),
+            "/repo/reproducers/demo.json: build/buggy: \"artifact_matches\"/\"artifact_lacks\" need an "
+            "\"artifact\" to inspect");
+  EXPECT_EQ(manifest_error(head + R"("modes": {"build": {"buggy": {"expect": "builds", "artifact": "a.ptx",
+      "artifact_match": "fma"}}}})"),
+            "/repo/reproducers/demo.json: build/buggy: unknown key 'artifact_match'");
+  EXPECT_EQ(manifest_error(head + R"("timeout": 5, "modes": {}})"),
+            "/repo/reproducers/demo.json: unknown key 'timeout'");
+  std::string req = head;
+  req.replace(req.find("\"8.0\"}"), 6, R"("8.0", "gpu": "H200"})");
+  EXPECT_EQ(manifest_error(req + R"("modes": {}})"), "/repo/reproducers/demo.json: requirements: unknown key 'gpu'");
+  // The same manifest with its keys spelt right loads.
+  EXPECT_EQ(manifest_error(head + R"("modes": {"build": {"buggy": {"expect": "builds", "artifact": "a.ptx",
+      "artifact_matches": "fma"}}}})"),
+            "");
+}
+
+TEST(Runner, AMissingArtifactIsAFailureWithADetailAndTheSuiteGoesOn) {
+  faultline::testing::TempDir dir;
+  configure_stub_project(dir);
+  std::vector<Manifest> manifests{manifest_with(R"({"build": {
+      "buggy": {"expect": "builds", "artifact": "never-written.ptx", "artifact_matches": "fma"},
+      "fixed": {"expect": "builds", "artifact": "fixed.ptx", "artifact_lacks": "fma\\.rn\\.f32"}}})")};
+  faultline::datasets::Database db(dir.file("s.db"));
+  auto summary = run_suite(db, manifests, {"build", 1}, env_for(dir), {});
+  ASSERT_EQ(summary.results.size(), 2u);
+  EXPECT_EQ(summary.results[0].outcome, "not-reproduced");
+  EXPECT_EQ(summary.results[0].detail, "built, but never-written.ptx was not produced");
+  EXPECT_EQ(summary.results[1].outcome, "pass");  // the run after it still ran
+}
+
+TEST(Suite, AGpuSkipTheRunnerDidNotPredictIsAProblem) {
+  faultline::testing::TempDir dir;
+  std::vector<Manifest> manifests{parse_manifest(kManifest, "demo.json")};
+  faultline::datasets::Database db(dir.file("s.db"));
+  auto h200 = env_for(dir, Gpu{"H200", "580", 9.0});
+  // The device meets the manifest's requirements, yet the fixed harness refuses to run.
+  harness(dir, "buggy", "gpu", "exit 10");
+  harness(dir, "fixed", "gpu", "echo '{\"skipped\": true, \"detail\": \"no CUDA device\"}'; exit 77");
+  auto refused = run_suite(db, manifests, {"gpu", 1}, h200, {});
+  EXPECT_EQ(refused.counts_line(), "gpu: 1 reproduced, 1 skipped");
+  EXPECT_EQ(refused.problems(),
+            std::vector<std::string>{
+                "demo [gpu/fixed] skipped by the harness on a device the runner expected to run it: no CUDA device"});
+  // The same skip predicted by the runner (the device is too old) is not a problem of its own.
+  auto predicted = run_problems("gpu", {result_of("demo", "gpu", "fixed", "skipped", "compute capability 7.0 < "
+                                                  "required 8.0", 0),
+                                        result_of("demo", "gpu", "buggy", "reproduced", "", 0)});
+  EXPECT_TRUE(predicted.empty());
+  // A host harness skipping is the harness's own call (no toolkit, say), not a gpu problem.
+  harness(dir, "fixed", "host", "exit 77");
+  harness(dir, "buggy", "host", "exit 10");
+  EXPECT_TRUE(run_suite(db, manifests, {"host", 1}, h200, {}).healthy());
+}
+
+TEST(Suite, GpuModeAskedForWhereNoReproducerHasOneIsAProblem) {
+  faultline::testing::TempDir dir;
+  std::vector<Manifest> manifests{manifest_with(R"({"host": {"buggy": {"expect": "symptom"}}})")};
+  faultline::datasets::Database db(dir.file("s.db"));
+  auto summary = run_suite(db, manifests, {"gpu", 1}, env_for(dir, Gpu{"H200", "580", 9.0}), {});
+  EXPECT_EQ(summary.counts_line(), "gpu: nothing to run");
+  EXPECT_EQ(summary.problems(), std::vector<std::string>{"gpu mode ran nothing: no reproducer run has a gpu mode"});
+  // auto mode on the same machine asks for no mode in particular: nothing to report.
+  EXPECT_TRUE(run_problems("auto", {}).empty());
+}
+
+TEST(Verdict, DetailsWithControlCharactersStayValidJson) {
+  // nlohmann::json parses the line back: the reference is an independent JSON reader, not json_escape.
+  std::string detail = std::string("tab\there, cr\r, bell\a, esc\x1b, nul") + '\0' + " \"q\" \\ end\n";
+  std::string line = "{\"detail\": \"" + faultline::repro::json_escape(detail) + "\"}";
+  nlohmann::json parsed;
+  ASSERT_NO_THROW(parsed = nlohmann::json::parse(line)) << line;
+  EXPECT_EQ(parsed["detail"].get<std::string>(), detail);
+  EXPECT_EQ(faultline::repro::json_escape("\t"), "\\u0009");
 }
