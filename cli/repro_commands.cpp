@@ -70,9 +70,15 @@ std::string result_line(const reproducers::RunResult& r) {
 
 void list(const Context& ctx, const ReproOptions& o) {
   auto manifests = reproducers::load_manifests(manifest_dir(o));
-  auto db = ctx.open_db();
-  reproducers::register_manifests(*db, manifests);
-  auto rows = reproducers::metadata_rows(manifests, datasets::latest_suite_results(*db));
+  // Listing needs no store; with one, the catalog is recorded and the last outcomes are shown.
+  std::vector<reproducers::MetadataRow> rows;
+  if (std::filesystem::exists(ctx.db_path)) {
+    auto db = ctx.open_db();
+    reproducers::register_manifests(*db, manifests);
+    rows = reproducers::metadata_rows(manifests, datasets::latest_suite_results(*db));
+  } else {
+    rows = reproducers::metadata_rows(manifests, {});
+  }
   if (ctx.json || o.format == "json") {
     std::cout << nlohmann::json{{"reproducers", reproducers::metadata_json(rows)}}.dump() << "\n";
   } else if (o.format == "md") {
