@@ -65,23 +65,30 @@ void put_adjudication(Database& db, const Adjudication& a) {
       .run();
 }
 
+namespace {
+
+// One query and one row reader serve the whole table and a single issue.
+constexpr const char* kSelectAdjudications =
+    "SELECT issue_id, adjudicator, symptom, root_cause, note, source FROM adjudications";
+
+Adjudication read_adjudication(const Statement& s) {
+  return {s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(5)};
+}
+
+}  // namespace
+
 std::map<int64_t, Adjudication> load_adjudications(Database& db) {
-  Statement s =
-      db.prepare("SELECT issue_id, adjudicator, symptom, root_cause, note, source FROM adjudications");
+  Statement s = db.prepare(kSelectAdjudications);
   std::map<int64_t, Adjudication> out;
-  while (s.step()) {
-    out[s.integer(0)] = {s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(5)};
-  }
+  while (s.step()) out[s.integer(0)] = read_adjudication(s);
   return out;
 }
 
 std::optional<Adjudication> find_adjudication(Database& db, int64_t issue_id) {
-  Statement s = db.prepare(
-      "SELECT issue_id, adjudicator, symptom, root_cause, note, source FROM adjudications WHERE issue_id = "
-      "?");
+  Statement s = db.prepare(std::string(kSelectAdjudications) + " WHERE issue_id = ?");
   s.bind_all(issue_id);
   if (!s.step()) return std::nullopt;
-  return Adjudication{s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(5)};
+  return read_adjudication(s);
 }
 
 void replace_final_labels(Database& db, const std::vector<FinalLabel>& labels, int64_t audit_id) {
