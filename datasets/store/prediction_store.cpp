@@ -20,27 +20,32 @@ void replace_predictions(Database& db, const std::vector<Prediction>& prediction
   }
 }
 
+namespace {
+
+// One query and one row reader serve the whole table and a single issue.
+constexpr const char* kSelectPredictions =
+    "SELECT issue_id, model_version, scope, scope_p, symptom, symptom_p, root_cause, root_cause_p, abstain, "
+    "rules_fired FROM predictions";
+
+Prediction read_prediction(const Statement& s) {
+  return {s.integer(0), s.text(1), s.text(2), s.real(3),         s.text(4),
+          s.real(5),    s.text(6), s.real(7), s.integer(8) != 0, s.text(9)};
+}
+
+}  // namespace
+
 std::map<int64_t, Prediction> load_predictions(Database& db) {
-  Statement s = db.prepare(
-      "SELECT issue_id, model_version, scope, scope_p, symptom, symptom_p, root_cause, root_cause_p, "
-      "abstain, "
-      "rules_fired FROM predictions");
+  Statement s = db.prepare(kSelectPredictions);
   std::map<int64_t, Prediction> out;
-  while (s.step()) {
-    out[s.integer(0)] = {s.integer(0), s.text(1), s.text(2), s.real(3),         s.text(4),
-                         s.real(5),    s.text(6), s.real(7), s.integer(8) != 0, s.text(9)};
-  }
+  while (s.step()) out[s.integer(0)] = read_prediction(s);
   return out;
 }
 
 std::optional<Prediction> find_prediction(Database& db, int64_t issue_id) {
-  Statement s = db.prepare(
-      "SELECT issue_id, model_version, scope, scope_p, symptom, symptom_p, root_cause, root_cause_p, abstain, "
-      "rules_fired FROM predictions WHERE issue_id = ?");
+  Statement s = db.prepare(std::string(kSelectPredictions) + " WHERE issue_id = ?");
   s.bind_all(issue_id);
   if (!s.step()) return std::nullopt;
-  return Prediction{s.integer(0), s.text(1), s.text(2), s.real(3),         s.text(4),
-                    s.real(5),    s.text(6), s.real(7), s.integer(8) != 0, s.text(9)};
+  return read_prediction(s);
 }
 
 void write_predictions(Database& db, std::ostream& out, const std::string& format) {
