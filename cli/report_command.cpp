@@ -27,10 +27,10 @@ void report(const Context& ctx, const ReportOptions& o) {
   while (std::getline(in, f, ',')) {
     if (!f.empty()) chosen.insert(f);
   }
-  // The catalog as the manifests are now, so which cases a reproducer was modeled on never depends on
-  // whether `suite` or `repro list` ran before.
-  reproducers::register_manifests(*db, reproducers::load_manifests(reproducers::default_manifest_dir()));
   reports::ReportOptions options;
+  // The catalog as the manifests are now, so which cases a reproducer was modeled on never depends on
+  // whether `suite` or `repro list` ran before; read, not registered, so a read-only store can be reported.
+  options.catalog = reproducers::catalog_of(reproducers::load_manifests(reproducers::default_manifest_dir()));
   options.include_predictions = o.with_predictions;
   options.sample_name = o.sample;
   const char* api_url = std::getenv("GITHUB_API_URL");

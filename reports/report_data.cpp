@@ -73,7 +73,7 @@ ReportData load_report_data(datasets::Database& db, const ReportOptions& options
   auto finals = datasets::load_final_labels(db);
   auto predictions = datasets::load_predictions(db);
   auto links = datasets::load_reproducer_links(db);
-  auto catalog = datasets::load_reproducer_catalog(db);
+  auto catalog = options.catalog ? *options.catalog : datasets::load_reproducer_catalog(db);
   auto screening = datasets::load_screening(db);
   auto is_candidate = [&](int64_t id) {
     auto s = screening.find(id);
