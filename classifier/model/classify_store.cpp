@@ -54,25 +54,29 @@ TrainSummary train_from_store(datasets::Database& db, const std::string& model_d
           seconds_since(start)};
 }
 
-ClassifySummary classify_store(datasets::Database& db, const std::string& model_dir) {
+ClassifySummary classify_store(datasets::Database& db, const std::string& model_dir, size_t batch) {
   auto start = std::chrono::steady_clock::now();
   auto model = IssueClassifier::load(model_dir);
   auto finals = datasets::load_final_labels(db);
   ClassifySummary summary;
   summary.version = model.version();
-  std::vector<datasets::Prediction> predictions;
-  for (const auto& issue : issues_with_discussions(db)) {
-    IssuePrediction p = model.predict(issue);
-    predictions.push_back({issue.id, model.version(), p.scope, p.scope_p, p.symptom, p.symptom_p,
-                           p.root_cause, p.root_cause_p, p.abstain, nlohmann::json(p.rules_fired).dump()});
-    ++summary.classified;
-    if (finals.count(issue.id)) {
-      ++summary.manual;
-    } else if (p.abstain) {
-      ++summary.abstained;
-    }
-  }
-  db.transaction([&] { datasets::replace_predictions(db, predictions); });
+  // One transaction for the whole table (a killed classify leaves the old predictions), read in batches.
+  db.transaction([&] {
+    datasets::PredictionWriter writer(db);
+    datasets::for_each_issue_batch(db, batch, [&](std::vector<datasets::IssueRecord>& issues) {
+      for (const auto& issue : issues) {
+        IssuePrediction p = model.predict(issue);
+        writer.add({issue.id, model.version(), p.scope, p.scope_p, p.symptom, p.symptom_p, p.root_cause,
+                    p.root_cause_p, p.abstain, nlohmann::json(p.rules_fired).dump()});
+        ++summary.classified;
+        if (finals.count(issue.id)) {
+          ++summary.manual;
+        } else if (p.abstain) {
+          ++summary.abstained;
+        }
+      }
+    });
+  });
   summary.seconds = seconds_since(start);
   return summary;
 }

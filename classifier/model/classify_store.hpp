@@ -31,7 +31,8 @@ struct ClassifySummary {
   int manual = 0;  // issues whose manual label stays in force
   double seconds = 0;
 };
-// Replaces all predictions in one transaction. Manual labels live in their own table and are never touched.
-ClassifySummary classify_store(datasets::Database& db, const std::string& model_dir);
+// Replaces all predictions in one transaction, reading the issues `batch` at a time. Manual labels live in
+// their own table and are never touched.
+ClassifySummary classify_store(datasets::Database& db, const std::string& model_dir, size_t batch = 2000);
 
 }  // namespace faultline::model

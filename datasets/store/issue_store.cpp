@@ -121,6 +121,14 @@ IssueRecord read_issue(Statement& s) {
   return r;
 }
 
+// Adds one comment to a discussion being built from comments, at most `limit` bytes of comment text.
+void append_comment(std::string& text, const std::string& body, size_t limit) {
+  if (text.size() >= limit) return;
+  size_t room = limit - text.size();
+  if (!text.empty()) text += '\n';
+  text.append(body, 0, room);
+}
+
 void attach_labels(Database& db, std::vector<IssueRecord>& issues) {
   Statement s = db.prepare("SELECT issue_id, name FROM issue_labels ORDER BY issue_id, name");
   std::unordered_map<int64_t, std::vector<std::string>> by_issue;
@@ -173,17 +181,44 @@ void attach_comment_discussions(Database& db, std::vector<IssueRecord>& issues, 
       "c.repository_id "
       "ORDER BY c.repository_id, c.issue_number, c.created, c.id");
   std::unordered_map<std::string, std::string> by_issue;
-  while (s.step()) {
-    std::string& text = by_issue[s.text(0) + "#" + std::to_string(s.integer(1))];
-    if (text.size() >= limit) continue;
-    size_t room = limit - text.size();
-    if (!text.empty()) text += '\n';
-    text.append(s.text(2), 0, room);
-  }
+  while (s.step()) append_comment(by_issue[s.text(0) + "#" + std::to_string(s.integer(1))], s.text(2), limit);
   for (auto& issue : issues) {
     if (!issue.discussion.empty()) continue;
     auto it = by_issue.find(issue.key());
     if (it != by_issue.end()) issue.discussion = it->second;
+  }
+}
+
+void for_each_issue_batch(Database& db, size_t batch, const std::function<void(std::vector<IssueRecord>&)>& each,
+                          size_t discussion_limit) {
+  Statement page = db.prepare(std::string(kIssueColumns) + "WHERE i.id > ? ORDER BY i.id LIMIT ?");
+  Statement labels =
+      db.prepare("SELECT issue_id, name FROM issue_labels WHERE issue_id BETWEEN ? AND ? ORDER BY issue_id, name");
+  Statement comments = db.prepare(
+      "SELECT i.id, c.body FROM comments c JOIN issues i ON i.repository_id = c.repository_id AND "
+      "i.number = c.issue_number WHERE i.id BETWEEN ? AND ? ORDER BY i.id, c.created, c.id");
+  for (int64_t after = 0;;) {
+    std::vector<IssueRecord> issues;
+    page.bind_all(after, static_cast<int64_t>(batch));
+    while (page.step()) issues.push_back(read_issue(page));
+    page.reset();
+    if (issues.empty()) return;
+    std::unordered_map<int64_t, size_t> index;
+    std::unordered_map<int64_t, std::string> from_comments;
+    for (size_t i = 0; i < issues.size(); ++i) index[issues[i].id] = i;
+    int64_t first = issues.front().id, last = issues.back().id;
+    labels.bind_all(first, last);
+    while (labels.step()) issues[index.at(labels.integer(0))].labels.push_back(labels.text(1));
+    labels.reset();
+    comments.bind_all(first, last);
+    while (comments.step()) append_comment(from_comments[comments.integer(0)], comments.text(1), discussion_limit);
+    comments.reset();
+    for (auto& [id, text] : from_comments) {
+      auto& issue = issues[index.at(id)];
+      if (issue.discussion.empty()) issue.discussion = std::move(text);
+    }
+    each(issues);
+    after = last;
   }
 }
 

@@ -1,6 +1,7 @@
 // SQL for the mined-data tables: repositories, issues, issue labels and comments.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -65,6 +66,11 @@ void upsert_comment(Database& db, const CommentRecord& comment);
 // the discussion of issues that have none (imported corpus records keep their own). At most `limit` bytes
 // each.
 void attach_comment_discussions(Database& db, std::vector<IssueRecord>& issues, size_t limit = 4000);
+
+// Every issue of the store, in batches of at most `batch` by row id, each issue with its labels and (as
+// attach_comment_discussions gives) its comments as discussion: memory for one batch, not for the store.
+void for_each_issue_batch(Database& db, size_t batch, const std::function<void(std::vector<IssueRecord>&)>& each,
+                          size_t discussion_limit = 4000);
 int64_t count_comments(Database& db);
 
 }  // namespace faultline::datasets

@@ -7,17 +7,29 @@
 
 namespace faultline::datasets {
 
-void replace_predictions(Database& db, const std::vector<Prediction>& predictions) {
+namespace {
+
+Statement cleared_table_insert(Database& db) {
   db.exec("DELETE FROM predictions");
-  Statement insert = db.prepare(
+  return db.prepare(
       "INSERT INTO predictions(issue_id, model_version, scope, scope_p, symptom, symptom_p, root_cause, "
       "root_cause_p, abstain, rules_fired, predicted_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
-  std::string now = common::utc_now();
-  for (const auto& p : predictions) {
-    insert.bind_all(p.issue_id, p.model_version, p.scope, p.scope_p, p.symptom, p.symptom_p, p.root_cause,
-                    p.root_cause_p, p.abstain ? 1 : 0, p.rules_fired, now);
-    insert.run();
-  }
+}
+
+}  // namespace
+
+PredictionWriter::PredictionWriter(Database& db) : insert_(cleared_table_insert(db)), now_(common::utc_now()) {}
+
+void PredictionWriter::add(const Prediction& p) {
+  insert_
+      .bind_all(p.issue_id, p.model_version, p.scope, p.scope_p, p.symptom, p.symptom_p, p.root_cause,
+                p.root_cause_p, p.abstain ? 1 : 0, p.rules_fired, now_)
+      .run();
+}
+
+void replace_predictions(Database& db, const std::vector<Prediction>& predictions) {
+  PredictionWriter writer(db);
+  for (const auto& p : predictions) writer.add(p);
 }
 
 namespace {

@@ -25,6 +25,18 @@ struct Prediction {
 };
 
 void replace_predictions(Database& db, const std::vector<Prediction>& predictions);
+
+// replace_predictions one prediction at a time, inside the caller's transaction: clears the table when made,
+// then inserts through one prepared statement.
+class PredictionWriter {
+ public:
+  explicit PredictionWriter(Database& db);
+  void add(const Prediction& p);
+
+ private:
+  Statement insert_;
+  std::string now_;
+};
 std::map<int64_t, Prediction> load_predictions(Database& db);
 std::optional<Prediction> find_prediction(Database& db, int64_t issue_id);
 void write_predictions(Database& db, std::ostream& out, const std::string& format);

@@ -220,3 +220,31 @@ TEST(Classifier, ClassifyNeverOverwritesAManualLabel) {
   EXPECT_EQ(predictions[one].symptom, "hang");  // the prediction is kept beside it, not instead of it
   EXPECT_EQ(predictions[one].model_version, model.version());
 }
+
+TEST(Classifier, ClassifyingInBatchesGivesWhatTheModelSaysOfEachStoredIssue) {
+  // The second computation: every issue loaded at once (with its comments as discussion, as the classifier
+  // reads them) and predicted one by one; classify_store reads 4 issues at a time, so 30 issues span 8
+  // batches, and one mined issue takes its discussion from comments.
+  faultline::testing::TempDir dir;
+  faultline::datasets::Database db(dir.file("c.db"));
+  auto corpus = tiny_corpus();
+  for (const auto& l : corpus) faultline::datasets::upsert_issue(db, l.issue);
+  faultline::datasets::upsert_comment(db, {1, "a/b", 7, "u", "2024-01-01", "2024-01-01",
+                                           "a deadlock between producer warps", std::nullopt});
+  auto model = IssueClassifier::train(corpus, {}, quick());
+  model.save(dir.file("m"));
+  EXPECT_EQ(classify_store(db, dir.file("m"), 4).classified, 30);
+  auto stored = faultline::datasets::load_predictions(db);
+  auto issues = faultline::datasets::load_issues(db);
+  faultline::datasets::attach_comment_discussions(db, issues);
+  ASSERT_EQ(stored.size(), issues.size());
+  for (const auto& issue : issues) {
+    auto expected = model.predict(issue);
+    const auto& got = stored.at(issue.id);
+    EXPECT_EQ(got.symptom, expected.symptom) << issue.key();
+    EXPECT_EQ(got.root_cause, expected.root_cause) << issue.key();
+    EXPECT_NEAR(got.symptom_p, expected.symptom_p, 1e-9) << issue.key();
+    EXPECT_NEAR(got.root_cause_p, expected.root_cause_p, 1e-9) << issue.key();
+    EXPECT_NEAR(got.scope_p, expected.scope_p, 1e-9) << issue.key();
+  }
+}

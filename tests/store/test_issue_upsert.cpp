@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "datasets/store/database.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "tests/temp_dir.hpp"
@@ -52,4 +54,39 @@ TEST(IssueUpsert, ARecordWithAScopeDecisionReplacesTheOldDecision) {
   IssueRecord after = stored(db);
   EXPECT_EQ(after.scope, std::optional<std::string>("in"));
   EXPECT_EQ(after.scope_reason, std::nullopt);
+}
+
+TEST(IssueBatches, EveryIssueComesOnceWithItsLabelsAndItsCommentsAsDiscussion) {
+  // 5 issues in batches of 2 (3 batches). #2 has two comments and no discussion: it gets "first\nsecond"
+  // (oldest first). #3 has its own discussion and a comment: it keeps its own. #4 carries two labels.
+  faultline::testing::TempDir dir;
+  Database db(dir.file("b.db"));
+  for (int n = 1; n <= 5; ++n) {
+    IssueRecord r;
+    r.repo = "a/b";
+    r.number = n;
+    r.url = "u";
+    r.state = "closed";
+    r.title = "t" + std::to_string(n);
+    if (n == 3) r.discussion = "own";
+    if (n == 4) r.labels = {"bug", "cuda"};
+    upsert_issue(db, r);
+  }
+  upsert_comment(db, {11, "a/b", 2, "x", "2024-01-02", "", "second", std::nullopt});
+  upsert_comment(db, {10, "a/b", 2, "x", "2024-01-01", "", "first", std::nullopt});
+  upsert_comment(db, {12, "a/b", 3, "x", "2024-01-01", "", "comment", std::nullopt});
+  std::map<int64_t, IssueRecord> seen;
+  int batches = 0;
+  for_each_issue_batch(db, 2, [&](std::vector<IssueRecord>& batch) {
+    ++batches;
+    EXPECT_LE(batch.size(), 2u);
+    for (auto& issue : batch) EXPECT_TRUE(seen.emplace(issue.number, issue).second) << issue.number;
+  });
+  EXPECT_EQ(batches, 3);
+  ASSERT_EQ(seen.size(), 5u);
+  EXPECT_EQ(seen[2].discussion, "first\nsecond");
+  EXPECT_EQ(seen[3].discussion, "own");
+  EXPECT_EQ(seen[4].labels, (std::vector<std::string>{"bug", "cuda"}));
+  EXPECT_TRUE(seen[1].labels.empty());
+  EXPECT_TRUE(seen[5].discussion.empty());
 }
