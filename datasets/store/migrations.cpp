@@ -208,6 +208,23 @@ CREATE TABLE listing_pull_requests (
   PRIMARY KEY (repository_id, number)
 );
 )sql",
+      // 9: suite runs collected from Slurm job arrays: which node and device each result ran on, its shard,
+      // the run directory it came from, and the jobs submitted for it.
+      R"sql(
+ALTER TABLE suite_results ADD COLUMN node TEXT NOT NULL DEFAULT '';
+ALTER TABLE suite_results ADD COLUMN device TEXT NOT NULL DEFAULT 'none';
+ALTER TABLE suite_results ADD COLUMN shard INTEGER;
+ALTER TABLE suite_runs ADD COLUMN slurm_run_dir TEXT NOT NULL DEFAULT '';
+ALTER TABLE suite_runs ADD COLUMN slurm_array TEXT NOT NULL DEFAULT '';
+CREATE TABLE slurm_jobs (
+  run_dir TEXT NOT NULL,
+  array_name TEXT NOT NULL,
+  job_id TEXT NOT NULL,
+  array_indexes TEXT NOT NULL,
+  submitted_at TEXT NOT NULL,
+  PRIMARY KEY (run_dir, array_name, job_id)
+);
+)sql",
   };
   return steps;
 }
