@@ -66,12 +66,13 @@ void record_suite_result(Database& db, int64_t run_id, const SuiteResult& r) {
       .run();
 }
 
-std::vector<SuiteResult> latest_suite_results(Database& db) {
-  Statement s = db.prepare(
-      "SELECT repro_id, variant, mode, outcome, detail, seconds, runs, runs_as_expected, stability, "
-      "cuda_toolkit, driver, compute_capability, node, device, shard FROM suite_results r "
-      "WHERE run_id = (SELECT MAX(run_id) FROM suite_results x WHERE x.repro_id = r.repro_id "
-      "AND x.variant = r.variant AND x.mode = r.mode) ORDER BY repro_id, mode, variant");
+namespace {
+
+constexpr const char* kResultColumns =
+    "repro_id, variant, mode, outcome, detail, seconds, runs, runs_as_expected, stability, cuda_toolkit, driver, "
+    "compute_capability, node, device, shard";
+
+std::vector<SuiteResult> read_results(Statement& s) {
   std::vector<SuiteResult> out;
   while (s.step()) {
     out.push_back({s.text(0), s.text(1), s.text(2), s.text(3), s.text(4), s.real(5),
@@ -80,6 +81,26 @@ std::vector<SuiteResult> latest_suite_results(Database& db) {
                    s.is_null(14) ? std::nullopt : std::optional<int64_t>(s.integer(14))});
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<SuiteResult> latest_suite_results(Database& db) {
+  Statement s = db.prepare(std::string("SELECT ") + kResultColumns +
+                           " FROM suite_results r WHERE run_id = (SELECT MAX(run_id) FROM suite_results x "
+                           "WHERE x.repro_id = r.repro_id AND x.variant = r.variant AND x.mode = r.mode) "
+                           "ORDER BY repro_id, mode, variant");
+  return read_results(s);
+}
+
+std::vector<SuiteResult> latest_gpu_results_by_architecture(Database& db) {
+  Statement s = db.prepare(std::string("SELECT ") + kResultColumns +
+                           " FROM suite_results r WHERE mode = 'gpu' AND compute_capability <> 'none' AND "
+                           "run_id = (SELECT MAX(run_id) FROM suite_results x WHERE x.repro_id = r.repro_id "
+                           "AND x.variant = r.variant AND x.mode = 'gpu' AND "
+                           "x.compute_capability = r.compute_capability) "
+                           "ORDER BY repro_id, compute_capability, variant");
+  return read_results(s);
 }
 
 void record_slurm_job(Database& db, const SlurmJob& job) {

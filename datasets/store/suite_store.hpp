@@ -61,6 +61,10 @@ void record_suite_result(Database& db, int64_t run_id, const SuiteResult& result
 // The most recent result of every (reproducer, variant, mode), ordered by reproducer, mode, variant.
 std::vector<SuiteResult> latest_suite_results(Database& db);
 
+// The most recent gpu-mode result of every (reproducer, variant, compute capability) that ran on a GPU,
+// ordered by reproducer, compute capability, variant: what each GPU architecture last showed.
+std::vector<SuiteResult> latest_gpu_results_by_architecture(Database& db);
+
 // A job array submitted with `suite --slurm --submit` (or its --rerun-lost), for the record.
 struct SlurmJob {
   std::string run_dir;
