@@ -69,6 +69,7 @@ std::optional<std::string> partition_problem(const std::string& partition) {
   if (!partition.empty()) argv.push_back(partition);
   auto p = run_process(argv, kToolTimeout);
   std::string out = trimmed(p.output);
+  for (char& c : out) c = c == '\n' ? ' ' : c;  // one line, for doctor's table
   if (p.exit_code != 0) {
     return partition.empty() ? "scontrol show partition failed: " + out
                              : "partition '" + partition + "' not found: " + out;

@@ -178,9 +178,11 @@ def parity_with_a_local_suite(tmp, env):
     out = run(["--db", db, "--json", "suite", "--slurm", "--mode", "auto", "--shards", "3", "--max-parallel", "2",
                "--time-limit", "10", "--run-dir", run_dir, "--submit", "--wait"], env)
     submitted = json.loads(out.stdout)
+    job = submitted["arrays"][0]["job_id"]
+    # --wait reports progress on stderr, ending with every task done.
+    assert f"slurm: job {job} (default): 0 pending, 0 running, 3 done of 3" in out.stderr, out.stderr
     assert submitted["balanced_by"] == "durations", submitted  # the local run's durations were in the store
     assert submitted["modes"] == ["build", "host"], submitted
-    job = submitted["arrays"][0]["job_id"]
     script = open(submitted["arrays"][0]["script"]).read()
     assert "#SBATCH --array=0-2%2\n" in script, script
     out = run(["--db", db, "--json", "suite", "collect", run_dir, "--junit", os.path.join(tmp, "slurm.xml")], env)
@@ -266,10 +268,20 @@ def lost_shard_and_rerun(tmp, env):
     print(f"rerun-lost: shard {sleepy} resubmitted as job {again[0]['job_id']}; the run is complete")
 
 
+def doctor(env):
+    out = run(["--json", "doctor", "--slurm", "--partition", "test"], env)
+    assert json.loads(out.stdout)["ready"] is True, out.stdout
+    out = run(["--json", "doctor", "--slurm", "--partition", "no-such-partition"], env, expect=1)
+    checks = {c["what"]: c for c in json.loads(out.stdout)["slurm"]}
+    assert not checks["partition no-such-partition"]["ok"], checks
+    print("doctor --slurm: the test partition is found, a missing one is reported")
+
+
 tmp = tempfile.mkdtemp(prefix="faultline-slurm-")
 try:
     started = time.time()
     env = start_cluster(tmp)
+    doctor(env)
     parity_with_a_local_suite(tmp, env)
     lost_shard_and_rerun(tmp, env)
     print(f"Slurm cluster test passed in {time.time() - started:.0f} s")
