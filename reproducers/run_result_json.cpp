@@ -1,5 +1,7 @@
 #include "reproducers/run_result_json.hpp"
 
+#include <algorithm>
+
 #include "common/json_fields.hpp"
 
 namespace faultline::reproducers {

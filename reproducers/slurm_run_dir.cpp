@@ -1,5 +1,6 @@
 #include "reproducers/slurm_run_dir.hpp"
 
+#include <cctype>
 #include <nlohmann/json.hpp>
 
 #include "common/atomic_file.hpp"

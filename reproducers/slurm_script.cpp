@@ -27,7 +27,10 @@ std::string sbatch_script(const SbatchSettings& s, const std::vector<std::string
   if (s.max_parallel < 0) throw Error("--max-parallel must be 0 or more, not " + std::to_string(s.max_parallel));
   if (s.time_limit_min < 1) throw Error("--time-limit must be at least 1 minute, not " + std::to_string(s.time_limit_min));
   std::string array = "0-" + std::to_string(s.tasks - 1);
-  if (s.max_parallel > 0) array += "%" + std::to_string(s.max_parallel);
+  if (s.max_parallel > 0) {
+    array += '%';  // not "%" + …: GCC 12 warns (-Wrestrict) at -O3
+    array += std::to_string(s.max_parallel);
+  }
   std::string script =
       "#!/bin/bash\n"
       "# The faultline reproducer suite as a Slurm job array: task K runs shard K. A task writes its results\n"
