@@ -33,24 +33,25 @@ std::map<std::string, int> count_by(const std::vector<Case>& cases, std::string 
 Table funnel_table(const ReportData& data) {
   Table t{"table1_funnel",
           "Dataset by repository (Table I)",
-          {"Repository", "Raw", "Candidate", "Final"},
+          {"Repository", "Raw", "Candidate", "Sampled", "Final"},
           {},
           {},
           ""};
   std::map<std::string, funnel::FunnelRow> by_repo;
-  for (const auto& r : data.funnel) by_repo[r.repo] = r;
+  for (const auto& r : data.funnel.rows) by_repo[r.repo] = r;
   for (const auto& repo : repository_order(data.cases)) {
     auto it = by_repo.find(repo);
     if (it == by_repo.end()) continue;
     t.rows.push_back({repository_name(repo), std::to_string(it->second.raw),
-                      std::to_string(it->second.candidates), std::to_string(it->second.labeled)});
+                      std::to_string(it->second.candidates), std::to_string(it->second.sampled),
+                      std::to_string(it->second.labeled)});
     t.total_rows.push_back(false);
   }
-  auto total = funnel::funnel_total(data.funnel);
-  t.rows.push_back(
-      {"Total", std::to_string(total.raw), std::to_string(total.candidates), std::to_string(total.labeled)});
+  auto total = funnel::funnel_total(data.funnel.rows);
+  t.rows.push_back({"Total", std::to_string(total.raw), std::to_string(total.candidates),
+                    std::to_string(total.sampled), std::to_string(total.labeled)});
   t.total_rows.push_back(true);
-  t.note = "Final = issues with an audited manual label.";
+  t.note = "Final = sampled issues with an audited manual label. " + funnel::funnel_note(data.funnel);
   return t;
 }
 
