@@ -1,5 +1,9 @@
 #include <unistd.h>
 
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -7,12 +11,20 @@
 #include "cli/text_table.hpp"
 #include "common/repository_name.hpp"
 #include "common/atomic_file.hpp"
+#include "common/clock.hpp"
 #include "common/error.hpp"
 #include "datasets/store/issue_record.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/suite_store.hpp"
 #include "reproducers/doctor.hpp"
 #include "reproducers/metadata_table.hpp"
+#include "reproducers/run_result_json.hpp"
+#include "reproducers/slurm_client.hpp"
+#include "reproducers/slurm_collect.hpp"
+#include "reproducers/slurm_doctor.hpp"
+#include "reproducers/slurm_script.hpp"
+#include "reproducers/slurm_submission.hpp"
+#include "reproducers/slurm_task.hpp"
 #include "reproducers/suite.hpp"
 
 namespace faultline::cli {
@@ -33,6 +45,30 @@ struct ReproOptions {
   int repeat = 1;
 };
 
+// What `suite` takes beyond the shared options: the Slurm submission, the task side and collect.
+struct SuiteCommandOptions : ReproOptions {
+  bool slurm = false;
+  std::string partition;
+  std::string gres;
+  std::vector<std::string> constraints;
+  int shards = 4;
+  int max_parallel = 0;
+  int time_limit_min = 60;
+  std::string run_dir;
+  std::string faultline;
+  bool submit = false;
+  bool wait = false;
+  std::string rerun_lost;
+  std::string shard_file;
+  std::string results;
+  std::string collect_dir;
+};
+
+struct DoctorOptions : ReproOptions {
+  bool slurm = false;
+  std::string partition;
+};
+
 // Listing and linking need only the manifests, not a probe of the GPU.
 std::string manifest_dir(const ReproOptions& o) {
   return o.manifests.empty() ? reproducers::default_manifest_dir() : o.manifests;
@@ -43,20 +79,6 @@ reproducers::Environment environment(const ReproOptions& o) {
   if (!o.manifests.empty()) env.manifest_dir = o.manifests;
   if (!o.build_dir.empty()) env.build_dir = o.build_dir;
   return env;
-}
-
-nlohmann::json result_json(const reproducers::RunResult& r) {
-  return {{"id", r.id},
-          {"mode", r.mode},
-          {"variant", r.variant},
-          {"outcome", r.outcome},
-          {"detail", r.detail},
-          {"seconds", r.seconds},
-          {"stability",
-           {{"runs", r.stability.runs}, {"as_expected", r.stability.as_expected}, {"status", r.stability.status}}},
-          {"cuda_toolkit", r.cuda_toolkit},
-          {"driver", r.driver},
-          {"compute_capability", r.compute_capability}};
 }
 
 std::string result_line(const reproducers::RunResult& r) {
@@ -102,7 +124,7 @@ int run_one(const Context& ctx, const ReproOptions& o) {
   std::vector<reproducers::RunResult> results;
   for (const auto& [mode, variant] : reproducers::planned_runs(m, reproducers::resolve_modes(o.mode, env))) {
     results.push_back(reproducers::run_variant(m, mode, variant, env));
-    j.push_back(result_json(results.back()));
+    j.push_back(reproducers::run_result_json(results.back()));
     text += result_line(results.back()) + "\n";
   }
   ctx.emit({{"id", m.id}, {"results", j}}, text);
@@ -113,6 +135,17 @@ int run_one(const Context& ctx, const ReproOptions& o) {
 
 void write_junit(const std::string& path, const std::vector<reproducers::RunResult>& results) {
   common::write_file_atomically(path, reproducers::junit_xml(results));
+}
+
+nlohmann::json summary_json(const reproducers::SuiteSummary& summary, int repeat) {
+  nlohmann::json results = nlohmann::json::array();
+  for (const auto& r : summary.results) results.push_back(reproducers::run_result_json(r));
+  auto problems = summary.problems();
+  return {{"run", summary.run_id},        {"mode", summary.mode},
+          {"repeat", repeat},             {"modes", summary.modes},
+          {"counts", summary.counts},     {"summary", summary.counts_line()},
+          {"healthy", problems.empty()},  {"problems", problems},
+          {"results", results}};
 }
 
 int suite(const Context& ctx, const ReproOptions& o) {
@@ -133,20 +166,186 @@ int suite(const Context& ctx, const ReproOptions& o) {
   if (!o.junit.empty()) write_junit(o.junit, summary.results);
   auto problems = summary.problems();
   if (ctx.json) {
-    nlohmann::json results = nlohmann::json::array();
-    for (const auto& r : summary.results) results.push_back(result_json(r));
-    std::cout << nlohmann::json{{"run", summary.run_id},   {"mode", o.mode},
-                                {"repeat", o.repeat},      {"modes", summary.modes},
-                                {"counts", summary.counts}, {"summary", summary.counts_line()},
-                                {"healthy", problems.empty()}, {"problems", problems},
-                                {"results", results}}
-                     .dump()
-              << "\n";
+    std::cout << summary_json(summary, o.repeat).dump() << "\n";
   } else {
     std::cout << "suite run " << summary.run_id << " (" << o.mode << ", repeat " << o.repeat
               << "): " << summary.counts_line() << "\n";
   }
   for (const auto& p : problems) std::cerr << "suite: " << p << "\n";
+  return problems.empty() ? 0 : 1;
+}
+
+// One Slurm array task: its shard's runs, written to --results; no store (the nodes share none).
+int run_shard_task(const Context& ctx, const SuiteCommandOptions& o) {
+  auto env = environment(o);
+  reproducers::require_build_dir(env);
+  auto shard = reproducers::read_shard_file(o.shard_file);
+  auto task = reproducers::run_shard(shard, reproducers::load_manifests(env.manifest_dir), env);
+  reproducers::write_task_results(o.results, task);
+  std::string text;
+  for (const auto& r : task.results) text += result_line(r) + "\n";
+  ctx.emit({{"shard", task.shard}, {"node", task.node}, {"results_file", o.results}, {"runs", task.results.size()}},
+           text + "shard " + std::to_string(task.shard) + " on " + task.node + ": " +
+               std::to_string(task.results.size()) + " runs written to " + o.results + "\n");
+  return 0;  // the outcomes are judged when the run is collected
+}
+
+struct SubmittedJob {
+  std::string array;
+  std::string job_id;
+  int tasks = 0;
+};
+
+// Follows the arrays with squeue until none of their tasks is pending or running; a line on stderr each
+// time the counts change.
+void wait_for_jobs(const std::vector<SubmittedJob>& jobs) {
+  std::map<std::string, reproducers::ArrayProgress> last;
+  for (;;) {
+    bool active = false;
+    for (const auto& job : jobs) {
+      auto p = reproducers::array_progress(job.job_id, job.tasks);
+      active = active || p.pending + p.running > 0;
+      if (!last.count(job.job_id) || !(last[job.job_id] == p)) {
+        std::cerr << "slurm: job " << job.job_id << " (" << job.array << "): " << p.pending << " pending, "
+                  << p.running << " running, " << p.done << " done of " << job.tasks << "\n";
+        last[job.job_id] = p;
+      }
+    }
+    if (!active) return;
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+  }
+}
+
+// Submits (with --submit), records the job ids and follows them (with --wait); otherwise says how.
+nlohmann::json submit_or_show(const Context& ctx, const SuiteCommandOptions& o, const std::string& run_dir,
+                              const std::vector<reproducers::Resubmission>& arrays, std::string& text) {
+  nlohmann::json out = nlohmann::json::array();
+  std::vector<SubmittedJob> jobs;
+  std::unique_ptr<datasets::Database> db;
+  if (o.submit) db = ctx.open_or_create_db();
+  for (const auto& a : arrays) {
+    std::string indexes = reproducers::array_indexes(a.shards);
+    std::string line = "sbatch --parsable" + (o.rerun_lost.empty() ? "" : " --array=" + indexes) + " " +
+                       reproducers::shell_quote(a.script);
+    nlohmann::json entry{{"array", a.array}, {"script", a.script}, {"shards", a.shards}, {"sbatch", line}};
+    if (o.submit) {
+      std::string job = reproducers::submit_array(a.script, o.rerun_lost.empty() ? "" : indexes);
+      db->transaction([&] { datasets::record_slurm_job(*db, {run_dir, a.array, job, indexes}); });
+      entry["job_id"] = job;
+      jobs.push_back({a.array, job, static_cast<int>(a.shards.size())});
+      text += "submitted " + a.script + " as job " + job + " (shards " + indexes + ")\n";
+    } else {
+      text += "script: " + a.script + "\nsubmit: " + line + "\n";
+    }
+    out.push_back(entry);
+  }
+  if (o.wait) wait_for_jobs(jobs);
+  if (o.submit) text += "collect: faultline suite collect " + reproducers::shell_quote(run_dir) + "\n";
+  return out;
+}
+
+std::string this_executable() {
+  return std::filesystem::read_symlink("/proc/self/exe").string();
+}
+
+// slurm-run-20261201T115500Z in the current directory (which the nodes must share).
+std::string default_run_dir() {
+  std::string stamp;
+  for (char c : common::utc_now()) {
+    if (c != ':' && c != '-') stamp += c;
+  }
+  return "slurm-run-" + stamp;
+}
+
+int slurm_suite(const Context& ctx, const SuiteCommandOptions& o) {
+  std::string text;
+  if (!o.rerun_lost.empty()) {
+    std::string run_dir = std::filesystem::absolute(o.rerun_lost).lexically_normal().string();
+    auto lost = reproducers::lost_shards_to_resubmit(run_dir);
+    if (lost.empty()) {
+      ctx.emit({{"run_dir", run_dir}, {"arrays", nlohmann::json::array()}}, run_dir + ": no shard is lost\n");
+      return 0;
+    }
+    auto arrays = submit_or_show(ctx, o, run_dir, lost, text);
+    ctx.emit({{"run_dir", run_dir}, {"arrays", arrays}}, text);
+    return 0;
+  }
+  auto env = environment(o);
+  reproducers::require_build_dir(env);
+  auto manifests = reproducers::load_manifests(env.manifest_dir);
+  // Earlier durations balance the shards; planning reads the store only when there is one.
+  reproducers::Durations durations;
+  if (std::filesystem::exists(ctx.db_path)) durations = reproducers::durations_from(datasets::latest_suite_results(*ctx.open_db()));
+  reproducers::SlurmSuiteOptions s;
+  s.run_dir = o.run_dir.empty() ? default_run_dir() : o.run_dir;
+  s.mode = o.mode;
+  s.repeat = o.repeat;
+  s.shards = o.shards;
+  s.max_parallel = o.max_parallel;
+  s.time_limit_min = o.time_limit_min;
+  s.partition = o.partition;
+  s.gres = o.gres;
+  s.constraints = o.constraints;
+  s.faultline = std::filesystem::absolute(o.faultline.empty() ? this_executable() : o.faultline).string();
+  s.build_dir = std::filesystem::absolute(env.build_dir).lexically_normal().string();
+  s.manifest_dir = std::filesystem::absolute(env.manifest_dir).lexically_normal().string();
+  auto prepared = reproducers::prepare_slurm_run(s, manifests, durations);
+  std::string run_dir = std::filesystem::path(prepared.scripts.front()).parent_path().string();
+  nlohmann::json shards = nlohmann::json::array();
+  text += "run directory " + run_dir + ": " + std::to_string(prepared.shards.shards.size()) + " shards (" +
+          (prepared.shards.by_durations ? "balanced by earlier durations" : "round-robin: no earlier durations") + ")\n";
+  for (size_t k = 0; k < prepared.shards.shards.size(); ++k) {
+    const auto& shard = prepared.shards.shards[k];
+    shards.push_back({{"runs", shard.runs.size()}, {"estimate_s", shard.estimate_s}});
+    char line[128];
+    std::snprintf(line, sizeof line, "  shard %zu: %zu runs", k, shard.runs.size());
+    text += line;
+    if (prepared.shards.by_durations) {
+      std::snprintf(line, sizeof line, ", about %.0f s by earlier durations", shard.estimate_s);
+      text += line;
+    }
+    text += "\n";
+  }
+  std::vector<int> all(prepared.plan.shards);
+  for (int k = 0; k < prepared.plan.shards; ++k) all[k] = k;
+  std::vector<reproducers::Resubmission> arrays;
+  for (size_t i = 0; i < prepared.plan.arrays.size(); ++i) arrays.push_back({prepared.plan.arrays[i].name, prepared.scripts[i], all});
+  auto submitted = submit_or_show(ctx, o, run_dir, arrays, text);
+  ctx.emit({{"run_dir", run_dir},
+            {"modes", prepared.plan.modes},
+            {"balanced_by", prepared.shards.by_durations ? "durations" : "round-robin"},
+            {"shards", shards},
+            {"arrays", submitted}},
+           text);
+  return 0;
+}
+
+int collect(const Context& ctx, const SuiteCommandOptions& o) {
+  std::string run_dir = std::filesystem::absolute(o.collect_dir).lexically_normal().string();
+  auto run = reproducers::collect_run(run_dir);
+  auto db = ctx.open_or_create_db();
+  auto summaries = reproducers::record_collected(*db, run_dir, run);
+  std::vector<reproducers::RunResult> all;
+  std::vector<std::string> problems;
+  nlohmann::json arrays = nlohmann::json::array();
+  std::string text;
+  for (size_t i = 0; i < summaries.size(); ++i) {
+    const auto& summary = summaries[i];
+    const auto& array = run.arrays[i];
+    for (const auto& r : summary.results) text += result_line(r) + "\n";
+    text += "suite run " + std::to_string(summary.run_id) + " (array " + array.array.name + ", " +
+            std::to_string(run.plan.shards) + " shards, " + std::to_string(array.lost_shards.size()) +
+            " lost): " + summary.counts_line() + "\n";
+    auto j = summary_json(summary, run.plan.repeat);
+    j["array"] = array.array.name;
+    j["lost_shards"] = array.lost_shards;
+    arrays.push_back(j);
+    for (const auto& p : summary.problems()) problems.push_back(array.array.name + ": " + p);
+    all.insert(all.end(), summary.results.begin(), summary.results.end());
+  }
+  if (!o.junit.empty()) write_junit(o.junit, all);
+  ctx.emit({{"run_dir", run_dir}, {"arrays", arrays}, {"healthy", problems.empty()}}, text);
+  for (const auto& p : problems) std::cerr << "suite collect: " << p << "\n";
   return problems.empty() ? 0 : 1;
 }
 
@@ -159,6 +358,20 @@ void link(const Context& ctx, const ReproOptions& o) {
   reproducers::register_manifests(*db, manifests);
   db->transaction([&] { datasets::link_reproducer(*db, issue_id, o.id); });
   ctx.emit({{"issue", o.issue}, {"reproducer", o.id}}, "linked " + o.issue + " to " + o.id + "\n");
+}
+
+int slurm_doctor(const Context& ctx, const DoctorOptions& o) {
+  auto checks = reproducers::slurm_checks(o.partition);
+  std::vector<std::vector<std::string>> rows;
+  nlohmann::json j = nlohmann::json::array();
+  bool ok = true;
+  for (const auto& c : checks) {
+    rows.push_back({c.what, c.ok ? "ok" : "missing", c.detail});
+    j.push_back({{"what", c.what}, {"ok", c.ok}, {"detail", c.detail}});
+    ok = ok && c.ok;
+  }
+  ctx.emit({{"slurm", j}, {"ready", ok}}, text_table(rows));
+  return ok ? 0 : 1;
 }
 
 void doctor(const Context& ctx, const ReproOptions& o) {
@@ -181,7 +394,7 @@ void doctor(const Context& ctx, const ReproOptions& o) {
   ctx.emit(j, text);
 }
 
-void add_repro_list_and_run(CLI::App& app, Context& ctx, ReproOptions& o) {
+void add_repro_list_and_run(CLI::App& app, Context& ctx) {
   auto* repro = app.add_subcommand(
       "repro", "Reproducers: small CUDA programs, buggy and fixed, that recreate a failure.");
   repro->require_subcommand(1);
@@ -189,67 +402,118 @@ void add_repro_list_and_run(CLI::App& app, Context& ctx, ReproOptions& o) {
       "list",
       "List the reproducers: id, symptom, root cause, source issue, fix, what each mode checks and the last "
       "outcome in the store.\nExample: faultline repro list --format md");
-  list_cmd->add_option("--manifests", o.manifests, "manifest directory (default: the source tree's reproducers/)");
-  list_cmd->add_option("--format", o.format, "text | md | csv | json")
+  auto list_options = std::make_shared<ReproOptions>();
+  list_cmd->add_option("--manifests", list_options->manifests, "manifest directory (default: the source tree's reproducers/)");
+  list_cmd->add_option("--format", list_options->format, "text | md | csv | json")
       ->check(CLI::IsMember({"text", "md", "csv", "json"}));
-  list_cmd->callback([&ctx, &o] { list(ctx, o); });
+  list_cmd->callback([&ctx, list_options] { list(ctx, *list_options); });
   auto* run_cmd = repro->add_subcommand("run",
                                         "Run one reproducer's variants in a mode.\n"
                                         "Example: faultline repro run int16-bound-overflow --mode host");
-  run_cmd->add_option("id", o.id, "reproducer id")->required();
-  run_cmd->add_option("--mode", o.mode, "auto | build | host | gpu")
+  auto run_options = std::make_shared<ReproOptions>();
+  run_cmd->add_option("id", run_options->id, "reproducer id")->required();
+  run_cmd->add_option("--mode", run_options->mode, "auto | build | host | gpu")
       ->check(CLI::IsMember({"auto", "build", "host", "gpu"}));
-  run_cmd->add_option("--manifests", o.manifests, "manifest directory");
-  run_cmd->add_option("--build-dir", o.build_dir, kBuildDirHelp);
-  run_cmd->callback([&ctx, &o] {
-    if (run_one(ctx, o) != 0) throw CLI::RuntimeError(1);
+  run_cmd->add_option("--manifests", run_options->manifests, "manifest directory");
+  run_cmd->add_option("--build-dir", run_options->build_dir, kBuildDirHelp);
+  run_cmd->callback([&ctx, run_options] {
+    if (run_one(ctx, *run_options) != 0) throw CLI::RuntimeError(1);
   });
 }
 
-void add_suite(CLI::App& app, Context& ctx, ReproOptions& o) {
+void add_suite(CLI::App& app, Context& ctx) {
   auto* suite_cmd = app.add_subcommand(
       "suite",
       "Run every reproducer as a regression suite: buggy variants must still show their symptom, fixed "
       "ones must behave. Results go to the store. Exits non-zero on a failure, and when gpu mode was asked "
-      "for and every GPU result was skipped.\n"
-      "Example: faultline suite --mode auto --junit suite.xml; faultline suite --mode gpu --repeat 30");
-  suite_cmd->add_option("--mode", o.mode, "auto (build + host + gpu if present) | build | host | gpu")
+      "for and every GPU result was skipped. With --slurm, writes the suite as Slurm job arrays instead.\n"
+      "Example: faultline suite --mode auto --junit suite.xml; faultline suite --mode gpu --repeat 30; "
+      "faultline suite --slurm --gres gpu:1 --constraint sm_90 --shards 8 --submit --wait");
+  auto o = std::make_shared<SuiteCommandOptions>();
+  suite_cmd->add_option("--mode", o->mode, "auto (build + host + gpu if present) | build | host | gpu")
       ->check(CLI::IsMember({"auto", "build", "host", "gpu"}));
-  suite_cmd->add_option("--repeat", o.repeat, "runs per variant, for stability (build mode runs once)")
+  suite_cmd->add_option("--repeat", o->repeat, "runs per variant, for stability (build mode runs once)")
       ->check(CLI::PositiveNumber);
-  suite_cmd->add_option("--junit", o.junit, "write JUnit XML here");
-  suite_cmd->add_option("--manifests", o.manifests, "manifest directory");
-  suite_cmd->add_option("--build-dir", o.build_dir, kBuildDirHelp);
-  suite_cmd->callback([&ctx, &o] {
-    int code = suite(ctx, o);
+  suite_cmd->add_option("--junit", o->junit, "write JUnit XML here");
+  suite_cmd->add_option("--manifests", o->manifests, "manifest directory");
+  suite_cmd->add_option("--build-dir", o->build_dir, kBuildDirHelp);
+  auto* slurm = suite_cmd->add_flag("--slurm", o->slurm,
+                                    "write the suite as Slurm job arrays into --run-dir (auto mode there: build + "
+                                    "host, + gpu when --gres asks for a GPU)");
+  suite_cmd->add_option("--partition", o->partition, "Slurm partition (default: the cluster's)")->needs(slurm);
+  suite_cmd->add_option("--gres", o->gres, "generic resources per task, e.g. gpu:1")->needs(slurm);
+  suite_cmd->add_option("--constraint", o->constraints, "node feature (a GPU architecture); one job array each")
+      ->needs(slurm);
+  suite_cmd->add_option("--shards", o->shards, "array tasks, balanced by earlier durations (default 4)")
+      ->check(CLI::PositiveNumber)
+      ->needs(slurm);
+  suite_cmd->add_option("--max-parallel", o->max_parallel, "tasks running at once (the %K of --array)")
+      ->check(CLI::PositiveNumber)
+      ->needs(slurm);
+  suite_cmd->add_option("--time-limit", o->time_limit_min, "minutes per task (default 60)")
+      ->check(CLI::PositiveNumber)
+      ->needs(slurm);
+  suite_cmd->add_option("--run-dir", o->run_dir, "where the shards, scripts and results go (default slurm-run-TIME)")
+      ->needs(slurm);
+  suite_cmd->add_option("--faultline", o->faultline, "the faultline the tasks run (default this one; a GPU "
+                                                     "bundle's gpu-bundle/faultline)")
+      ->needs(slurm);
+  auto* submit = suite_cmd->add_flag("--submit", o->submit, "call sbatch and record the job ids")->needs(slurm);
+  suite_cmd->add_flag("--wait", o->wait, "follow the arrays until they end (progress on stderr)")->needs(submit);
+  suite_cmd->add_option("--rerun-lost", o->rerun_lost, "RUN_DIR: the lost shards of a run again")->needs(slurm);
+  auto* shard_file = suite_cmd->add_option("--shard-file", o->shard_file, "run one shard (what an array task does)")
+                         ->excludes(slurm);
+  suite_cmd->add_option("--results", o->results, "the shard's results file")->needs(shard_file);
+  shard_file->needs(suite_cmd->get_option("--results"));
+
+  auto* collect_cmd = suite_cmd->add_subcommand(
+      "collect",
+      "Merge a Slurm run's task results into the store, one suite run per job array; the runs of a task that "
+      "wrote no results are lost (and the command exits non-zero).\nExample: faultline suite collect slurm-run");
+  collect_cmd->add_option("run_dir", o->collect_dir, "the run directory of suite --slurm")->required();
+  collect_cmd->add_option("--junit", o->junit, "write JUnit XML here");
+  collect_cmd->callback([&ctx, o] {
+    int code = collect(ctx, *o);
+    if (code != 0) throw CLI::RuntimeError(code);
+  });
+  suite_cmd->callback([&ctx, o, collect_cmd] {
+    if (collect_cmd->parsed()) return;
+    int code = !o->shard_file.empty() ? run_shard_task(ctx, *o) : o->slurm ? slurm_suite(ctx, *o) : suite(ctx, *o);
     if (code != 0) throw CLI::RuntimeError(code);
   });
 }
 
-void add_link_and_doctor(CLI::App& app, Context& ctx, ReproOptions& o) {
+void add_link_and_doctor(CLI::App& app, Context& ctx) {
   auto* link_cmd = app.add_subcommand("link",
                                       "Link a labeled issue to a reproducer modeled on it.\n"
                                       "Example: faultline link NVIDIA/cutlass#225 metadata-layout-mismatch");
-  link_cmd->add_option("issue", o.issue, "OWNER/NAME#NUMBER")->required();
-  link_cmd->add_option("id", o.id, "reproducer id")->required();
-  link_cmd->add_option("--manifests", o.manifests, "manifest directory");
-  link_cmd->callback([&ctx, &o] { link(ctx, o); });
+  auto link_options = std::make_shared<ReproOptions>();
+  link_cmd->add_option("issue", link_options->issue, "OWNER/NAME#NUMBER")->required();
+  link_cmd->add_option("id", link_options->id, "reproducer id")->required();
+  link_cmd->add_option("--manifests", link_options->manifests, "manifest directory");
+  link_cmd->callback([&ctx, link_options] { link(ctx, *link_options); });
 
   auto* doctor_cmd = app.add_subcommand("doctor",
                                         "What this machine can run: GPU, driver, CUDA, nvcc, compute capability, "
-                                        "and which reproducers' GPU mode applies.\nExample: faultline doctor");
-  doctor_cmd->add_option("--manifests", o.manifests, "manifest directory");
-  doctor_cmd->add_option("--build-dir", o.build_dir, kBuildDirHelp);
-  doctor_cmd->callback([&ctx, &o] { doctor(ctx, o); });
+                                        "and which reproducers' GPU mode applies; with --slurm, whether the Slurm "
+                                        "commands and the partition are there.\nExample: faultline doctor");
+  auto doctor_options = std::make_shared<DoctorOptions>();
+  doctor_cmd->add_option("--manifests", doctor_options->manifests, "manifest directory");
+  doctor_cmd->add_option("--build-dir", doctor_options->build_dir, kBuildDirHelp);
+  auto* slurm = doctor_cmd->add_flag("--slurm", doctor_options->slurm, "check sbatch, squeue, scontrol and the partition");
+  doctor_cmd->add_option("--partition", doctor_options->partition, "the partition to check")->needs(slurm);
+  doctor_cmd->callback([&ctx, doctor_options] {
+    if (!doctor_options->slurm) return doctor(ctx, *doctor_options);
+    if (slurm_doctor(ctx, *doctor_options) != 0) throw CLI::RuntimeError(1);
+  });
 }
 
 }  // namespace
 
 void add_repro_commands(CLI::App& app, Context& ctx) {
-  static ReproOptions options;
-  add_repro_list_and_run(app, ctx, options);
-  add_suite(app, ctx, options);
-  add_link_and_doctor(app, ctx, options);
+  add_repro_list_and_run(app, ctx);
+  add_suite(app, ctx);
+  add_link_and_doctor(app, ctx);
 }
 
 }  // namespace faultline::cli

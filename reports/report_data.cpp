@@ -118,6 +118,7 @@ ReportData load_report_data(datasets::Database& db, const ReportOptions& options
     (r.variant == "buggy" ? status.buggy : status.fixed) = r.outcome;
     status.mode = r.mode;
   }
+  data.gpu_results_by_architecture = datasets::latest_gpu_results_by_architecture(db);
   return data;
 }
 

@@ -52,6 +52,9 @@ struct ReportData {
   std::optional<double> audit_kappa;
   std::optional<int> audit_n;
   std::map<std::string, ReproducerStatus> reproducers;
+  // The latest gpu-mode result per reproducer, variant and compute capability (several GPU architectures
+  // come from Slurm arrays with one --constraint each).
+  std::vector<datasets::SuiteResult> gpu_results_by_architecture;
   std::string issue_link_host = "https://github.com/";  // only issue URLs under it become links
 };
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "reports/architecture_table.hpp"
+
 #include "taxonomy/taxonomy.hpp"
 
 namespace faultline::reports {
@@ -263,6 +265,7 @@ std::vector<Table> all_tables(const ReportData& data) {
                             root_cause_by_repository_table(data),
                             study_comparison_table(data),
                             reproducer_coverage_table(data)};
+  if (auto t = architecture_table(data)) tables.push_back(std::move(*t));
   for (auto& t : prediction_tables(data)) tables.push_back(std::move(t));
   return tables;
 }

@@ -36,7 +36,8 @@ Table reproducer_coverage_table(const ReportData& data);
 // predictions; none when the report has no predictions.
 std::vector<Table> prediction_tables(const ReportData& data);
 
-// The study's tables over the manual labels, then the prediction tables.
+// The study's tables over the manual labels, the reproducer × GPU architecture table when there is one,
+// then the prediction tables.
 std::vector<Table> all_tables(const ReportData& data);
 
 }  // namespace faultline::reports

@@ -55,6 +55,8 @@ std::string default_manifest_dir() {
 
 Environment detect_environment() {
   Environment env;
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) == 0) env.node = host;
   env.build_dir = FAULTLINE_DEFAULT_BUILD_DIR;
   env.manifest_dir = default_manifest_dir();
   env.have_cuda = FAULTLINE_HAVE_CUDA;
@@ -94,15 +96,20 @@ void require_build_dir(const Environment& env) {
   }
 }
 
+std::string compute_capability_text(const Environment& env) {
+  if (!env.gpu) return "none";
+  char cc[16];
+  std::snprintf(cc, sizeof cc, "%.1f", env.gpu->compute_capability);
+  return cc;
+}
+
 std::vector<std::pair<std::string, std::string>> describe(const Environment& env) {
   std::vector<std::pair<std::string, std::string>> out;
   if (env.gpu) {
-    char cc[16];
-    std::snprintf(cc, sizeof cc, "%.1f", env.gpu->compute_capability);
     out.push_back({"GPU", env.gpu->name});
     out.push_back({"driver", env.gpu->driver});
     out.push_back({"CUDA (driver)", env.cuda_driver_version.empty() ? "unknown" : env.cuda_driver_version});
-    out.push_back({"compute capability", cc});
+    out.push_back({"compute capability", compute_capability_text(env)});
   } else {
     out.push_back({"GPU", "none found (nvidia-smi absent or lists no GPU): gpu mode is skipped"});
   }

@@ -14,6 +14,7 @@ struct Gpu {
 };
 
 struct Environment {
+  std::string node;                 // this host's name, as results record where they ran
   std::string build_dir;            // where CMake built the kernels
   std::string manifest_dir;         // reproducers/*.json
   bool have_cuda = false;           // nvcc was found when the build was configured
@@ -33,6 +34,9 @@ Environment detect_environment();
 
 // Throws faultline::Error naming the directory when the harnesses' build directory does not exist.
 void require_build_dir(const Environment& env);
+
+// The GPU's compute capability as results record it ("9.0"), or "none" without a GPU.
+std::string compute_capability_text(const Environment& env);
 
 // One line per fact, for 'faultline doctor'.
 std::vector<std::pair<std::string, std::string>> describe(const Environment& env);

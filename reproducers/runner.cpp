@@ -1,6 +1,12 @@
 #include "reproducers/runner.hpp"
 
+#include <fcntl.h>
 #include <re2/re2.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <filesystem>
 
@@ -30,11 +36,11 @@ RunResult result(const Manifest& m, const std::string& mode, const std::string& 
   r.mode = mode;
   r.variant = variant;
   r.cuda_toolkit = env.cuda_toolkit.empty() ? "none" : env.cuda_toolkit;
+  r.node = env.node;
+  r.compute_capability = compute_capability_text(env);
   if (env.gpu) {
-    char cc[16];
-    std::snprintf(cc, sizeof cc, "%.1f", env.gpu->compute_capability);
+    r.device = env.gpu->name;
     r.driver = env.gpu->driver.empty() ? "none" : env.gpu->driver;
-    r.compute_capability = cc;
   }
   return r;
 }
@@ -63,6 +69,22 @@ std::string first_matching_line(const std::string& text, const Pattern& pattern)
   return bounded_text(text.substr(begin, (end == std::string::npos ? text.size() : end) - begin), kDetailLimit);
 }
 
+// Runs cmake --build holding an exclusive lock on the build tree: Slurm array tasks (and suites started side
+// by side) share one tree, and two Ninja processes in one tree corrupt its logs.
+ProcessResult build_exclusively(const Environment& env, const std::vector<std::string>& argv) {
+  std::string lock_path = env.build_dir + "/.faultline-build.lock";
+  int fd = open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) throw Error(lock_path + ": cannot open the build lock: " + std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { close(fd); }  // closing releases the lock
+  } closer{fd};
+  while (flock(fd, LOCK_EX) != 0) {
+    if (errno != EINTR) throw Error(lock_path + ": cannot lock the build tree: " + std::strerror(errno));
+  }
+  return run_process(argv, kBuildTimeout);
+}
+
 RunResult run_build(const Manifest& m, const std::string& variant, const Expectation& x,
                     const Environment& env) {
   RunResult r = result(m, "build", variant, env);
@@ -72,7 +94,7 @@ RunResult run_build(const Manifest& m, const std::string& variant, const Expecta
   }
   if (m.needs_cuda_toolkit && !env.have_cuda) return skipped(r, "no nvcc: install the CUDA Toolkit");
   if (x.expect == "fails") {
-    auto p = run_process({"cmake", "--build", env.build_dir, "--target", x.target}, kBuildTimeout);
+    auto p = build_exclusively(env, {"cmake", "--build", env.build_dir, "--target", x.target});
     r.seconds = p.seconds;
     std::string line = first_matching_line(p.output, x.message);
     bool failed_as_expected = p.exit_code != 0 && !line.empty();
@@ -93,7 +115,7 @@ RunResult run_build(const Manifest& m, const std::string& variant, const Expecta
   if (targets.empty()) return skipped(r, "nothing to build here without nvcc");
   std::vector<std::string> argv{"cmake", "--build", env.build_dir, "--target"};
   argv.insert(argv.end(), targets.begin(), targets.end());
-  auto p = run_process(argv, kBuildTimeout);
+  auto p = build_exclusively(env, argv);
   r.seconds = p.seconds;
   if (p.exit_code != 0) {
     r.outcome = outcome_for(variant, x, false);
@@ -183,7 +205,7 @@ std::string stability_status(int as_expected_runs, int runs) {
 
 const std::vector<std::string>& outcome_vocabulary() {
   static const std::vector<std::string> words{"reproduced",     "pass", "built",  "modeled",
-                                              "not-reproduced", "fail", "skipped"};
+                                              "not-reproduced", "fail", "skipped", "lost"};
   return words;
 }
 
@@ -263,6 +285,8 @@ RunResult run_repeated(const Manifest& m, const std::string& mode, const std::st
   return out;
 }
 
-bool is_failure(const std::string& outcome) { return outcome == "fail" || outcome == "not-reproduced"; }
+bool is_failure(const std::string& outcome) {
+  return outcome == "fail" || outcome == "not-reproduced" || outcome == "lost";
+}
 
 }  // namespace faultline::reproducers

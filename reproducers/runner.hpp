@@ -36,6 +36,8 @@ struct RunResult {
   std::string cuda_toolkit = "none";
   std::string driver = "none";
   std::string compute_capability = "none";
+  std::string node;             // the host it ran on
+  std::string device = "none";  // the GPU's name
   bool skipped_by_harness = false;  // the harness exited 77 itself, after the runner's own checks passed
 };
 
@@ -60,7 +62,8 @@ RunResult run_variant(const Manifest& m, const std::string& mode, const std::str
 RunResult run_repeated(const Manifest& m, const std::string& mode, const std::string& variant,
                        const Environment& env, int repeat);
 
-// True for outcomes that mark the suite unhealthy: fail and not-reproduced. Skips are not failures (the
+// True for outcomes that mark the suite unhealthy: fail, not-reproduced and lost (a Slurm shard that never
+// reported). Skips are not failures (the
 // suite reports separately when a mode ran nothing at all).
 bool is_failure(const std::string& outcome);
 

@@ -1,7 +1,6 @@
 #include "reproducers/suite.hpp"
 
 #include "common/markup_escape.hpp"
-#include "datasets/store/suite_store.hpp"
 
 namespace faultline::reproducers {
 
@@ -45,6 +44,23 @@ std::string SuiteSummary::counts_line() const {
   return line;
 }
 
+datasets::SuiteResult stored_result(const RunResult& r, std::optional<int64_t> shard) {
+  return {r.id,           r.variant,        r.mode,   r.outcome, r.detail, r.seconds, r.stability.runs,
+          r.stability.as_expected, r.stability.status, r.cuda_toolkit, r.driver, r.compute_capability,
+          r.node,         r.device,         shard};
+}
+
+SuiteSummary summarize(int64_t run_id, const std::string& mode, const std::vector<std::string>& modes,
+                       std::vector<RunResult> results) {
+  SuiteSummary summary;
+  summary.run_id = run_id;
+  summary.mode = mode;
+  summary.modes = modes;
+  for (const auto& r : results) ++summary.counts[r.mode][r.outcome];
+  summary.results = std::move(results);
+  return summary;
+}
+
 SuiteSummary run_suite(datasets::Database& db, const std::vector<Manifest>& manifests,
                        const SuiteOptions& options, const Environment& env,
                        const std::function<void(const RunResult&)>& progress) {
@@ -55,12 +71,7 @@ SuiteSummary run_suite(datasets::Database& db, const std::vector<Manifest>& mani
   for (const auto& m : manifests) {
     for (const auto& [run_mode, variant] : planned_runs(m, summary.modes)) {
       RunResult r = run_repeated(m, run_mode, variant, env, options.repeat);
-      db.transaction([&] {
-        datasets::record_suite_result(
-            db, summary.run_id,
-            {r.id, r.variant, r.mode, r.outcome, r.detail, r.seconds, r.stability.runs, r.stability.as_expected,
-             r.stability.status, r.cuda_toolkit, r.driver, r.compute_capability});
-      });
+      db.transaction([&] { datasets::record_suite_result(db, summary.run_id, stored_result(r)); });
       ++summary.counts[r.mode][r.outcome];
       if (progress) progress(r);
       summary.results.push_back(std::move(r));

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,13 @@ struct SuiteOptions {
 SuiteSummary run_suite(datasets::Database& db, const std::vector<Manifest>& manifests,
                        const SuiteOptions& options, const Environment& env,
                        const std::function<void(const RunResult&)>& progress);
+
+// The store's record of a result; `shard` is the Slurm shard it ran in, if any.
+datasets::SuiteResult stored_result(const RunResult& r, std::optional<int64_t> shard = std::nullopt);
+
+// A summary of results that were already recorded (a collected Slurm run): counts per mode in `modes` order.
+SuiteSummary summarize(int64_t run_id, const std::string& mode, const std::vector<std::string>& modes,
+                       std::vector<RunResult> results);
 
 std::string junit_xml(const std::vector<RunResult>& results);
 

@@ -89,6 +89,10 @@ Statement& Statement::bind(int index, const std::optional<std::string>& value) {
   return value ? bind(index, *value) : bind_null(index);
 }
 
+Statement& Statement::bind(int index, const std::optional<int64_t>& value) {
+  return value ? bind(index, *value) : bind_null(index);
+}
+
 Statement& Statement::bind_null(int index) {
   sqlite3_bind_null(stmt_, index);
   return *this;

@@ -33,6 +33,7 @@ class Statement {
   Statement& bind(int index, int value) { return bind(index, static_cast<int64_t>(value)); }
   Statement& bind(int index, double value);
   Statement& bind(int index, const std::optional<std::string>& value);
+  Statement& bind(int index, const std::optional<int64_t>& value);
   Statement& bind_null(int index);
 
   // Binds every argument in order, starting at parameter 1.

@@ -225,6 +225,23 @@ INSERT INTO samples_v9 SELECT name, issue_id, status, origin, reason, replaced_b
 DROP TABLE samples;
 ALTER TABLE samples_v9 RENAME TO samples;
 )sql",
+      // 10: suite runs collected from Slurm job arrays: which node and device each result ran on, its shard,
+      // the run directory it came from, and the jobs submitted for it.
+      R"sql(
+ALTER TABLE suite_results ADD COLUMN node TEXT NOT NULL DEFAULT '';
+ALTER TABLE suite_results ADD COLUMN device TEXT NOT NULL DEFAULT 'none';
+ALTER TABLE suite_results ADD COLUMN shard INTEGER;
+ALTER TABLE suite_runs ADD COLUMN slurm_run_dir TEXT NOT NULL DEFAULT '';
+ALTER TABLE suite_runs ADD COLUMN slurm_array TEXT NOT NULL DEFAULT '';
+CREATE TABLE slurm_jobs (
+  run_dir TEXT NOT NULL,
+  array_name TEXT NOT NULL,
+  job_id TEXT NOT NULL,
+  array_indexes TEXT NOT NULL,
+  submitted_at TEXT NOT NULL,
+  PRIMARY KEY (run_dir, array_name, job_id)
+);
+)sql",
   };
   return steps;
 }

@@ -2,7 +2,8 @@
 """Every `faultline …` command the README shows runs as written, in the README's order, on a copy of the
 demo store (where ./run demo leaves it, and in FAULTLINE_DB), from a directory where the README's relative
 paths (datasets/, reproducers/) resolve. Mining needs GitHub, the GPU-bundle example `./run gpu-bundle`
-first, and gpu mode a GPU; those are listed as skipped (gpu mode runs where there is a GPU)."""
+first, gpu mode a GPU, and submitting to Slurm (or collecting from it, or `doctor --slurm`) a Slurm cluster;
+those are listed as skipped (gpu mode runs where there is a GPU; the Slurm test runs the Slurm ones)."""
 import os
 import re
 import shlex
@@ -41,6 +42,8 @@ def skip_reason(example):
     verb = next((w for w in words[words.index("faultline") + 1:] if not w.startswith("-")), None)
     if verb == "mine":
         return "mining needs GitHub"
+    if "--submit" in words or "collect" in words or "--rerun-lost" in words or "--slurm" in words and verb == "doctor":
+        return "needs a Slurm cluster (Integration.SuiteRunsAsSlurmJobArraysOnARealCluster runs these on one)"
     if "gpu-bundle" in words:
         return "needs the output of ./run gpu-bundle"
     if "gpu" in words and not have_gpu:

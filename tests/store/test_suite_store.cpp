@@ -110,3 +110,38 @@ TEST(SuiteStore, UpgradeTurnsOldCompilePassesIntoBuiltAndKeepsChecks) {
   EXPECT_EQ(outcomes, (std::vector<std::string>{"a/build=built", "a/host=pass", "b/build=pass"}));
   EXPECT_EQ(latest_suite_results(db)[0].compute_capability, "none");
 }
+
+TEST(SuiteStore, ACollectedResultKeepsItsNodeDeviceAndShard) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("s.db"));
+  SuiteResult r = result("race", "buggy", "gpu", "lost");
+  r.node = "gpu-node-3";
+  r.device = "NVIDIA H100 80GB HBM3";
+  r.shard = 2;
+  SuiteResult local = result("race", "fixed", "gpu", "pass");  // a local suite's result has no shard
+  db.transaction([&] {
+    int64_t id = start_suite_run(db, "auto", 1, {"/shared/run", "sm_90"});
+    record_suite_result(db, id, r);
+    record_suite_result(db, id, local);
+  });
+  auto latest = latest_suite_results(db);
+  ASSERT_EQ(latest.size(), 2u);
+  EXPECT_EQ(latest[0], r);
+  EXPECT_EQ(latest[1], local);
+  EXPECT_FALSE(latest[1].shard.has_value());
+  Statement s = db.prepare("SELECT slurm_run_dir, slurm_array FROM suite_runs");
+  ASSERT_TRUE(s.step());
+  EXPECT_EQ(s.text(0) + " " + s.text(1), "/shared/run sm_90");
+}
+
+TEST(SuiteStore, SubmittedSlurmJobsAreKeptPerRunDirectoryInOrder) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("s.db"));
+  db.transaction([&] {
+    record_slurm_job(db, {"/shared/run", "sm_90", "101", "0-7%4"});
+    record_slurm_job(db, {"/shared/other", "default", "102", "0-1"});
+    record_slurm_job(db, {"/shared/run", "sm_90", "115", "3,5"});  // --rerun-lost
+  });
+  EXPECT_EQ(load_slurm_jobs(db, "/shared/run"),
+            (std::vector<SlurmJob>{{"/shared/run", "sm_90", "101", "0-7%4"}, {"/shared/run", "sm_90", "115", "3,5"}}));
+}

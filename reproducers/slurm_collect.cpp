@@ -1,0 +1,112 @@
+#include "reproducers/slurm_collect.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "common/error.hpp"
+#include "reproducers/slurm_task_results.hpp"
+
+namespace faultline::reproducers {
+
+namespace {
+
+RunResult lost(const PlannedRun& run, int shard, const std::string& why) {
+  RunResult r;
+  r.id = run.id;
+  r.mode = run.mode;
+  r.variant = run.variant;
+  r.outcome = "lost";
+  r.detail = "shard " + std::to_string(shard) + ": " + why;
+  return r;
+}
+
+// The results of one shard in the shard's order; the reason it is lost otherwise.
+std::vector<RunResult> shard_results(const ShardFile& shard, const std::string& path, std::string& lost_why) {
+  if (!std::filesystem::exists(path)) {
+    lost_why = "its task wrote no " + std::filesystem::path(path).filename().string() +
+               " (it died, was cancelled or never ran)";
+    return {};
+  }
+  TaskResults task;
+  try {
+    task = read_task_results(path);
+  } catch (const Error& e) {
+    lost_why = e.what();
+    return {};
+  }
+  if (task.shard != shard.shard) {
+    lost_why = path + " is the results of shard " + std::to_string(task.shard);
+    return {};
+  }
+  std::vector<RunResult> out;
+  for (const auto& run : shard.runs) {
+    auto it = std::find_if(task.results.begin(), task.results.end(), [&](const RunResult& r) {
+      return r.id == run.id && r.mode == run.mode && r.variant == run.variant;
+    });
+    if (it == task.results.end()) {
+      lost_why = path + " has no result for " + run.id + " [" + run.mode + "/" + run.variant + "]";
+      return {};
+    }
+    out.push_back(*it);
+  }
+  if (task.results.size() != shard.runs.size()) {
+    lost_why = path + " has " + std::to_string(task.results.size()) + " results for the shard's " +
+               std::to_string(shard.runs.size()) + " runs";
+    return {};
+  }
+  return out;
+}
+
+}  // namespace
+
+CollectedRun collect_run(const std::string& run_dir) {
+  CollectedRun run;
+  run.plan = read_run_plan(run_dir);
+  std::vector<ShardFile> shards;
+  for (int k = 0; k < run.plan.shards; ++k) {
+    shards.push_back(read_shard_file(shard_path(run_dir, k)));
+    if (shards.back().shard != k) throw Error(shard_path(run_dir, k) + ": says it is shard " + std::to_string(shards.back().shard));
+  }
+  for (const auto& array : run.plan.arrays) {
+    CollectedArray collected{array, {}, {}};
+    for (const auto& shard : shards) {
+      std::string why;
+      auto results = shard_results(shard, task_results_path(run_dir, array.name, shard.shard), why);
+      if (!why.empty()) {
+        collected.lost_shards.push_back(shard.shard);
+        for (const auto& r : shard.runs) collected.results.push_back({lost(r, shard.shard, why), shard.shard});
+        continue;
+      }
+      for (auto& r : results) collected.results.push_back({std::move(r), shard.shard});
+    }
+    run.arrays.push_back(std::move(collected));
+  }
+  return run;
+}
+
+std::vector<SuiteSummary> record_collected(datasets::Database& db, const std::string& run_dir,
+                                           const CollectedRun& run) {
+  std::vector<SuiteSummary> out;
+  for (const auto& array : run.arrays) {
+    int64_t run_id = 0;
+    std::vector<RunResult> results;
+    db.transaction([&] {
+      run_id = datasets::start_suite_run(db, run.plan.mode, run.plan.repeat, {run_dir, array.array.name});
+      for (const auto& c : array.results) datasets::record_suite_result(db, run_id, stored_result(c.result, c.shard));
+    });
+    for (const auto& c : array.results) results.push_back(c.result);
+    out.push_back(summarize(run_id, run.plan.mode, run.plan.modes, std::move(results)));
+  }
+  return out;
+}
+
+std::string array_indexes(const std::vector<int>& shards) {
+  std::string out;
+  for (int s : shards) {
+    if (!out.empty()) out += ',';  // not "," + …: GCC 12 warns (-Wrestrict) at -O3
+    out += std::to_string(s);
+  }
+  return out;
+}
+
+}  // namespace faultline::reproducers

@@ -1,0 +1,43 @@
+// Collecting a Slurm run: every task's results file merged into one suite run per job array (one GPU
+// architecture each), and every run of a shard whose task never wrote a complete file reported `lost`
+// with its shard — never passed, never left out.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "datasets/store/database.hpp"
+#include "reproducers/slurm_run_dir.hpp"
+#include "reproducers/suite.hpp"
+
+namespace faultline::reproducers {
+
+struct CollectedResult {
+  RunResult result;
+  int shard = 0;
+};
+
+struct CollectedArray {
+  SlurmArray array;
+  std::vector<CollectedResult> results;  // every planned run, shard by shard
+  std::vector<int> lost_shards;          // ascending
+};
+
+struct CollectedRun {
+  RunPlan plan;
+  std::vector<CollectedArray> arrays;
+};
+
+// Reads plan.json, the shard files and the task results of `run_dir`; writes nothing. A task file that is
+// missing, unreadable, of another shard, or without a result for one of the shard's runs loses that shard.
+CollectedRun collect_run(const std::string& run_dir);
+
+// Records each array as one suite run in the store (its own transaction), tagged with the run directory
+// and the array; returns their summaries in the plan's order.
+std::vector<SuiteSummary> record_collected(datasets::Database& db, const std::string& run_dir,
+                                           const CollectedRun& run);
+
+// "1,3" for shards 1 and 3: what sbatch --array takes to run just those.
+std::string array_indexes(const std::vector<int>& shards);
+
+}  // namespace faultline::reproducers

@@ -1,0 +1,114 @@
+#include "reproducers/slurm_run_dir.hpp"
+
+#include <cctype>
+#include <nlohmann/json.hpp>
+
+#include "common/atomic_file.hpp"
+#include "common/json_fields.hpp"
+#include "common/text_file.hpp"
+
+namespace faultline::reproducers {
+
+namespace {
+
+constexpr const char* kPlanFormat = "faultline-slurm-run/1";
+constexpr const char* kShardFormat = "faultline-shard/1";
+
+nlohmann::json parse_json_file(const std::string& path) {
+  std::string text = common::read_text_file(path);
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw Error(path + ": not JSON: " + e.what());
+  }
+}
+
+void require_format(const nlohmann::json& j, const char* format, const std::string& path) {
+  if (!j.is_object() || common::json_string(j, "format", path) != format)
+    throw Error(path + ": not a " + std::string(format) + " file");
+}
+
+int positive(const nlohmann::json& j, const char* name, const std::string& path, int minimum) {
+  int64_t v = common::json_integer(j, name, path);
+  if (v < minimum || v > 1'000'000) throw Error(path + ": field '" + name + "' out of range: " + std::to_string(v));
+  return static_cast<int>(v);
+}
+
+}  // namespace
+
+std::string array_name(const std::string& constraint) {
+  if (constraint.empty()) return "default";
+  std::string out = constraint;
+  for (char& c : out) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
+  }
+  return out;
+}
+
+std::string plan_path(const std::string& run_dir) { return run_dir + "/plan.json"; }
+std::string shard_path(const std::string& run_dir, int shard) {
+  return run_dir + "/shard-" + std::to_string(shard) + ".json";
+}
+std::string script_path(const std::string& run_dir, const std::string& array) {
+  return run_dir + "/array-" + array + ".sbatch";
+}
+std::string results_dir(const std::string& run_dir, const std::string& array) {
+  return run_dir + "/results/" + array;
+}
+std::string task_results_path(const std::string& run_dir, const std::string& array, int shard) {
+  return results_dir(run_dir, array) + "/task-" + std::to_string(shard) + ".json";
+}
+std::string logs_dir(const std::string& run_dir) { return run_dir + "/logs"; }
+
+void write_run_plan(const std::string& run_dir, const RunPlan& plan) {
+  nlohmann::json arrays = nlohmann::json::array();
+  for (const auto& a : plan.arrays) arrays.push_back({{"name", a.name}, {"constraint", a.constraint}});
+  nlohmann::json j{{"format", kPlanFormat}, {"mode", plan.mode},     {"modes", plan.modes},
+                   {"repeat", plan.repeat}, {"shards", plan.shards}, {"arrays", arrays}};
+  common::write_file_atomically(plan_path(run_dir), j.dump(2) + "\n");
+}
+
+RunPlan read_run_plan(const std::string& run_dir) {
+  std::string path = plan_path(run_dir);
+  nlohmann::json j = parse_json_file(path);
+  require_format(j, kPlanFormat, path);
+  RunPlan plan;
+  plan.mode = common::json_string(j, "mode", path);
+  plan.repeat = positive(j, "repeat", path, 1);
+  plan.shards = positive(j, "shards", path, 1);
+  if (!j.contains("modes") || !j.at("modes").is_array()) throw Error(path + ": field 'modes' must be a list");
+  for (const auto& m : j.at("modes")) {
+    if (!m.is_string()) throw Error(path + ": 'modes' must hold strings");
+    plan.modes.push_back(m.get<std::string>());
+  }
+  if (!j.contains("arrays") || !j.at("arrays").is_array() || j.at("arrays").empty())
+    throw Error(path + ": field 'arrays' must be a non-empty list");
+  for (const auto& a : j.at("arrays")) {
+    plan.arrays.push_back({common::json_string(a, "name", path), common::json_string(a, "constraint", path)});
+  }
+  return plan;
+}
+
+void write_shard_file(const std::string& path, const ShardFile& shard) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (const auto& r : shard.runs) runs.push_back({{"id", r.id}, {"mode", r.mode}, {"variant", r.variant}});
+  nlohmann::json j{{"format", kShardFormat}, {"shard", shard.shard}, {"repeat", shard.repeat}, {"runs", runs}};
+  common::write_file_atomically(path, j.dump(2) + "\n");
+}
+
+ShardFile read_shard_file(const std::string& path) {
+  nlohmann::json j = parse_json_file(path);
+  require_format(j, kShardFormat, path);
+  ShardFile shard;
+  shard.shard = positive(j, "shard", path, 0);
+  shard.repeat = positive(j, "repeat", path, 1);
+  if (!j.contains("runs") || !j.at("runs").is_array()) throw Error(path + ": field 'runs' must be a list");
+  for (const auto& r : j.at("runs")) {
+    if (!r.is_object()) throw Error(path + ": each run must be an object");
+    shard.runs.push_back(
+        {common::json_string(r, "id", path), common::json_string(r, "mode", path), common::json_string(r, "variant", path)});
+  }
+  return shard;
+}
+
+}  // namespace faultline::reproducers

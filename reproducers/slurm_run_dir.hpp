@@ -1,0 +1,53 @@
+// The run directory of a suite sent to Slurm, on a file system the nodes share:
+//   plan.json                       what was planned (modes, repeat, shards, arrays, where faultline is)
+//   shard-K.json                    the runs of shard K (the same shards for every array)
+//   array-NAME.sbatch               one job array per GPU architecture (--constraint), NAME "default" without
+//   results/NAME/task-K.json        written by array NAME's task K when its shard finished
+//   logs/NAME-JOB_TASK.out          the tasks' stdout and stderr
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "reproducers/slurm_shard_plan.hpp"
+
+namespace faultline::reproducers {
+
+struct SlurmArray {
+  std::string name;        // "default", or the constraint made safe for a file name
+  std::string constraint;  // empty: any node of the partition
+};
+
+struct RunPlan {
+  std::string mode;                // as asked (auto, build, host, gpu)
+  std::vector<std::string> modes;  // what it stands for on the cluster
+  int repeat = 1;
+  int shards = 0;
+  std::vector<SlurmArray> arrays;
+};
+
+// The array name for a constraint: letters, digits, '.', '-' and '_' kept, anything else '_'.
+std::string array_name(const std::string& constraint);
+
+std::string plan_path(const std::string& run_dir);
+std::string shard_path(const std::string& run_dir, int shard);
+std::string script_path(const std::string& run_dir, const std::string& array);
+std::string results_dir(const std::string& run_dir, const std::string& array);
+std::string task_results_path(const std::string& run_dir, const std::string& array, int shard);
+std::string logs_dir(const std::string& run_dir);
+
+void write_run_plan(const std::string& run_dir, const RunPlan& plan);
+// Throws faultline::Error naming plan.json when it is missing or malformed.
+RunPlan read_run_plan(const std::string& run_dir);
+
+// A shard file: {"format": "faultline-shard/1", "shard": K, "repeat": N, "runs": [{"id", "mode", "variant"}]}.
+struct ShardFile {
+  int shard = 0;
+  int repeat = 1;
+  std::vector<PlannedRun> runs;
+};
+void write_shard_file(const std::string& path, const ShardFile& shard);
+// Throws faultline::Error naming `path` and the field when it is not such a file.
+ShardFile read_shard_file(const std::string& path);
+
+}  // namespace faultline::reproducers

@@ -1,0 +1,173 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "common/error.hpp"
+#include "common/text_file.hpp"
+#include "datasets/store/suite_store.hpp"
+#include "reproducers/manifest.hpp"
+#include "reproducers/slurm_collect.hpp"
+#include "reproducers/slurm_submission.hpp"
+#include "reproducers/slurm_task_results.hpp"
+#include "tests/temp_dir.hpp"
+
+using namespace faultline::reproducers;
+
+namespace {
+
+Manifest manifest(const std::string& id) {
+  return parse_manifest(R"({"id": ")" + id + R"(", "title": "t", "symptom": "crash", "root_cause": "api_misuse",
+    "issues": ["https://github.com/o/r/issues/1"], "mechanism": "m", "timeout_s": 5, "requirements": {"min_compute_capability": "7.0"},
+    "modes": {"host": {"buggy": {"expect": "symptom"}, "fixed": {"expect": "correct"}}}})",
+                        id + ".json");
+}
+
+struct Fixture {
+  faultline::testing::TempDir dir;
+  std::string run_dir = (dir.path() / "run").string();
+  PreparedRun prepared;
+
+  // Two manifests with host buggy and fixed, 2 shards, no earlier durations. By hand, the suite's order is
+  // a/buggy, a/fixed, b/buggy, b/fixed, dealt round-robin: shard 0 = the buggy ones, shard 1 = the fixed ones.
+  Fixture() {
+    SlurmSuiteOptions o;
+    o.run_dir = run_dir;
+    o.mode = "host";
+    o.shards = 2;
+    o.faultline = "/opt/faultline";
+    o.build_dir = "/opt/build";
+    o.manifest_dir = "/opt/reproducers";
+    prepared = prepare_slurm_run(o, {manifest("a"), manifest("b")}, {});
+  }
+
+  RunResult result(const std::string& id, const std::string& variant, const std::string& outcome) {
+    RunResult r;
+    r.id = id;
+    r.mode = "host";
+    r.variant = variant;
+    r.outcome = outcome;
+    r.detail = "observed";
+    r.node = "node7";
+    r.stability = {1, 1, "reproducible"};
+    return r;
+  }
+
+  void task(int shard, std::vector<RunResult> results) {
+    TaskResults t;
+    t.shard = shard;
+    t.node = "node7";
+    t.results = std::move(results);
+    write_task_results(task_results_path(run_dir, "default", shard), t);
+  }
+};
+
+std::vector<std::string> outcomes(const CollectedArray& a) {
+  std::vector<std::string> out;
+  for (const auto& c : a.results) out.push_back(c.result.id + "/" + c.result.variant + "=" + c.result.outcome);
+  return out;
+}
+
+}  // namespace
+
+TEST(SlurmCollect, ARunDirectoryHoldsThePlanTheShardsAndOneScript) {
+  Fixture f;
+  EXPECT_EQ(read_shard_file(shard_path(f.run_dir, 0)).runs,
+            (std::vector<PlannedRun>{{"a", "host", "buggy"}, {"b", "host", "buggy"}}));
+  EXPECT_EQ(read_shard_file(shard_path(f.run_dir, 1)).runs,
+            (std::vector<PlannedRun>{{"a", "host", "fixed"}, {"b", "host", "fixed"}}));
+  EXPECT_EQ(f.prepared.scripts, std::vector<std::string>{script_path(f.run_dir, "default")});
+  std::string script = faultline::common::read_text_file(f.prepared.scripts[0]);
+  EXPECT_NE(script.find("#SBATCH --array=0-1\n"), std::string::npos);
+  EXPECT_NE(script.find("'" + f.run_dir + "/results/default/task-'\"${SLURM_ARRAY_TASK_ID}\"'.json'"),
+            std::string::npos);
+  EXPECT_TRUE(std::filesystem::is_directory(logs_dir(f.run_dir)));  // Slurm does not create --output's folder
+  // A second plan into the same directory would mix two runs' results.
+  SlurmSuiteOptions again;
+  again.run_dir = f.run_dir;
+  again.shards = 1;
+  EXPECT_THROW(prepare_slurm_run(again, {manifest("a")}, {}), faultline::Error);
+}
+
+TEST(SlurmCollect, EveryShardReportedMeansNothingLost) {
+  Fixture f;
+  f.task(0, {f.result("a", "buggy", "reproduced"), f.result("b", "buggy", "reproduced")});
+  f.task(1, {f.result("a", "fixed", "pass"), f.result("b", "fixed", "fail")});
+  auto run = collect_run(f.run_dir);
+  ASSERT_EQ(run.arrays.size(), 1u);
+  EXPECT_TRUE(run.arrays[0].lost_shards.empty());
+  EXPECT_EQ(outcomes(run.arrays[0]),
+            (std::vector<std::string>{"a/buggy=reproduced", "b/buggy=reproduced", "a/fixed=pass", "b/fixed=fail"}));
+  EXPECT_TRUE(lost_shards_to_resubmit(f.run_dir).empty());
+}
+
+TEST(SlurmCollect, AShardWithoutResultsIsLostRunByRunNeverPassedOrDropped) {
+  Fixture f;
+  f.task(0, {f.result("a", "buggy", "reproduced"), f.result("b", "buggy", "reproduced")});
+  auto run = collect_run(f.run_dir);
+  EXPECT_EQ(run.arrays[0].lost_shards, std::vector<int>{1});
+  EXPECT_EQ(outcomes(run.arrays[0]),
+            (std::vector<std::string>{"a/buggy=reproduced", "b/buggy=reproduced", "a/fixed=lost", "b/fixed=lost"}));
+  EXPECT_NE(run.arrays[0].results[2].result.detail.find("shard 1"), std::string::npos);
+
+  faultline::testing::TempDir store;
+  faultline::datasets::Database db(store.file("s.db"));
+  auto summaries = record_collected(db, f.run_dir, run);
+  ASSERT_EQ(summaries.size(), 1u);
+  EXPECT_EQ(summaries[0].counts.at("host").at("lost"), 2);
+  EXPECT_EQ(summaries[0].counts.at("host").count("pass"), 0u);
+  EXPECT_FALSE(summaries[0].healthy());
+  auto latest = faultline::datasets::latest_suite_results(db);
+  ASSERT_EQ(latest.size(), 4u);
+  for (const auto& r : latest) {
+    EXPECT_EQ(r.outcome, r.variant == "fixed" ? "lost" : "reproduced") << r.repro_id << "/" << r.variant;
+    EXPECT_EQ(r.shard, r.variant == "fixed" ? 1 : 0);
+  }
+  auto again = lost_shards_to_resubmit(f.run_dir);
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_EQ(again[0].shards, std::vector<int>{1});
+  EXPECT_EQ(array_indexes({1, 3}), "1,3");
+}
+
+TEST(SlurmCollect, AResultsFileOfAnotherShardOrMissingARunLosesTheShard) {
+  Fixture f;
+  // Shard 1's file holds shard 0's header: not its results.
+  f.task(0, {f.result("a", "buggy", "reproduced"), f.result("b", "buggy", "reproduced")});
+  TaskResults wrong;
+  wrong.shard = 0;
+  wrong.results = {f.result("a", "fixed", "pass"), f.result("b", "fixed", "pass")};
+  write_task_results(task_results_path(f.run_dir, "default", 1), wrong);
+  EXPECT_EQ(collect_run(f.run_dir).arrays[0].lost_shards, std::vector<int>{1});
+  // A file of the right shard without b/fixed.
+  f.task(1, {f.result("a", "fixed", "pass")});
+  EXPECT_EQ(collect_run(f.run_dir).arrays[0].lost_shards, std::vector<int>{1});
+  // A cut file is not JSON.
+  std::ofstream(task_results_path(f.run_dir, "default", 1)) << "{\"format\": \"faultline-task-res";
+  EXPECT_EQ(collect_run(f.run_dir).arrays[0].lost_shards, std::vector<int>{1});
+}
+
+TEST(SlurmCollect, OneArrayPerConstraintEachWithItsOwnScriptAndResults) {
+  faultline::testing::TempDir dir;
+  SlurmSuiteOptions o;
+  o.run_dir = (dir.path() / "run").string();
+  o.mode = "host";
+  o.shards = 1;
+  o.gres = "gpu:1";
+  o.constraints = {"sm_80", "sm_90"};
+  auto prepared = prepare_slurm_run(o, {manifest("a")}, {});
+  ASSERT_EQ(prepared.scripts.size(), 2u);
+  std::string sm90 = faultline::common::read_text_file(prepared.scripts[1]);
+  EXPECT_NE(sm90.find("#SBATCH --constraint=sm_90\n"), std::string::npos);
+  EXPECT_NE(sm90.find("#SBATCH --gres=gpu:1\n"), std::string::npos);
+  // Nothing reported yet: both arrays lose their one shard.
+  auto run = collect_run(o.run_dir);
+  ASSERT_EQ(run.arrays.size(), 2u);
+  EXPECT_EQ(run.arrays[0].array.name, "sm_80");
+  EXPECT_EQ(run.arrays[1].lost_shards, std::vector<int>{0});
+}
+
+TEST(SlurmCollect, ClusterAutoModeAddsGpuOnlyWhenAGpuIsRequested) {
+  EXPECT_EQ(cluster_modes("auto", ""), (std::vector<std::string>{"build", "host"}));
+  EXPECT_EQ(cluster_modes("auto", "gpu:1"), (std::vector<std::string>{"build", "host", "gpu"}));
+  EXPECT_EQ(cluster_modes("host", "gpu:1"), (std::vector<std::string>{"host"}));
+}
