@@ -85,7 +85,7 @@ window.addEventListener('load', () => {
   const wide = [...document.body.querySelectorAll('*')]
     .filter(e => !inBox(e) && e.getBoundingClientRect().right > width + 0.5)
     .map(e => e.tagName + (e.id ? '#' + e.id : '') + ' ' + Math.round(e.getBoundingClientRect().right));
-  const box = id => { const b = document.getElementById(id).closest('.table-box');
+  const box = id => { const e = document.getElementById(id), b = e && e.closest('.table-box');
     return b ? {client_height: b.clientHeight, scroll_height: b.scrollHeight, client_width: b.clientWidth,
                 scroll_width: b.scrollWidth} : null; };
   const svg = document.querySelector('#chart-heatmap svg').getBoundingClientRect();
@@ -100,6 +100,31 @@ window.addEventListener('load', () => {
   document.body.appendChild(pre);
 });
 </script>"""
+
+
+def probe_layout(chromium, page, profile):
+    probe_page = os.path.join(os.path.dirname(page), "probe_" + os.path.basename(page))
+    open(probe_page, "w").write(open(page).read().replace("</body>", PROBE + "</body>"))
+    dom = subprocess.run([chromium, *FLAGS, f"--user-data-dir={profile}", "--window-size=1280,1000",
+                          "--virtual-time-budget=5000", "--dump-dom", "file://" + probe_page],
+                         capture_output=True, text=True, timeout=120)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    found = re.search(r'<pre id="layout-probe">(.*?)</pre>', dom.stdout, re.S)
+    assert found, "the layout probe did not run"
+    return json.loads(found.group(1).replace("&quot;", '"').replace("&lt;", "<").replace("&gt;", ">")
+                      .replace("&amp;", "&"))
+
+
+def oracle_self_checks(chromium, tmp, profile):
+    """The checks can fail: black on the darkest blue is unreadable, and a wide table outside a box is found."""
+    assert contrast("#000000", "#3737ff") < 4.5 and contrast("#ffffff", "#3737ff") >= 4.5
+    page = os.path.join(tmp, "wide.html")
+    open(page, "w").write('<!DOCTYPE html><html><body><table id="cases"><tr><td><div style="width:3000px">x</div></td></tr>'
+                          '</table><figure id="chart-heatmap"><svg width="10" height="10"><text x="0" y="5">cut'
+                          '</text></svg></figure></body></html>')
+    layout = probe_layout(chromium, page, profile)
+    assert layout["wide"] and layout["page_width"] > layout["width"] and layout["cut"], layout
+    assert layout["cases"] is None, layout  # a table outside a box does not count as scrolling in one
 
 
 def check_layout(chromium, html, index, profile):
@@ -128,15 +153,7 @@ def check_layout(chromium, html, index, profile):
     worst = min(contrast(fill, ink) for fill, ink in pairs)
     assert worst >= 4.5, f"a heat-map count has contrast {worst:.2f}:1 against its cell"
 
-    probe_page = os.path.join(os.path.dirname(index), "probe.html")
-    open(probe_page, "w").write(open(index).read().replace("</body>", PROBE + "</body>"))
-    dom = subprocess.run([chromium, *FLAGS, f"--user-data-dir={profile}", "--window-size=1280,1000",
-                          "--virtual-time-budget=5000", "--dump-dom", "file://" + probe_page],
-                         capture_output=True, text=True, timeout=120)
-    assert dom.returncode == 0, dom.stderr[-2000:]
-    found = re.search(r'<pre id="layout-probe">(.*?)</pre>', dom.stdout, re.S)
-    assert found, "the layout probe did not run"
-    layout = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"))
+    layout = probe_layout(chromium, index, profile)
     assert layout["page_width"] <= layout["width"] and not layout["wide"], layout
     assert not layout["cut"], f"heat-map text cut off: {layout['cut']}"
     cases = layout["cases"]
@@ -175,6 +192,7 @@ with tempfile.TemporaryDirectory() as tmp:
     shot = os.path.join(tmp, "shot.png")
     subprocess.run([chromium, *FLAGS, f"--user-data-dir={profile}", "--window-size=1280,2400",
                     f"--screenshot={shot}", page], capture_output=True, timeout=120, check=True)
+    oracle_self_checks(chromium, tmp, profile)
     check_layout(chromium, html, os.path.join(tmp, "report", "index.html"), profile)
     pixels = png_pixels(shot)
     # The stacked-bar palette (Okabe-Ito) and the heat map's blues must be on screen.

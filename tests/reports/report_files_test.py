@@ -147,30 +147,63 @@ def check_data(report):
     print(f"{len(csvs)} CSV files and their JSON tables read back with typed columns")
 
 
+def check_latex_file(tex, tmp):
+    stem = os.path.splitext(os.path.basename(tex))[0]
+    body = open(tex).read()
+    assert "(Table" not in body, f"{stem}.tex: the caption names the study's table"
+    document = os.path.join(tmp, f"doc_{stem}.tex")
+    with open(document, "w") as f:
+        f.write("\\documentclass{article}\n\\usepackage{booktabs,graphicx,array}\n\\begin{document}\n"
+                f"\\input{{{tex}}}\n\\end{{document}}\n")
+    out = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", f"doc_{stem}.tex"],
+                         cwd=tmp, capture_output=True, text=True, errors="replace", timeout=120)
+    log = open(os.path.join(tmp, f"doc_{stem}.log"), errors="replace").read()
+    assert out.returncode == 0, f"{stem}.tex does not compile:\n{log[-3000:]}"
+    overfull = [float(m) for m in re.findall(r"Overfull \\hbox \(([\d.]+)pt too wide\)", log)]
+    assert all(pt <= OVERFULL_TOLERANCE_PT for pt in overfull), f"{stem}.tex: Overfull \\hbox {overfull} pt"
+    return max(overfull, default=0)
+
+
 def check_latex(report, tmp):
     texs = sorted(glob.glob(os.path.join(report, "*.tex")))
     assert len(texs) >= 7, texs
     for tex in texs:
-        stem = os.path.splitext(os.path.basename(tex))[0]
-        body = open(tex).read()
-        assert "(Table" not in body, f"{stem}.tex: the caption names the study's table"
-        document = os.path.join(tmp, f"doc_{stem}.tex")
-        with open(document, "w") as f:
-            f.write("\\documentclass{article}\n\\usepackage{booktabs,graphicx,array}\n\\begin{document}\n"
-                    f"\\input{{{tex}}}\n\\end{{document}}\n")
-        out = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", f"doc_{stem}.tex"],
-                             cwd=tmp, capture_output=True, text=True, errors="replace", timeout=120)
-        log = open(os.path.join(tmp, f"doc_{stem}.log"), errors="replace").read()
-        assert out.returncode == 0, f"{stem}.tex does not compile:\n{log[-3000:]}"
-        overfull = [float(m) for m in re.findall(r"Overfull \\hbox \(([\d.]+)pt too wide\)", log)]
-        assert all(pt <= OVERFULL_TOLERANCE_PT for pt in overfull), f"{stem}.tex: Overfull \\hbox {overfull} pt"
-        print(f"{stem}.tex: compiles, widest overfull box {max(overfull, default=0)} pt")
+        widest = check_latex_file(tex, tmp)
+        print(f"{os.path.basename(tex)}: compiles, widest overfull box {widest} pt")
+
+
+def must_fail(check, *args):
+    """The oracle can fail: a file written the old way (or a table too wide) is refused."""
+    try:
+        check(*args)
+    except AssertionError as e:
+        return str(e)
+    raise AssertionError(f"{check.__name__} accepted {args}")
+
+
+def oracle_self_checks(tmp):
+    bad = {"percent.csv": "symptom,total_ratio,row_kind\nCrash,26.17%,data\nTotal,100.00%,total\n",
+           "pairs.csv": "root_cause,fixed_passing,row_kind\nx,2/2,data\n,2/2,total\n",
+           "unmarked.csv": "symptom_id,symptom,count,row_kind\ncrash,Crash,2,data\nhang,Hang,3,data\n,Total,6,total\n",
+           "mixed.csv": "symptom,count,row_kind\nCrash,2,data\nTotal,n/a,total\n"}
+    for name, text in bad.items():
+        path = os.path.join(tmp, name)
+        open(path, "w").write(text)
+        must_fail(check_csv, path, known_ids())
+
+
+def latex_self_check(tmp):
+    wide = os.path.join(tmp, "wide.tex")
+    open(wide, "w").write("\\begin{tabular}{" + "r" * 40 + "}\n" + " & ".join(["1000"] * 40) + "\\\\\n\\end{tabular}\n")
+    must_fail(check_latex_file, wide, tmp)
 
 
 with tempfile.TemporaryDirectory() as tmp:
     if part == "data":
+        oracle_self_checks(tmp)
         check_data(make_report(tmp, "csv,json"))
     elif part == "latex":
+        latex_self_check(tmp)
         check_latex(make_report(tmp, "tex"), tmp)
     else:
         raise SystemExit(f"unknown part {part}")
