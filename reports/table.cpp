@@ -14,14 +14,23 @@ std::string rounded_ratio(long long count, long long total, int decimals) {
   long long unit = 1;
   for (int i = 0; i < decimals; ++i) unit *= 10;
   long long magnitude = total <= 0 ? 0 : (2 * std::llabs(count) * unit + total) / (2 * total);
-  std::string digits = std::to_string(magnitude % unit);
-  digits.insert(0, static_cast<size_t>(decimals) - digits.size(), '0');
-  return (count < 0 && magnitude > 0 ? "-" : "") + std::to_string(magnitude / unit) + "." + digits;
+  std::string fractional = std::to_string(magnitude % unit);
+  // Appended piecewise: "-" + string + … trips GCC 12's -Wrestrict at -O3.
+  std::string out = count < 0 && magnitude > 0 ? "-" : "";
+  out += std::to_string(magnitude / unit);
+  out += '.';
+  out.append(static_cast<size_t>(decimals) - fractional.size(), '0');
+  out += fractional;
+  return out;
 }
 
 }  // namespace
 
-std::string percent(long long count, long long total) { return rounded_ratio(100 * count, total, 2) + "%"; }
+std::string percent(long long count, long long total) {
+  std::string out = rounded_ratio(100 * count, total, 2);
+  out += '%';
+  return out;
+}
 
 std::string fraction(long long count, long long total) { return rounded_ratio(count, total, 6); }
 
