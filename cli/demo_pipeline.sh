@@ -16,6 +16,7 @@ step() { printf '[demo] %s\n' "$1" >&2; }
 
 step "import the bundled issues";        run import --snapshot "$data/issues.jsonl" > "$work/import.json"
 step "screen them into candidates";      run screen > "$work/screen.json"
+step "record the labeled set (a census)"; run sample --census --name bundled > "$work/sample.json"
 step "import both raters' labels";       run label import --rater rater_a "$data/labels_rater_a.csv" > "$work/rater_a.json"
                                          run label import --rater rater_b "$data/labels_rater_b.csv" > "$work/rater_b.json"
 step "audit the raters (Cohen's kappa)"; run audit --raters rater_a,rater_b --threshold 0.8 > "$work/audit.json"

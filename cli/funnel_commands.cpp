@@ -14,12 +14,14 @@ namespace {
 
 struct ScreenOptions {
   std::string rules_file;
+  bool rules_only = false;
 };
 
 struct SampleOptions {
   int total = 300;
   uint64_t seed = 1;
   std::string name = "main";
+  bool census = false;
   bool force = false;
 };
 
@@ -29,40 +31,55 @@ struct ReplaceOptions {
 };
 
 struct FunnelOptions {
-  std::string name = "main";
+  std::string name;
 };
 
 void screen(const Context& ctx, const ScreenOptions& o) {
   auto db = ctx.open_db();
   auto rules = o.rules_file.empty() ? funnel::ScreeningRules::builtin()
                                     : funnel::ScreeningRules::load_file(o.rules_file);
-  std::vector<funnel::FunnelRow> screened;
-  for (const auto& [repo, f] : funnel::screen_store(*db, rules)) {
-    screened.push_back({.repo = repo, .raw = f.raw, .candidates = f.candidates});
+  auto scope = o.rules_only ? funnel::ScopeDecisions::kIgnore : funnel::ScopeDecisions::kFollow;
+  funnel::RepositoryFunnel total;
+  nlohmann::json j = {{"repositories", nlohmann::json::object()}};
+  std::vector<std::vector<std::string>> rows{{"repository", "raw", "candidates", "decided by a person"}};
+  auto add = [&](const std::string& repo, const funnel::RepositoryFunnel& f) {
+    rows.push_back({repo, std::to_string(f.raw), std::to_string(f.candidates), std::to_string(f.decided_by_person)});
+  };
+  for (const auto& [repo, f] : funnel::screen_store(*db, rules, scope)) {
+    j["repositories"][repo] = {{"raw", f.raw}, {"candidates", f.candidates}, {"decided_by_person", f.decided_by_person}};
+    add(repo, f);
+    total.raw += f.raw;
+    total.candidates += f.candidates;
+    total.decided_by_person += f.decided_by_person;
   }
-  auto total = funnel::funnel_total(screened);
-  nlohmann::json j = {
-      {"repositories", nlohmann::json::object()}, {"raw", total.raw}, {"candidates", total.candidates}};
-  std::vector<std::vector<std::string>> rows{{"repository", "raw", "candidates"}};
-  for (const auto& r : screened) {
-    j["repositories"][r.repo] = {{"raw", r.raw}, {"candidates", r.candidates}};
-    rows.push_back({r.repo, std::to_string(r.raw), std::to_string(r.candidates)});
-  }
-  rows.push_back({"Total", std::to_string(total.raw), std::to_string(total.candidates)});
-  ctx.emit(j, text_table(rows) + "every decision and its rule are recorded in the store (table screening)\n");
+  add("Total", total);
+  j["raw"] = total.raw;
+  j["candidates"] = total.candidates;
+  j["decided_by_person"] = total.decided_by_person;
+  ctx.emit(j, text_table(rows) +
+                  "every decision and its rule are recorded in the store (table screening); a person's scope "
+                  "decision, where the data has one, stands over the rules unless --rules-only\n");
 }
 
 void sample(const Context& ctx, const SampleOptions& o) {
   auto db = ctx.open_db();
-  auto draw = funnel::draw_sample(*db, o.name, o.total, o.seed, o.force);
-  nlohmann::json j = {
-      {"name", o.name}, {"total", o.total}, {"seed", o.seed}, {"repositories", nlohmann::json::object()}};
+  auto draw = o.census ? funnel::census_sample(*db, o.name, o.force)
+                       : funnel::draw_sample(*db, o.name, o.total, o.seed, o.force);
+  nlohmann::json j = {{"name", o.name}, {"method", o.census ? "census" : "draw"}, {"repositories", nlohmann::json::object()}};
+  if (!o.census) {
+    j["total"] = o.total;
+    j["seed"] = o.seed;
+  }
   std::vector<std::vector<std::string>> rows{{"repository", "candidates", "sampled"}};
+  int sampled = 0;
   for (const auto& [repo, d] : draw) {
     j["repositories"][repo] = {{"candidates", d.candidates}, {"sampled", d.allocated}};
     rows.push_back({repo, std::to_string(d.candidates), std::to_string(d.allocated)});
+    sampled += d.allocated;
   }
-  ctx.emit(j, "sample '" + o.name + "' (seed " + std::to_string(o.seed) + "):\n" + text_table(rows));
+  j["sampled"] = sampled;
+  ctx.emit(j, "sample '" + o.name + "' (" + (o.census ? std::string("census") : "seed " + std::to_string(o.seed)) +
+                  "):\n" + text_table(rows));
 }
 
 void replace(const Context& ctx, const std::string& sample_name, const ReplaceOptions& o) {
@@ -78,16 +95,18 @@ void replace(const Context& ctx, const std::string& sample_name, const ReplaceOp
 
 void funnel(const Context& ctx, const FunnelOptions& o) {
   auto db = ctx.open_db();
-  auto rows = funnel::compute_funnel(*db, o.name);
+  auto f = funnel::compute_funnel(*db, funnel::resolve_sample(*db, o.name));
   std::vector<std::vector<std::string>> table{
       {"repository", "raw", "candidate", "sampled", "excluded", "final"}};
   auto add = [&](const funnel::FunnelRow& r) {
     table.push_back({r.repo, std::to_string(r.raw), std::to_string(r.candidates), std::to_string(r.sampled),
                      std::to_string(r.excluded), std::to_string(r.labeled)});
   };
-  for (const auto& r : rows) add(r);
-  add(funnel::funnel_total(rows));
-  ctx.emit(funnel::funnel_json(rows), text_table(table) + "final = issues with an audited manual label\n");
+  for (const auto& r : f.rows) add(r);
+  add(funnel::funnel_total(f.rows));
+  ctx.emit(funnel::funnel_json(f), text_table(table) +
+                                       "final = sampled issues with an audited manual label. " +
+                                       funnel::funnel_note(f) + "\n");
 }
 
 }  // namespace
@@ -100,15 +119,23 @@ void add_funnel_commands(CLI::App& app, Context& ctx) {
                                  "Example: faultline screen --json");
   scr->add_option("--rules", screen_options->rules_file,
                   "screening rules JSON (default: the built-in taxonomy/screening.json)");
+  scr->add_flag("--rules-only", screen_options->rules_only,
+                "apply the rules to every issue, even where a person's scope decision is recorded");
   scr->callback([&ctx, screen_options] { screen(ctx, *screen_options); });
 
   auto sample_options = std::make_shared<SampleOptions>();
   auto* smp = app.add_subcommand("sample",
-                                 "Draw a repository-stratified proportional sample of the candidates.\n"
+                                 "Draw a repository-stratified proportional sample of the candidates, or "
+                                 "record a census of them (--census).\n"
                                  "Example: faultline sample --total 150 --seed 7");
   smp->add_option("--total", sample_options->total, "sample size");
   smp->add_option("--seed", sample_options->seed, "random seed (same seed, same sample)");
   smp->add_option("--name", sample_options->name, "sample name");
+  smp->add_flag("--census", sample_options->census,
+                "take every candidate, nothing drawn (as the bundled snapshot's raters labeled every issue in "
+                "scope)")
+      ->excludes(smp->get_option("--total"))
+      ->excludes(smp->get_option("--seed"));
   smp->add_flag("--force", sample_options->force, "replace the sample even when labeled issues would leave it");
   auto replace_options = std::make_shared<ReplaceOptions>();
   auto* rep =
@@ -128,7 +155,7 @@ void add_funnel_commands(CLI::App& app, Context& ctx) {
   auto* fun = app.add_subcommand("funnel",
                                  "Raw / candidate / sampled / final counts per repository (Table I).\n"
                                  "Example: faultline funnel --json");
-  fun->add_option("--name", funnel_options->name, "sample name");
+  fun->add_option("--name", funnel_options->name, "sample name (default: 'main', or the store's only sample)");
   fun->callback([&ctx, funnel_options] { funnel(ctx, *funnel_options); });
 }
 

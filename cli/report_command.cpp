@@ -16,6 +16,7 @@ struct ReportOptions {
   std::string out_dir;
   std::string formats = "md,csv,tex,json,html";
   bool with_predictions = false;
+  std::string sample;
 };
 
 void report(const Context& ctx, const ReportOptions& o) {
@@ -26,27 +27,34 @@ void report(const Context& ctx, const ReportOptions& o) {
   while (std::getline(in, f, ',')) {
     if (!f.empty()) chosen.insert(f);
   }
-  // The catalog as the manifests are now, so which cases a reproducer was modeled on never depends on
-  // whether `suite` or `repro list` ran before.
-  reproducers::register_manifests(*db, reproducers::load_manifests(reproducers::default_manifest_dir()));
   reports::ReportOptions options;
+  // The catalog as the manifests are now, so which cases a reproducer was modeled on never depends on
+  // whether `suite` or `repro list` ran before; read, not registered, so a read-only store can be reported.
+  options.catalog = reproducers::catalog_of(reproducers::load_manifests(reproducers::default_manifest_dir()));
   options.include_predictions = o.with_predictions;
+  options.sample_name = o.sample;
   const char* api_url = std::getenv("GITHUB_API_URL");
   options.issue_link_host = reports::issue_link_host(api_url ? api_url : "");
   auto data = reports::load_report_data(*db, options);
   auto summary = reports::write_report(data, o.out_dir, chosen);
   std::string text =
       "report of " + std::to_string(summary.cases) + " labeled issues (" +
-      std::to_string(summary.cases_with_source_reproducer) + " with a reproducer modeled on them, " +
-      std::to_string(summary.cases_with_related_reproducer) + " with a related reproducer only)" +
+      std::to_string(summary.cases_with_source_reproducer) + " with a reproducer modeled on them; " +
+      std::to_string(summary.root_causes_with_reproducer) + " of their " +
+      std::to_string(summary.root_causes_labeled) + " root causes have a reproducer)" +
       (summary.predicted
            ? " and " + std::to_string(summary.predicted) + " predicted candidates in tables of their own"
            : "") +
       " written to " + o.out_dir + " (" + std::to_string(summary.files.size()) + " files)\n";
   for (const auto& finding : summary.findings) text += "  - " + finding + "\n";
+  if (data.funnel.labeled_outside > 0 || data.funnel.sample_method == "none")
+    text += "note: " + funnel::funnel_note(data.funnel) + "\n";
   ctx.emit({{"cases", summary.cases},
             {"cases_with_source_reproducer", summary.cases_with_source_reproducer},
-            {"cases_with_related_reproducer", summary.cases_with_related_reproducer},
+            {"root_causes_labeled", summary.root_causes_labeled},
+            {"root_causes_with_reproducer", summary.root_causes_with_reproducer},
+            {"sample", data.funnel.sample},
+            {"sample_method", data.funnel.sample_method},
             {"predicted", summary.predicted},
             {"files", summary.files},
             {"findings", summary.findings}},
@@ -65,6 +73,9 @@ void add_report_command(CLI::App& app, Context& ctx) {
                          "Example: faultline report --out out/report --format md,html");
   report_cmd->add_option("--out", o->out_dir, "output directory")->required();
   report_cmd->add_option("--format", o->formats, "comma-separated: md,csv,tex,json,html");
+  report_cmd->add_option("--sample", o->sample,
+                         "the sample whose labeled issues the tables count (default: 'main', or the store's "
+                         "only sample)");
   report_cmd->add_flag("--with-predictions", o->with_predictions,
                        "also count predictions for screened-in candidates without a manual label");
   report_cmd->callback([&ctx, o] { report(ctx, *o); });

@@ -37,7 +37,7 @@ std::string baseline_pair(const json& baselines, const char* name) {
 }
 
 std::vector<std::string> summarize(const std::string& w) {
-  json imp = load_step(w, "import"), scr = load_step(w, "screen"), a = load_step(w, "rater_a"),
+  json imp = load_step(w, "import"), scr = load_step(w, "screen"), smp = load_step(w, "sample"), a = load_step(w, "rater_a"),
        b = load_step(w, "rater_b"), adj = load_step(w, "adjudicate"), train = load_step(w, "train"),
        cls = load_step(w, "classify"), ev = load_step(w, "eval"), suite = load_step(w, "suite"),
        rep = load_step(w, "report");
@@ -47,7 +47,10 @@ std::vector<std::string> summarize(const std::string& w) {
   std::string n = std::to_string(ev.at("folds").get<int>());
   return {
       "issues:       " + std::to_string(imp.at("issues").get<int>()) + " in the store, " +
-          std::to_string(scr.at("candidates").get<int>()) + " candidates after screening",
+          std::to_string(scr.at("candidates").get<int>()) + " candidates after screening (" +
+          std::to_string(scr.at("decided_by_person").get<int>()) + " decided by a person), " +
+          std::to_string(smp.at("sampled").get<int>()) + " in sample '" + smp.at("name").get<std::string>() + "' (" +
+          smp.at("method").get<std::string>() + ")",
       "labels:       rater_a " + std::to_string(a.at("labeled").get<int>()) + ", rater_b " +
           std::to_string(b.at("labeled").get<int>()) + "; audit on " + std::to_string(audit.at("n").get<int>()) +
           " issues: kappa " + fixed3(audit.at("kappa_joint")) + " (95% CI " + fixed3(ci.at(0)) + "-" +
@@ -69,8 +72,9 @@ std::vector<std::string> summarize(const std::string& w) {
           (suite.at("healthy").get<bool>() ? "" : " (FAILURES: see " + w + "/suite.json)"),
       "report:       " + w + "/report/index.html (" + std::to_string(rep.at("files").size()) + " files, " +
           std::to_string(rep.at("cases").get<int>()) + " labeled issues: " +
-          std::to_string(rep.at("cases_with_source_reproducer").get<int>()) + " with a reproducer modeled on them, " +
-          std::to_string(rep.at("cases_with_related_reproducer").get<int>()) + " with a related reproducer only)",
+          std::to_string(rep.at("cases_with_source_reproducer").get<int>()) + " with a reproducer modeled on them; " +
+          std::to_string(rep.at("root_causes_with_reproducer").get<int>()) + " of their " +
+          std::to_string(rep.at("root_causes_labeled").get<int>()) + " root causes have a reproducer)",
       "finding:      " + rep.at("findings").at(0).get<std::string>(),
   };
 }

@@ -126,15 +126,12 @@ std::optional<std::string> reproducer_finding(const ReportData& data) {
     if (!status.root_cause.empty()) covered.insert(status.root_cause);
   }
   if (covered.empty()) return std::nullopt;
-  int modeled = 0, related = 0;
-  for (const auto& c : data.cases) {
-    modeled += !c.reproducers.empty() && c.reproducers.front().how == "source";
-    related += !c.reproducers.empty() && c.reproducers.front().how == "related";
-  }
+  int modeled = 0;
+  for (const auto& c : data.cases) modeled += !c.reproducers.empty() && c.reproducers.front().how == "source";
+  // Cases that only share a root cause with a reproducer are not counted: while every root cause has one,
+  // that number is just the rest of the cases.
   return std::to_string(modeled) + " of " + std::to_string(data.cases.size()) +
-         " cases have a reproducer modeled on them; " + std::to_string(related) +
-         " more only share their root cause with a reproducer (a related reproducer, which does not "
-         "reproduce the case); the reproducers cover " +
+         " cases have a reproducer modeled on them; the reproducers cover " +
          std::to_string(covered.size()) + " of " + std::to_string(tax().root_causes().size()) + " root causes.";
 }
 

@@ -102,8 +102,9 @@ std::string charts_html(const ReportData& data) {
          "grid).</figcaption></figure>\n"
          "<figure id=\"chart-funnel\">" +
          funnel_chart(data) +
-         "<figcaption>From all mined issues to the candidate pool to the final labeled "
-         "set.</figcaption></figure>\n<figure id=\"chart-shares\">" +
+         "<figcaption>From all stored issues to the candidate pool, the sample and the final labeled set. " +
+         html_escape(funnel::funnel_note(data.funnel)) +
+         "</figcaption></figure>\n<figure id=\"chart-shares\">" +
          share_chart(data) +
          "<figcaption>Each category's share in this dataset and in the study, symptoms and root causes "
          "apart.</figcaption></figure>\n";

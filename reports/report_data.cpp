@@ -69,10 +69,11 @@ std::string issue_link_host(const std::string& api_url) {
 ReportData load_report_data(datasets::Database& db, const ReportOptions& options) {
   ReportData data;
   data.issue_link_host = options.issue_link_host;
+  data.funnel = funnel::compute_funnel(db, funnel::resolve_sample(db, options.sample_name));
   auto finals = datasets::load_final_labels(db);
   auto predictions = datasets::load_predictions(db);
   auto links = datasets::load_reproducer_links(db);
-  auto catalog = datasets::load_reproducer_catalog(db);
+  auto catalog = options.catalog ? *options.catalog : datasets::load_reproducer_catalog(db);
   auto screening = datasets::load_screening(db);
   auto is_candidate = [&](int64_t id) {
     auto s = screening.find(id);
@@ -81,6 +82,7 @@ ReportData load_report_data(datasets::Database& db, const ReportOptions& options
   for (const auto& issue : datasets::load_issues(db)) {
     Case c{issue.key(), issue.repo, issue.number, issue.url, issue.title, "", "", "", 1.0, {}};
     if (auto f = finals.find(issue.id); f != finals.end()) {
+      if (!data.funnel.final_issues.count(issue.id)) continue;  // outside the sample: counted apart
       c.symptom = f->second.symptom;
       c.root_cause = f->second.root_cause;
       c.provenance = f->second.provenance;
@@ -98,7 +100,6 @@ ReportData load_report_data(datasets::Database& db, const ReportOptions& options
     c.reproducers = case_reproducers(c, l == links.end() ? std::vector<std::string>{} : l->second, catalog);
     (c.provenance == "predicted" ? data.predicted_cases : data.cases).push_back(std::move(c));
   }
-  data.funnel = funnel::compute_funnel(db, options.sample_name);
   if (auto audit = datasets::latest_passed_audit(db)) {
     data.audit_kappa = audit->kappa_joint;
     data.audit_n = audit->n;

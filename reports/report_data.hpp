@@ -44,9 +44,11 @@ struct ReproducerStatus {
 };
 
 struct ReportData {
-  std::vector<Case> cases;  // final manual labels: what the study's tables, charts and findings count
+  // Final manual labels of the funnel's final column (sampled candidates): what the study's tables, charts
+  // and findings count, so Table II totals Table I's Final.
+  std::vector<Case> cases;
   std::vector<Case> predicted_cases;  // with --with-predictions only; shown in tables of their own
-  std::vector<funnel::FunnelRow> funnel;
+  funnel::StudyFunnel funnel;
   std::optional<double> audit_kappa;
   std::optional<int> audit_n;
   std::map<std::string, ReproducerStatus> reproducers;
@@ -68,7 +70,10 @@ struct ReportOptions {
   // Add confident predictions for screened-in candidates without a manual label (never for issues screening
   // excluded, open ones included); by default the report counts final manual labels only.
   bool include_predictions = false;
-  std::string sample_name = "main";
+  std::string sample_name;  // the sample the study follows; empty: as funnel::resolve_sample chooses
+  // The reproducer catalog to match cases against (the manifests as they are now); the store's when absent.
+  // Passing it keeps a report from writing to the store, which may be read-only.
+  std::optional<std::vector<datasets::CatalogEntry>> catalog;
   std::string issue_link_host = "https://github.com/";
 };
 

@@ -1,6 +1,7 @@
 #include "reports/report_writer.hpp"
 
 #include <filesystem>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "common/atomic_file.hpp"
@@ -38,11 +39,14 @@ ReportSummary write_report(const ReportData& data, const std::string& out_dir,
   ReportSummary summary;
   summary.cases = static_cast<int>(data.cases.size());
   summary.predicted = static_cast<int>(data.predicted_cases.size());
+  std::set<std::string> with_reproducer, labeled_causes;
+  for (const auto& [id, status] : data.reproducers) with_reproducer.insert(status.root_cause);
   for (const auto& c : data.cases) {
-    if (c.reproducers.empty()) continue;
-    ++(c.reproducers.front().how == "source" ? summary.cases_with_source_reproducer
-                                             : summary.cases_with_related_reproducer);
+    labeled_causes.insert(c.root_cause);
+    if (!c.reproducers.empty() && c.reproducers.front().how == "source") ++summary.cases_with_source_reproducer;
   }
+  summary.root_causes_labeled = static_cast<int>(labeled_causes.size());
+  for (const auto& rc : labeled_causes) summary.root_causes_with_reproducer += with_reproducer.count(rc);
   auto tables = all_tables(data);
   summary.findings = compute_findings(data);
 
@@ -51,7 +55,8 @@ ReportSummary write_report(const ReportData& data, const std::string& out_dir,
     markdown += std::to_string(i + 1) + ". " + summary.findings[i] + "\n";
   nlohmann::json all = {{"cases", data.cases.size()},
                         {"cases_with_source_reproducer", summary.cases_with_source_reproducer},
-                        {"cases_with_related_reproducer", summary.cases_with_related_reproducer},
+                        {"root_causes_labeled", summary.root_causes_labeled},
+                        {"root_causes_with_reproducer", summary.root_causes_with_reproducer},
                         {"predicted", summary.predicted},
                         {"findings", summary.findings},
                         {"tables", nlohmann::json::array()}};

@@ -12,8 +12,11 @@ namespace faultline::reports {
 
 struct ReportSummary {
   int cases = 0;                          // issues with a final manual label
-  int cases_with_source_reproducer = 0;   // a reproducer was modeled on the case
-  int cases_with_related_reproducer = 0;  // only a reproducer of the same root cause
+  int cases_with_source_reproducer = 0;  // a reproducer was modeled on the case
+  // Of the root causes the cases carry, those with a reproducer in the catalog (whether modeled on a case or
+  // not): coverage of the taxonomy, not of the cases.
+  int root_causes_labeled = 0;
+  int root_causes_with_reproducer = 0;
   int predicted = 0;  // unlabeled candidates with a prediction (--with-predictions), never in `cases`
   std::vector<std::string> files;
   std::vector<std::string> findings;

@@ -207,11 +207,13 @@ std::string heat_map_chart(const ReportData& data) {
 }
 
 std::string funnel_chart(const ReportData& data) {
-  auto total = funnel::funnel_total(data.funnel);
-  const std::pair<const char*, int> stages[] = {
-      {"Raw", total.raw}, {"Candidate", total.candidates}, {"Final", total.labeled}};
+  auto total = funnel::funnel_total(data.funnel.rows);
+  const std::pair<const char*, int> stages[] = {{"Raw", total.raw},
+                                                {"Candidate", total.candidates},
+                                                {"Sampled", total.sampled},
+                                                {"Final", total.labeled}};
   int top = std::max(1, total.raw);
-  std::string s = svg_open(620, 120, "Funnel from raw issues to the final labeled set");
+  std::string s = svg_open(620, 150, "Funnel from raw issues to the final labeled set");
   double y = 10;
   for (const auto& [name, n] : stages) {
     double w = 440.0 * n / top;

@@ -34,20 +34,21 @@ Table funnel_table(const ReportData& data) {
                {"repository", "Repository", ColumnType::text},
                {"raw", "Raw", ColumnType::count},
                {"candidate", "Candidate", ColumnType::count},
+               {"sampled", "Sampled", ColumnType::count},
                {"final", "Final", ColumnType::count}};
   std::map<std::string, funnel::FunnelRow> by_repo;
-  for (const auto& r : data.funnel) by_repo[r.repo] = r;
+  for (const auto& r : data.funnel.rows) by_repo[r.repo] = r;
   for (const auto& repo : repository_order(data.cases)) {
     auto it = by_repo.find(repo);
     if (it == by_repo.end()) continue;
     t.rows.push_back({{text(repo), text(repository_name(repo)), count(it->second.raw),
-                       count(it->second.candidates), count(it->second.labeled)}});
+                       count(it->second.candidates), count(it->second.sampled), count(it->second.labeled)}});
   }
-  auto total = funnel::funnel_total(data.funnel);
-  t.rows.push_back(
-      {{text(""), text("Total"), count(total.raw), count(total.candidates), count(total.labeled)},
-       RowKind::total});
-  t.note = "Final = issues with an audited manual label.";
+  auto total = funnel::funnel_total(data.funnel.rows);
+  t.rows.push_back({{text(""), text("Total"), count(total.raw), count(total.candidates), count(total.sampled),
+                     count(total.labeled)},
+                    RowKind::total});
+  t.note = "Final = sampled issues with an audited manual label. " + funnel::funnel_note(data.funnel);
   return t;
 }
 

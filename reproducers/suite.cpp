@@ -103,9 +103,14 @@ std::string junit_xml(const std::vector<RunResult>& results) {
   return xml + "</testsuite></testsuites>\n";
 }
 
-void register_manifests(datasets::Database& db, const std::vector<Manifest>& manifests) {
+std::vector<datasets::CatalogEntry> catalog_of(const std::vector<Manifest>& manifests) {
   std::vector<datasets::CatalogEntry> catalog;
   for (const auto& m : manifests) catalog.push_back({m.id, m.title, m.symptom, m.root_cause, m.issues});
+  return catalog;
+}
+
+void register_manifests(datasets::Database& db, const std::vector<Manifest>& manifests) {
+  auto catalog = catalog_of(manifests);
   db.transaction([&] { datasets::replace_reproducer_catalog(db, catalog); });
 }
 

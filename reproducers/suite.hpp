@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "datasets/store/database.hpp"
+#include "datasets/store/suite_store.hpp"
 #include "reproducers/runner.hpp"
 
 namespace faultline::reproducers {
@@ -46,6 +47,8 @@ std::string junit_xml(const std::vector<RunResult>& results);
 // Records the manifests in the store's reproducer catalog, with their source issues, in one transaction.
 // Which labeled cases they were modeled on is worked out from the catalog when a report is made, so it
 // does not depend on whether issues were imported before or after this ran.
+// What the store's catalog records of each manifest.
+std::vector<datasets::CatalogEntry> catalog_of(const std::vector<Manifest>& manifests);
 void register_manifests(datasets::Database& db, const std::vector<Manifest>& manifests);
 
 }  // namespace faultline::reproducers

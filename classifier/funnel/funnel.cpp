@@ -1,16 +1,49 @@
 #include "classifier/funnel/funnel.hpp"
 
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <set>
 
+#include "common/error.hpp"
 #include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
 
 namespace faultline::funnel {
 
-std::vector<FunnelRow> compute_funnel(datasets::Database& db, const std::string& sample_name) {
+namespace {
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out.empty() ? "none" : out;
+}
+
+std::string method_of(const std::vector<datasets::SampleEntry>& entries) {
+  if (entries.empty()) return "none";
+  bool census = std::all_of(entries.begin(), entries.end(), [](const auto& e) { return e.origin == "census"; });
+  if (census) return "census";
+  bool replaced = std::any_of(entries.begin(), entries.end(), [](const auto& e) { return e.origin == "replacement"; });
+  return replaced ? "draw+replacement" : "draw";
+}
+
+}  // namespace
+
+std::string resolve_sample(datasets::Database& db, const std::string& requested) {
+  auto names = datasets::list_samples(db);
+  if (!requested.empty()) {
+    if (std::find(names.begin(), names.end(), requested) == names.end())
+      throw Error("no sample named '" + requested + "' in the store (samples: " + joined(names) + ")");
+    return requested;
+  }
+  if (std::find(names.begin(), names.end(), "main") != names.end()) return "main";
+  if (names.size() <= 1) return names.empty() ? "" : names.front();
+  throw Error("the store holds several samples (" + joined(names) + ") and none is 'main': name one");
+}
+
+StudyFunnel compute_funnel(datasets::Database& db, const std::string& sample_name) {
+  StudyFunnel f;
+  f.sample = sample_name;
   std::map<std::string, FunnelRow> rows;
   std::map<int64_t, std::string> repo_of;
   for (const auto& issue : datasets::load_issues(db)) {
@@ -18,22 +51,41 @@ std::vector<FunnelRow> compute_funnel(datasets::Database& db, const std::string&
     rows[issue.repo].repo = issue.repo;
     ++rows[issue.repo].raw;
   }
+  std::set<int64_t> candidates;
   for (const auto& [id, d] : datasets::load_screening(db)) {
-    if (d.decision == "candidate") ++rows[repo_of[id]].candidates;
+    if (d.rule.rfind("scope:", 0) == 0) ++f.screened_by_person;
+    if (d.decision == "candidate") {
+      candidates.insert(id);
+      ++rows[repo_of[id]].candidates;
+    }
   }
-  std::set<int64_t> excluded;
-  for (const auto& e : datasets::load_sample(db, sample_name)) {
+  std::set<int64_t> kept;
+  auto entries = sample_name.empty() ? std::vector<datasets::SampleEntry>{} : datasets::load_sample(db, sample_name);
+  f.sample_method = method_of(entries);
+  for (const auto& e : entries) {
+    if (e.origin == "draw") f.seed = e.seed;
+    if (!candidates.count(e.issue_id)) {
+      ++f.sampled_not_candidates;
+      continue;
+    }
     auto& row = rows[repo_of[e.issue_id]];
-    e.status == "sampled" ? ++row.sampled : ++row.excluded;
-    if (e.status == "excluded") excluded.insert(e.issue_id);
+    if (e.status == "sampled") {
+      ++row.sampled;
+      kept.insert(e.issue_id);
+    } else {
+      ++row.excluded;
+    }
   }
-  // An issue taken out of the sample is out of the study, whatever labels it had gathered.
   for (const auto& [id, label] : datasets::load_final_labels(db)) {
-    if (!excluded.count(id)) ++rows[repo_of[id]].labeled;
+    if (!kept.count(id)) {
+      ++f.labeled_outside;
+      continue;
+    }
+    ++rows[repo_of[id]].labeled;
+    f.final_issues.insert(id);
   }
-  std::vector<FunnelRow> out;
-  for (auto& [repo, row] : rows) out.push_back(row);
-  return out;
+  for (auto& [repo, row] : rows) f.rows.push_back(row);
+  return f;
 }
 
 FunnelRow funnel_total(const std::vector<FunnelRow>& rows) {
@@ -48,15 +100,42 @@ FunnelRow funnel_total(const std::vector<FunnelRow>& rows) {
   return total;
 }
 
-nlohmann::json funnel_json(const std::vector<FunnelRow>& rows) {
+nlohmann::json funnel_json(const StudyFunnel& f) {
   auto row_json = [](const FunnelRow& r) {
     return nlohmann::json{{"repo", r.repo},       {"raw", r.raw},           {"candidate", r.candidates},
                           {"sampled", r.sampled}, {"excluded", r.excluded}, {"final", r.labeled}};
   };
-  nlohmann::json j = {{"repositories", nlohmann::json::array()}};
-  for (const auto& r : rows) j["repositories"].push_back(row_json(r));
-  j["total"] = row_json(funnel_total(rows));
+  nlohmann::json j = {{"sample", f.sample.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.sample)},
+                      {"sample_method", f.sample_method},
+                      {"repositories", nlohmann::json::array()}};
+  if (f.sample_method.rfind("draw", 0) == 0) j["seed"] = f.seed;
+  for (const auto& r : f.rows) j["repositories"].push_back(row_json(r));
+  j["total"] = row_json(funnel_total(f.rows));
+  j["screened_by_person"] = f.screened_by_person;
+  j["labeled_outside_sample"] = f.labeled_outside;
+  j["sampled_not_candidates"] = f.sampled_not_candidates;
   return j;
+}
+
+std::string funnel_note(const StudyFunnel& f) {
+  std::string text;
+  if (f.screened_by_person > 0)
+    text = "Issues screened by a person's scope decision rather than the rules: " +
+           std::to_string(f.screened_by_person) + ". ";
+  if (f.sample_method == "none") {
+    text += "No sample is recorded, so nothing counts as sampled or final (run 'faultline sample').";
+  } else if (f.sample_method == "census") {
+    text += "Sample '" + f.sample + "' is a census: every candidate, nothing drawn.";
+  } else {
+    text += "Sample '" + f.sample + "' is a repository-stratified draw (seed " + std::to_string(f.seed) + ")" +
+           (f.sample_method == "draw+replacement" ? ", with replacements" : "") + ".";
+  }
+  if (f.labeled_outside > 0)
+    text += " Not counted: issues with final labels outside it (" + std::to_string(f.labeled_outside) + ").";
+  if (f.sampled_not_candidates > 0)
+    text += " Not counted: sample members that a later screen no longer admits (" +
+            std::to_string(f.sampled_not_candidates) + ").";
+  return text;
 }
 
 }  // namespace faultline::funnel

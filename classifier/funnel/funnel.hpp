@@ -1,7 +1,12 @@
 // Table I of the study from the store: raw, candidate, sampled and finally labeled issues per repository.
+// Each stage is a subset of the one before it (final ⊆ sampled ⊆ candidates ⊆ raw), so no column can exceed
+// its left neighbour; whatever falls outside the chain (labels on issues out of the sample, sample members that
+// a later screen no longer admits) is counted apart, never dropped silently.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json_fwd.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -13,14 +18,34 @@ struct FunnelRow {
   std::string repo;
   int raw = 0;
   int candidates = 0;
-  int sampled = 0;   // kept in the sample (replacements included, exclusions not)
-  int excluded = 0;  // taken out of the sample with a reason
-  int labeled = 0;   // issues with a final manual label and not excluded: the study's "final" column
+  int sampled = 0;   // candidates kept in the sample (replacements included, exclusions not)
+  int excluded = 0;  // candidates taken out of the sample with a reason
+  int labeled = 0;   // sampled issues with a final manual label: the study's "final" column
 };
 
-// Rows sorted by repository name, followed by nothing else; use funnel_total for the sum.
-std::vector<FunnelRow> compute_funnel(datasets::Database& db, const std::string& sample_name);
+struct StudyFunnel {
+  std::string sample;  // the sample followed; empty when the store has none
+  // How the sample came to be: "census" (every candidate), "draw" (stratified, seeded), "draw+replacement",
+  // or "none".
+  std::string sample_method = "none";
+  int64_t seed = 0;  // of a draw
+  std::vector<FunnelRow> rows;  // sorted by repository; funnel_total sums them
+  std::set<int64_t> final_issues;  // the issues of the "final" column
+  // Final labels not counted as final: on issues that are not candidates or not kept in the sample.
+  int labeled_outside = 0;
+  int screened_by_person = 0;  // screening decisions that followed a person's scope decision, not the rules
+  // Sample members that the latest screen does not admit (the pool was screened again after the draw).
+  int sampled_not_candidates = 0;
+};
+
+// The sample `requested` names (an error naming the store's samples if there is none such); when empty,
+// "main" if the store has it, else its only sample, else none (""); several without "main" is an error.
+std::string resolve_sample(datasets::Database& db, const std::string& requested);
+
+StudyFunnel compute_funnel(datasets::Database& db, const std::string& sample_name);
 FunnelRow funnel_total(const std::vector<FunnelRow>& rows);
-nlohmann::json funnel_json(const std::vector<FunnelRow>& rows);
+nlohmann::json funnel_json(const StudyFunnel& funnel);
+// Where the candidates and the sample came from and what fell outside, for Table I's note and the chart.
+std::string funnel_note(const StudyFunnel& funnel);
 
 }  // namespace faultline::funnel

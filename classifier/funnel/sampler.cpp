@@ -126,6 +126,20 @@ std::map<std::string, StratumDraw> draw_sample(datasets::Database& db, const std
   return summary;
 }
 
+std::map<std::string, StratumDraw> census_sample(datasets::Database& db, const std::string& name, bool force) {
+  auto pools = candidates_by_repository(db);
+  if (pools.empty()) throw Error("sample: there are no candidates to take (run 'faultline screen' first)");
+  std::map<std::string, StratumDraw> summary;
+  std::vector<datasets::SampleEntry> entries;
+  for (const auto& [repo, pool] : pools) {
+    for (const auto& c : pool) entries.push_back({c.issue_id, "sampled", "census", std::nullopt, std::nullopt, 0});
+    summary[repo] = {static_cast<int>(pool.size()), static_cast<int>(pool.size())};
+  }
+  if (!force) refuse_to_drop_labeled_issues(db, name, entries);
+  db.transaction([&] { datasets::replace_sample(db, name, entries); });
+  return summary;
+}
+
 Replacement replace_in_sample(datasets::Database& db, const std::string& name, const std::string& repo,
                               int64_t number, const std::string& reason) {
   if (reason.empty())

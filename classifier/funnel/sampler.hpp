@@ -27,6 +27,12 @@ struct StratumDraw {
 std::map<std::string, StratumDraw> draw_sample(datasets::Database& db, const std::string& name, int total,
                                                uint64_t seed, bool force = false);
 
+// Records sample `name` as a census: every screened candidate, nothing drawn (how the bundled snapshot's
+// labeled set came to be: its raters labeled every issue a person had judged in scope). Refuses, as
+// draw_sample does, to drop labeled issues of an earlier sample of that name unless `force`.
+std::map<std::string, StratumDraw> census_sample(datasets::Database& db, const std::string& name,
+                                                 bool force = false);
+
 struct Replacement {
   std::string replacement_key;
   int64_t distance_seconds = 0;

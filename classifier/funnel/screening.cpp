@@ -55,7 +55,10 @@ const ScreeningRules& ScreeningRules::builtin() {
   return rules;
 }
 
-ScreeningOutcome screen_issue(const ScreeningRules& rules, const datasets::IssueRecord& issue) {
+ScreeningOutcome screen_issue(const ScreeningRules& rules, const datasets::IssueRecord& issue,
+                              ScopeDecisions scope) {
+  // A person who read the issue outranks keyword rules, as an audited label outranks the classifier.
+  if (scope == ScopeDecisions::kFollow && issue.scope) return {*issue.scope == "in", "scope:" + *issue.scope};
   if (issue.state != "closed") return {false, "state:" + issue.state};
   for (const auto& label : issue.labels) {
     for (const auto& p : rules.exclude_labels()) {
@@ -68,14 +71,16 @@ ScreeningOutcome screen_issue(const ScreeningRules& rules, const datasets::Issue
   return {false, "title:no-failure-term"};
 }
 
-std::map<std::string, RepositoryFunnel> screen_store(datasets::Database& db, const ScreeningRules& rules) {
+std::map<std::string, RepositoryFunnel> screen_store(datasets::Database& db, const ScreeningRules& rules,
+                                                     ScopeDecisions scope) {
   std::map<std::string, RepositoryFunnel> funnel;
   std::vector<datasets::ScreeningDecision> decisions;
   for (const auto& issue : datasets::load_issues(db)) {
-    ScreeningOutcome outcome = screen_issue(rules, issue);
+    ScreeningOutcome outcome = screen_issue(rules, issue, scope);
     auto& f = funnel[issue.repo];
     ++f.raw;
     if (outcome.candidate) ++f.candidates;
+    if (outcome.rule.rfind("scope:", 0) == 0) ++f.decided_by_person;
     decisions.push_back({issue.id, outcome.candidate ? "candidate" : "excluded", outcome.rule});
   }
   db.transaction([&] { datasets::replace_screening(db, decisions); });

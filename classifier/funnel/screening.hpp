@@ -34,18 +34,28 @@ class ScreeningRules {
 
 struct ScreeningOutcome {
   bool candidate = false;
-  // "state:open", "label:<id>", "title:no-failure-term" for exclusions; "title:<term id>" for candidates.
+  // "state:open", "label:<id>", "title:no-failure-term" for exclusions; "title:<term id>" for candidates;
+  // "scope:in" / "scope:out" where a person's scope decision was followed.
   std::string rule;
 };
 
-// Order of the checks: open issues first, then out-of-scope labels, then the failure terms of the title.
-ScreeningOutcome screen_issue(const ScreeningRules& rules, const datasets::IssueRecord& issue);
+enum class ScopeDecisions {
+  kFollow,  // a person's recorded scope decision (e.g. from a corpus snapshot) stands over the rules
+  kIgnore,  // the rules alone, as the study screened freshly mined issues
+};
+
+// Order of the checks: a person's scope decision (when followed), then open issues, then out-of-scope
+// labels, then the failure terms of the title.
+ScreeningOutcome screen_issue(const ScreeningRules& rules, const datasets::IssueRecord& issue,
+                              ScopeDecisions scope = ScopeDecisions::kFollow);
 
 struct RepositoryFunnel {
   int raw = 0;
   int candidates = 0;
+  int decided_by_person = 0;  // of raw: screened by a person's scope decision, not by the rules
 };
 // Screens every issue in the store and records all decisions in one transaction.
-std::map<std::string, RepositoryFunnel> screen_store(datasets::Database& db, const ScreeningRules& rules);
+std::map<std::string, RepositoryFunnel> screen_store(datasets::Database& db, const ScreeningRules& rules,
+                                                     ScopeDecisions scope = ScopeDecisions::kFollow);
 
 }  // namespace faultline::funnel

@@ -57,6 +57,13 @@ std::vector<SampleEntry> load_sample(Database& db, const std::string& name) {
   return out;
 }
 
+std::vector<std::string> list_samples(Database& db) {
+  Statement s = db.prepare("SELECT DISTINCT name FROM samples ORDER BY name");
+  std::vector<std::string> out;
+  while (s.step()) out.push_back(s.text(0));
+  return out;
+}
+
 void exclude_from_sample(Database& db, const std::string& name, int64_t issue_id, const std::string& reason,
                          int64_t replaced_by) {
   db.prepare("UPDATE samples SET status='excluded', reason=?, replaced_by=? WHERE name=? AND issue_id=?")

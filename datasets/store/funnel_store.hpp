@@ -23,13 +23,15 @@ std::optional<ScreeningDecision> find_screening(Database& db, int64_t issue_id);
 struct SampleEntry {
   int64_t issue_id = 0;
   std::string status;  // sampled | excluded
-  std::string origin;  // draw | replacement
+  std::string origin;  // draw | replacement | census
   std::optional<std::string> reason;
   std::optional<int64_t> replaced_by;
   int64_t seed = 0;
 };
 void replace_sample(Database& db, const std::string& name, const std::vector<SampleEntry>& entries);
 std::vector<SampleEntry> load_sample(Database& db, const std::string& name);
+// The names of the samples in the store, sorted.
+std::vector<std::string> list_samples(Database& db);
 void exclude_from_sample(Database& db, const std::string& name, int64_t issue_id, const std::string& reason,
                          int64_t replaced_by);
 void add_to_sample(Database& db, const std::string& name, const SampleEntry& entry);

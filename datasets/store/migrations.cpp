@@ -208,6 +208,23 @@ CREATE TABLE listing_pull_requests (
   PRIMARY KEY (repository_id, number)
 );
 )sql",
+      // 9: a sample may be a census (every candidate kept, nothing drawn), as the bundled snapshot's is. SQLite
+      // cannot change a CHECK in place, so the table is rebuilt with its rows.
+      R"sql(
+CREATE TABLE samples_v9 (
+  name TEXT NOT NULL,
+  issue_id INTEGER NOT NULL REFERENCES issues(id) ON DELETE CASCADE,
+  status TEXT NOT NULL CHECK (status IN ('sampled', 'excluded')),
+  origin TEXT NOT NULL CHECK (origin IN ('draw', 'replacement', 'census')),
+  reason TEXT,
+  replaced_by INTEGER REFERENCES issues(id),
+  seed INTEGER NOT NULL,
+  PRIMARY KEY (name, issue_id)
+);
+INSERT INTO samples_v9 SELECT name, issue_id, status, origin, reason, replaced_by, seed FROM samples;
+DROP TABLE samples;
+ALTER TABLE samples_v9 RENAME TO samples;
+)sql",
   };
   return steps;
 }

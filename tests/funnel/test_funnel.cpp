@@ -9,6 +9,7 @@
 #include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
+#include "common/error.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace faultline::funnel;
@@ -80,25 +81,106 @@ TEST(Funnel, CountsEachStageOfTableOnePerRepository) {
   faultline::testing::TempDir dir;
   Database db(dir.file("funnel.db"));
   fill(db);
-  auto rows = compute_funnel(db, "s");
-  ASSERT_EQ(rows.size(), 3u);
-  expect_row(rows[0], "a/b", 5, 3, 2, 1, 1);
-  expect_row(rows[1], "c/d", 3, 2, 1, 0, 1);
-  expect_row(rows[2], "e/f", 1, 0, 0, 0, 0);
-  expect_row(funnel_total(rows), "Total", 9, 5, 3, 1, 2);
+  auto f = compute_funnel(db, "s");
+  ASSERT_EQ(f.rows.size(), 3u);
+  expect_row(f.rows[0], "a/b", 5, 3, 2, 1, 1);
+  expect_row(f.rows[1], "c/d", 3, 2, 1, 0, 1);
+  expect_row(f.rows[2], "e/f", 1, 0, 0, 0, 0);
+  expect_row(funnel_total(f.rows), "Total", 9, 5, 3, 1, 2);
+  EXPECT_EQ(f.labeled_outside, 0);
+  EXPECT_EQ(f.sample_method, "draw+replacement");
 }
 
-TEST(Funnel, CountsOnlyTheNamedSample) {
+TEST(Funnel, LabelsOutsideTheNamedSampleAreCountedApartNotAsFinal) {
   faultline::testing::TempDir dir;
   Database db(dir.file("funnel.db"));
   fill(db);
-  auto rows = compute_funnel(db, "other");
-  ASSERT_EQ(rows.size(), 3u);
-  expect_row(rows[0], "a/b", 5, 3, 0, 0, 1);
-  expect_row(rows[1], "c/d", 3, 2, 1, 0, 1);
+  // Sample "other" holds only c/d#2, which has no label: a/b#2 and c/d#1 are labeled but not in it, so the
+  // final column is 0 everywhere (it may not exceed sampled: a/b has 0 sampled) and both are outside.
+  auto f = compute_funnel(db, "other");
+  ASSERT_EQ(f.rows.size(), 3u);
+  expect_row(f.rows[0], "a/b", 5, 3, 0, 0, 0);
+  expect_row(f.rows[1], "c/d", 3, 2, 1, 0, 0);
+  EXPECT_EQ(f.labeled_outside, 2);
+  EXPECT_TRUE(f.final_issues.empty());
+  EXPECT_EQ(f.sample_method, "draw");
 }
 
-TEST(Funnel, JsonCarriesTheRowsAndTheirTotal) {
+TEST(Funnel, SampleMembersThatAreNoLongerCandidatesAreCountedApart) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("funnel.db"));
+  fill(db);
+  // Reopening c/d#1 and screening again makes it no candidate: it leaves sampled and final (where its label
+  // was), and is counted as a stale sample member and a label outside the chain.
+  IssueRecord r = load_issue(db, id(db, "c/d", 1));
+  r.state = "open";
+  upsert_issue(db, r);
+  screen_store(db, ScreeningRules::builtin());
+  auto f = compute_funnel(db, "s");
+  expect_row(f.rows[1], "c/d", 3, 1, 0, 0, 0);
+  EXPECT_EQ(f.sampled_not_candidates, 1);
+  EXPECT_EQ(f.labeled_outside, 1);
+}
+
+TEST(Funnel, TheNoteSaysHowManyIssuesAPersonScreened) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("funnel.db"));
+  fill(db);
+  IssueRecord r = load_issue(db, id(db, "e/f", 1));  // open: the rules exclude it, a person keeps it
+  r.scope = "in";
+  upsert_issue(db, r);
+  screen_store(db, ScreeningRules::builtin());
+  auto f = compute_funnel(db, "s");
+  EXPECT_EQ(f.screened_by_person, 1);
+  expect_row(f.rows[2], "e/f", 1, 1, 0, 0, 0);
+  EXPECT_NE(funnel_note(f).find("rather than the rules: 1."), std::string::npos) << funnel_note(f);
+}
+
+TEST(Funnel, EveryStageIsWithinTheOneBeforeIt) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("funnel.db"));
+  fill(db);
+  for (const char* sample : {"s", "other"}) {
+    for (const auto& r : compute_funnel(db, sample).rows) {
+      EXPECT_LE(r.labeled, r.sampled) << sample << " " << r.repo;
+      EXPECT_LE(r.sampled + r.excluded, r.candidates) << sample << " " << r.repo;
+      EXPECT_LE(r.candidates, r.raw) << sample << " " << r.repo;
+    }
+  }
+}
+
+TEST(Funnel, WithoutASampleNothingIsFinalAndTheDescriptionSaysSo) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("funnel.db"));
+  fill(db);
+  auto f = compute_funnel(db, "");
+  EXPECT_EQ(funnel_total(f.rows).labeled, 0);
+  EXPECT_EQ(f.labeled_outside, 2);
+  EXPECT_EQ(f.sample_method, "none");
+  EXPECT_NE(funnel_note(f).find("No sample is recorded"), std::string::npos);
+  EXPECT_NE(funnel_note(f).find("outside it (2)"), std::string::npos);
+}
+
+TEST(Funnel, DefaultSampleIsMainThenTheOnlyOneAndAMisspelledNameIsAnError) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("funnel.db"));
+  EXPECT_EQ(resolve_sample(db, ""), "");  // none in the store
+  fill(db);                               // samples "other" and "s", no "main"
+  EXPECT_EQ(resolve_sample(db, "other"), "other");
+  EXPECT_THROW(resolve_sample(db, ""), faultline::Error);
+  try {
+    resolve_sample(db, "smaple");
+    FAIL() << "a misspelled sample was accepted";
+  } catch (const faultline::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("samples: other, s"), std::string::npos) << e.what();
+  }
+  replace_sample(db, "other", {});
+  EXPECT_EQ(resolve_sample(db, ""), "s");  // the only one left
+  replace_sample(db, "main", {{id(db, "c/d", 2), "sampled", "draw", {}, {}, 3}});
+  EXPECT_EQ(resolve_sample(db, ""), "main");
+}
+
+TEST(Funnel, JsonCarriesTheRowsTheirTotalAndWhatFellOutside) {
   faultline::testing::TempDir dir;
   Database db(dir.file("funnel.db"));
   fill(db);
@@ -112,4 +194,9 @@ TEST(Funnel, JsonCarriesTheRowsAndTheirTotal) {
       j["total"],
       (nlohmann::json{
           {"repo", "Total"}, {"raw", 9}, {"candidate", 5}, {"sampled", 3}, {"excluded", 1}, {"final", 2}}));
+  EXPECT_EQ(j["sample"], "s");
+  EXPECT_EQ(j["sample_method"], "draw+replacement");
+  EXPECT_EQ(j["seed"], 1);
+  EXPECT_EQ(j["labeled_outside_sample"], 0);
+  EXPECT_EQ(j["screened_by_person"], 0);  // no issue of fill() carries a scope decision
 }

@@ -215,10 +215,44 @@ TEST(Funnel, AnIssueReplacedInTheSampleIsNoLongerFinal) {
                        {{three, "crash", "code_logic_error", "agreed", "alice,bob"},
                         {four, "hang", "concurrency_error", "agreed", "alice,bob"}},
                        audit);
-  ASSERT_EQ(funnel_total(compute_funnel(db, "s")).labeled, 2);
+  ASSERT_EQ(funnel_total(compute_funnel(db, "s").rows).labeled, 2);
   replace_in_sample(db, "s", "a/b", 3, "no fix evidence");
-  FunnelRow total = funnel_total(compute_funnel(db, "s"));
+  FunnelRow total = funnel_total(compute_funnel(db, "s").rows);
   EXPECT_EQ(total.labeled, 1);  // #3 is excluded; only #4 stays final
   EXPECT_EQ(total.excluded, 1);
   EXPECT_EQ(total.sampled, 2);  // #4 and the replacement #2
+}
+
+TEST(Sampler, ACensusTakesEveryCandidateAndNothingElse) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("c.db"));
+  fill(db);  // a/b: #1-#6 candidates, #7 open
+  auto summary = census_sample(db, "bundled");
+  EXPECT_EQ(summary["a/b"].candidates, 6);
+  EXPECT_EQ(summary["a/b"].allocated, 6);
+  auto entries = load_sample(db, "bundled");
+  ASSERT_EQ(entries.size(), 6u);
+  for (const auto& e : entries) {
+    EXPECT_EQ(e.origin, "census");
+    EXPECT_EQ(e.status, "sampled");
+    EXPECT_NE(load_issue(db, e.issue_id).number, 7);
+  }
+  auto f = compute_funnel(db, "bundled");
+  EXPECT_EQ(f.sample_method, "census");
+  EXPECT_NE(funnel_note(f).find("census"), std::string::npos);
+  EXPECT_EQ(funnel_note(f).find("scope decision"), std::string::npos);  // the rules screened every issue
+}
+
+TEST(Sampler, ACensusWithoutCandidatesIsAnError) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("c.db"));
+  IssueRecord open;
+  open.repo = "a/b";
+  open.number = 1;
+  open.url = "u";
+  open.state = "open";
+  open.title = "crash";
+  upsert_issue(db, open);
+  screen_store(db, ScreeningRules::builtin());
+  EXPECT_THROW(census_sample(db, "bundled"), faultline::Error);
 }

@@ -115,3 +115,42 @@ TEST(Screening, StoreRecordsEveryDecisionWithItsRule) {
   EXPECT_EQ(decisions[*faultline::datasets::find_issue(db, "NVIDIA/cutlass", 3)].rule,
             "title:no-failure-term");
 }
+
+TEST(Screening, APersonsScopeDecisionStandsOverTheRulesUnlessRulesOnly) {
+  // An open issue with no failure term that a person judged in scope, and a closed "crash" a person judged
+  // out of scope: followed, the person decides both; with the rules alone both flip.
+  auto in = issue("Question about the epilogue", "open");
+  in.scope = "in";
+  auto out = issue("Kernel crash", "closed");
+  out.scope = "out";
+  const auto& rules = ScreeningRules::builtin();
+  auto followed_in = screen_issue(rules, in);
+  auto followed_out = screen_issue(rules, out);
+  EXPECT_TRUE(followed_in.candidate);
+  EXPECT_EQ(followed_in.rule, "scope:in");
+  EXPECT_FALSE(followed_out.candidate);
+  EXPECT_EQ(followed_out.rule, "scope:out");
+  auto ruled_in = screen_issue(rules, in, faultline::funnel::ScopeDecisions::kIgnore);
+  auto ruled_out = screen_issue(rules, out, faultline::funnel::ScopeDecisions::kIgnore);
+  EXPECT_FALSE(ruled_in.candidate);
+  EXPECT_EQ(ruled_in.rule, "state:open");
+  EXPECT_TRUE(ruled_out.candidate);
+  EXPECT_EQ(ruled_out.rule, "title:crash");
+}
+
+TEST(Screening, StoreCountsTheDecisionsAPersonMade) {
+  faultline::testing::TempDir dir;
+  faultline::datasets::Database db(dir.file("s.db"));
+  auto a = issue("Kernel crash", "closed");  // rules: candidate
+  auto b = issue("How to build", "open");    // a person: in
+  b.number = 2;
+  b.scope = "in";
+  for (const auto& r : {a, b}) faultline::datasets::upsert_issue(db, r);
+  auto funnel = faultline::funnel::screen_store(db, ScreeningRules::builtin());
+  EXPECT_EQ(funnel["NVIDIA/cutlass"].candidates, 2);
+  EXPECT_EQ(funnel["NVIDIA/cutlass"].decided_by_person, 1);
+  auto rules_only =
+      faultline::funnel::screen_store(db, ScreeningRules::builtin(), faultline::funnel::ScopeDecisions::kIgnore);
+  EXPECT_EQ(rules_only["NVIDIA/cutlass"].candidates, 1);
+  EXPECT_EQ(rules_only["NVIDIA/cutlass"].decided_by_person, 0);
+}

@@ -1,5 +1,5 @@
 """Builds a store the way cli/demo_pipeline.sh does, from the bundled snapshot, minus the slow steps a test
-does not need (cross-validation, the suite): import, screen, both raters' labels, audit, adjudication,
+does not need (cross-validation, the suite): import, screen, the census sample, both raters' labels, audit, adjudication,
 training, classification, and the reproducer catalog (`repro list` records it, as the suite does)."""
 import os
 import subprocess
@@ -15,6 +15,7 @@ def build_demo_store(faultline, source_dir, db):
     snapshot = os.path.join(source_dir, "datasets", "snapshot")
     run(faultline, db, "import", "--snapshot", os.path.join(snapshot, "issues.jsonl"))
     run(faultline, db, "screen")
+    run(faultline, db, "sample", "--census", "--name", "bundled")
     run(faultline, db, "label", "import", "--rater", "rater_a", os.path.join(snapshot, "labels_rater_a.csv"))
     run(faultline, db, "label", "import", "--rater", "rater_b", os.path.join(snapshot, "labels_rater_b.csv"))
     run(faultline, db, "audit", "--raters", "rater_a,rater_b", "--threshold", "0.8")

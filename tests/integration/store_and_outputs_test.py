@@ -5,6 +5,7 @@ never created by a verb that only reads or derives, a busy store says so, and ou
 import json
 import os
 import resource
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -57,6 +58,24 @@ with tempfile.TemporaryDirectory() as tmp:
     holder.execute("ROLLBACK")
     holder.close()
     check(run("screen", db=db).returncode == 0, "screen after the lock was released failed")
+
+    # A write-protected store can be reported: the report reads the manifests instead of registering them in
+    # the store. As root, write protection means nothing, so the report then runs as user nobody.
+    protected = os.path.join(tmp, "protected")
+    os.makedirs(protected)
+    shutil.copy(db, os.path.join(protected, "store.db"))
+    report_dir = os.path.join(tmp, "protected-report")
+    os.makedirs(report_dir)
+    os.chmod(report_dir, 0o777)
+    os.chmod(tmp, 0o755)
+    os.chmod(os.path.join(protected, "store.db"), 0o444)
+    os.chmod(protected, 0o555)
+    as_nobody = (lambda: (os.setgid(65534), os.setuid(65534))) if os.geteuid() == 0 else None
+    out = subprocess.run([faultline, "--db", os.path.join(protected, "store.db"), "report", "--out", report_dir,
+                          "--format", "md"], capture_output=True, text=True, preexec_fn=as_nobody)
+    check(out.returncode == 0, f"report on a write-protected store: {out.stderr}")
+    check(os.path.exists(os.path.join(report_dir, "report.md")), "report on a write-protected store wrote no file")
+    os.chmod(protected, 0o755)
 
     # Output files on a full disk: non-zero, the message names the file, the old file is untouched and
     # no temporary file is left. The same command with room succeeds (the limit made the difference).

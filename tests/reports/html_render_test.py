@@ -169,6 +169,8 @@ with tempfile.TemporaryDirectory() as tmp:
     snapshot = os.path.join(source_dir, "datasets", "snapshot")
     run = lambda *args: subprocess.run([faultline, "--db", db, *args], check=True, capture_output=True, text=True)
     run("import", "--snapshot", os.path.join(snapshot, "issues.jsonl"))
+    run("screen")
+    run("sample", "--census", "--name", "bundled")
     run("label", "import", "--rater", "rater_a", os.path.join(snapshot, "labels_rater_a.csv"))
     run("label", "import", "--rater", "rater_b", os.path.join(snapshot, "labels_rater_b.csv"))
     run("audit")
@@ -185,7 +187,7 @@ with tempfile.TemporaryDirectory() as tmp:
     html = dom.stdout
     assert len(re.findall(r'class="cell"', html)) == 90, "heat map needs 15 x 6 cells"
     assert len(re.findall(r'class="share-bar"', html)) == 42
-    assert len(re.findall(r'class="funnel-bar"', html)) == 3
+    assert len(re.findall(r'class="funnel-bar"', html)) == 4  # raw, candidate, sampled, final
     bars = len(re.findall(r'class="bar"', html))
     assert 30 <= bars <= 42, bars  # 7 repositories x 6 symptoms, minus empty pairs
 

@@ -72,9 +72,12 @@ inline reports::ReportData study_report_data() {
     row.repo = repos[r];
     row.raw = raw[r];
     row.candidates = candidate[r];
+    row.sampled = final_count[r];  // the study's Table I has no sampled column: its sample after replacements
     row.labeled = final_count[r];
-    data.funnel.push_back(row);
+    data.funnel.rows.push_back(row);
   }
+  data.funnel.sample = "main";
+  data.funnel.sample_method = "draw+replacement";
   data.audit_kappa = 0.87;
   data.audit_n = 300;
   return data;

@@ -19,8 +19,8 @@ namespace ds = faultline::datasets;
 
 namespace {
 
-// Three issues: #1 has a final manual label; #2 is a screened-in candidate with a confident prediction;
-// #3 has an equally confident prediction but screening excluded it (it is open).
+// Three issues: #1 has a final manual label and is in the sample; #2 is a screened-in candidate with a
+// confident prediction; #3 has an equally confident prediction but screening excluded it (it is open).
 void fill(ds::Database& db) {
   for (int n = 1; n <= 3; ++n) {
     ds::IssueRecord r;
@@ -34,6 +34,7 @@ void fill(ds::Database& db) {
   auto id = [&](int n) { return *ds::find_issue(db, "NVIDIA/cutlass", n); };
   ds::replace_screening(db,
                         {{id(1), "candidate", "r"}, {id(2), "candidate", "r"}, {id(3), "excluded", "open"}});
+  ds::replace_sample(db, "main", {{id(1), "sampled", "draw", {}, {}, 1}, {id(2), "sampled", "draw", {}, {}, 1}});
   ds::replace_final_labels(db, {{id(1), "crash", "api_misuse", "agreed", "a,b"}},
                            ds::record_audit(db, "a,b", 1, 1.0, 0.8, "pass"));
   ds::replace_predictions(db, {{id(2), "v", "in", .9, "hang", .9, "concurrency_error", .9, false, "[]"},
@@ -59,6 +60,20 @@ TEST(ReportProvenance, ByDefaultOnlyFinalManualLabelsAreCounted) {
   ASSERT_EQ(data.cases.size(), 1u);
   EXPECT_EQ(data.cases[0].issue, "NVIDIA/cutlass#1");
   EXPECT_TRUE(data.predicted_cases.empty());
+}
+
+TEST(ReportProvenance, AFinalLabelOutsideTheSampleIsNotCountedButSaidApart) {
+  faultline::testing::TempDir dir;
+  ds::Database db(dir.file("r.db"));
+  fill(db);
+  auto id = [&](int n) { return *ds::find_issue(db, "NVIDIA/cutlass", n); };
+  ds::replace_sample(db, "main", {{id(2), "sampled", "draw", {}, {}, 1}});  // #1 is no longer in it
+  auto data = load_report_data(db, ReportOptions{});
+  EXPECT_TRUE(data.cases.empty());
+  EXPECT_EQ(data.funnel.labeled_outside, 1);
+  auto tables = all_tables(data);
+  EXPECT_NE(table(tables, "table1_funnel").note.find("outside it (1)"), std::string::npos)
+      << table(tables, "table1_funnel").note;
 }
 
 TEST(ReportProvenance, WithPredictionsOnlyScreenedInCandidatesAreAddedAndKeptApart) {

@@ -2,6 +2,7 @@
 
 #include "datasets/store/audit_store.hpp"
 #include "datasets/store/database.hpp"
+#include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
 #include "datasets/store/suite_store.hpp"
@@ -23,8 +24,17 @@ int64_t add_issue(datasets::Database& db, int64_t number) {
   return *datasets::find_issue(db, issue.repo, number);
 }
 
+// Final labels on sampled candidates (a census of them), so the report counts every one.
 void label_all(datasets::Database& db, const std::vector<std::pair<int64_t, std::string>>& labels) {
   db.transaction([&] {
+    std::vector<datasets::ScreeningDecision> screened;
+    std::vector<datasets::SampleEntry> sample;
+    for (const auto& [id, root_cause] : labels) {
+      screened.push_back({id, "candidate", "test"});
+      sample.push_back({id, "sampled", "census", std::nullopt, std::nullopt, 0});
+    }
+    datasets::replace_screening(db, screened);
+    datasets::replace_sample(db, "main", sample);
     int64_t audit = datasets::record_audit(db, "a,b", static_cast<int>(labels.size()), 1.0, 0.8, "pass");
     std::vector<datasets::FinalLabel> finals;
     for (const auto& [id, root_cause] : labels) finals.push_back({id, "incorrect_functionality", root_cause, "agreed", "a,b"});

@@ -68,6 +68,39 @@ TEST(Migrations, UpgradesAnOlderSchemaInPlaceKeepingItsData) {
   EXPECT_EQ(has.integer(0), 1);
 }
 
+TEST(Migrations, SamplesOfAVersionEightStoreSurviveTheCensusMigration) {
+  faultline::testing::TempDir dir;
+  int64_t id = 0;
+  {
+    Database old(dir.file("store.db"), 8);  // before a sample could be a census
+    faultline::datasets::IssueRecord r;
+    r.repo = "NVIDIA/cutlass";
+    r.number = 7;
+    r.url = "u";
+    r.state = "closed";
+    r.title = "crash";
+    faultline::datasets::upsert_issue(old, r);
+    id = *faultline::datasets::find_issue(old, "NVIDIA/cutlass", 7);
+    old.prepare("INSERT INTO samples(name, issue_id, status, origin, seed) VALUES ('main', ?, 'sampled', 'draw', 7)")
+        .bind_all(id)
+        .run();
+    EXPECT_THROW(old.exec("INSERT INTO samples(name, issue_id, status, origin, seed) VALUES ('c', " +
+                          std::to_string(id) + ", 'sampled', 'census', 0)"),
+                 faultline::Error);
+  }
+  Database upgraded(dir.file("store.db"));
+  auto kept = upgraded.prepare("SELECT name, origin, seed FROM samples");
+  ASSERT_TRUE(kept.step());
+  EXPECT_EQ(kept.text(0), "main");
+  EXPECT_EQ(kept.text(1), "draw");
+  EXPECT_EQ(kept.integer(2), 7);
+  upgraded.exec("INSERT INTO samples(name, issue_id, status, origin, seed) VALUES ('c', " + std::to_string(id) +
+                ", 'sampled', 'census', 0)");
+  EXPECT_THROW(upgraded.exec("INSERT INTO samples(name, issue_id, status, origin, seed) VALUES ('d', " +
+                             std::to_string(id) + ", 'sampled', 'guess', 0)"),
+               faultline::Error);
+}
+
 TEST(Migrations, RefusesANewerSchema) {
   faultline::testing::TempDir dir;
   {
