@@ -8,11 +8,28 @@
 
 namespace faultline::common {
 
-std::string read_text_file(const std::string& path) {
+namespace {
+
+std::ifstream open_file(const std::string& path) {
   // A directory opens as a stream that reads nothing; that must not pass for an empty file.
   if (std::filesystem::is_directory(path)) throw Error(path + ": is a directory, not a file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path + ": cannot open the file");
+  return in;
+}
+
+}  // namespace
+
+void for_each_line(const std::string& path, const std::function<void(const std::string&, int)>& line) {
+  std::ifstream in = open_file(path);
+  std::string text;
+  int number = 0;
+  while (std::getline(in, text)) line(text, ++number);
+  if (in.bad()) throw Error(path + ": cannot read the file");
+}
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in = open_file(path);
   std::stringstream buffer;
   buffer << in.rdbuf();
   if (in.bad()) throw Error(path + ": cannot read the file");

@@ -35,38 +35,61 @@ int64_t require_issue(Database& db, const std::string& repo, int64_t number, con
               " is not in the store (import or mine it first)");
 }
 
-UpsertResult upsert_issue(Database& db, const IssueRecord& issue) {
-  int64_t repo_id = ensure_repository(db, issue.repo);
-  std::optional<int64_t> existing = find_issue(db, issue.repo, issue.number);
-  nlohmann::json error_lines = issue.error_lines;
-  if (existing) {
-    // A record without a scope decision (a mined one) keeps the decision and reason a person recorded.
-    db.prepare(
+UpsertResult upsert_issue(Database& db, const IssueRecord& issue) { return IssueWriter(db).upsert(issue); }
+
+IssueWriter::IssueWriter(Database& db)
+    : db_(db),
+      find_repository_(db.prepare("SELECT id FROM repositories WHERE full_name = ?")),
+      insert_repository_(db.prepare("INSERT INTO repositories(full_name) VALUES (?)")),
+      find_issue_(db.prepare("SELECT id FROM issues WHERE repository_id = ? AND number = ?")),
+      // A record without a scope decision (a mined one) keeps the decision and reason a person recorded.
+      update_issue_(db.prepare(
           "UPDATE issues SET url=?, state=?, created=?, updated=?, title=?, body=?, error_lines=?, env=?, "
           "discussion=?, scope=COALESCE(?, scope), "
           "scope_reason=CASE WHEN ? IS NULL THEN scope_reason ELSE ? END, "
-          "raw_json=COALESCE(?, raw_json) WHERE id=?")
-        .bind_all(issue.url, issue.state, issue.created, issue.updated, issue.title, issue.body,
-                  error_lines.dump(), issue.env, issue.discussion, issue.scope, issue.scope,
-                  issue.scope_reason, issue.raw_json, *existing)
+          "raw_json=COALESCE(?, raw_json) WHERE id=?")),
+      insert_issue_(db.prepare(
+          "INSERT INTO issues(repository_id, number, url, state, created, updated, title, body, error_lines, "
+          "env, discussion, scope, scope_reason, raw_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
+      clear_labels_(db.prepare("DELETE FROM issue_labels WHERE issue_id = ?")),
+      add_label_(db.prepare("INSERT OR IGNORE INTO issue_labels(issue_id, name) VALUES (?, ?)")) {}
+
+int64_t IssueWriter::repository_id(const std::string& full_name) {
+  if (auto known = repositories_.find(full_name); known != repositories_.end()) return known->second;
+  find_repository_.bind_all(full_name);
+  std::optional<int64_t> id;
+  if (find_repository_.step()) id = find_repository_.integer(0);
+  find_repository_.reset();
+  if (!id) {
+    insert_repository_.bind_all(full_name).run();
+    id = db_.last_insert_id();
+  }
+  return repositories_[full_name] = *id;
+}
+
+UpsertResult IssueWriter::upsert(const IssueRecord& issue) {
+  int64_t repo_id = repository_id(issue.repo);
+  find_issue_.bind_all(repo_id, issue.number);
+  std::optional<int64_t> existing;
+  if (find_issue_.step()) existing = find_issue_.integer(0);
+  find_issue_.reset();
+  std::string error_lines = nlohmann::json(issue.error_lines).dump();
+  if (existing) {
+    update_issue_
+        .bind_all(issue.url, issue.state, issue.created, issue.updated, issue.title, issue.body, error_lines,
+                  issue.env, issue.discussion, issue.scope, issue.scope, issue.scope_reason, issue.raw_json,
+                  *existing)
         .run();
   } else {
-    db.prepare(
-          "INSERT INTO issues(repository_id, number, url, state, created, updated, title, body, error_lines, "
-          "env, "
-          "discussion, scope, scope_reason, raw_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+    insert_issue_
         .bind_all(repo_id, issue.number, issue.url, issue.state, issue.created, issue.updated, issue.title,
-                  issue.body, error_lines.dump(), issue.env, issue.discussion, issue.scope,
-                  issue.scope_reason, issue.raw_json)
+                  issue.body, error_lines, issue.env, issue.discussion, issue.scope, issue.scope_reason,
+                  issue.raw_json)
         .run();
   }
-  int64_t id = existing ? *existing : db.last_insert_id();
-  db.prepare("DELETE FROM issue_labels WHERE issue_id = ?").bind_all(id).run();
-  Statement add = db.prepare("INSERT OR IGNORE INTO issue_labels(issue_id, name) VALUES (?, ?)");
-  for (const auto& label : issue.labels) {
-    add.bind_all(id, label);
-    add.run();
-  }
+  int64_t id = existing ? *existing : db_.last_insert_id();
+  clear_labels_.bind_all(id).run();
+  for (const auto& label : issue.labels) add_label_.bind_all(id, label).run();
   return {id, !existing};
 }
 

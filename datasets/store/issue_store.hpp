@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "datasets/store/database.hpp"
@@ -20,6 +21,22 @@ struct UpsertResult {
   bool inserted;
 };
 UpsertResult upsert_issue(Database& db, const IssueRecord& issue);
+
+// upsert_issue for many issues: its statements are prepared once and repository ids remembered, so an
+// import of N issues compiles no SQL per issue. Lives no longer than the transaction it writes in.
+class IssueWriter {
+ public:
+  explicit IssueWriter(Database& db);
+  UpsertResult upsert(const IssueRecord& issue);
+
+ private:
+  int64_t repository_id(const std::string& full_name);
+
+  Database& db_;
+  Statement find_repository_, insert_repository_, find_issue_, update_issue_, insert_issue_, clear_labels_,
+      add_label_;
+  std::unordered_map<std::string, int64_t> repositories_;
+};
 
 std::optional<int64_t> find_issue(Database& db, const std::string& repo, int64_t number);
 // Like find_issue, but throws a clear error naming `where` when the issue is not in the store.

@@ -2,7 +2,6 @@
 
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 
 #include "common/text_file.hpp"
 #include "common/csv.hpp"
@@ -70,35 +69,29 @@ IssueRecord parse_record(const std::string& json_line, const std::string& where)
   return r;
 }
 
-std::vector<IssueRecord> read_snapshot(const std::string& path) {
-  std::istringstream in(common::read_text_file(path));
-  std::vector<IssueRecord> records;
-  std::set<std::string> seen;
-  std::string line;
-  int line_number = 0;
-  while (std::getline(in, line)) {
-    ++line_number;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    std::string where = path + ":" + std::to_string(line_number);
+void read_snapshot(const std::string& path, const std::function<void(IssueRecord&&)>& record) {
+  std::set<std::string> seen;  // keys only: a few dozen bytes per issue
+  common::for_each_line(path, [&](const std::string& line, int number) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) return;
+    std::string where = path + ":" + std::to_string(number);
     IssueRecord r = parse_record(line, where);
     if (!seen.insert(r.key()).second) throw Error(where + ": " + r.key() + " appears twice in the snapshot");
-    records.push_back(std::move(r));
-  }
-  if (records.empty()) throw Error(path + ": no records (the snapshot is empty)");
+    record(std::move(r));
+  });
+  if (seen.empty()) throw Error(path + ": no records (the snapshot is empty)");
+}
+
+std::vector<IssueRecord> read_snapshot(const std::string& path) {
+  std::vector<IssueRecord> records;
+  read_snapshot(path, [&](IssueRecord&& r) { records.push_back(std::move(r)); });
   return records;
 }
 
 ImportSummary import_snapshot(Database& db, const std::string& path) {
-  std::vector<IssueRecord> records = read_snapshot(path);
   ImportSummary summary;
   db.transaction([&] {
-    for (const auto& r : records) {
-      if (upsert_issue(db, r).inserted) {
-        ++summary.inserted;
-      } else {
-        ++summary.updated;
-      }
-    }
+    IssueWriter writer(db);
+    read_snapshot(path, [&](IssueRecord&& r) { ++(writer.upsert(r).inserted ? summary.inserted : summary.updated); });
   });
   return summary;
 }

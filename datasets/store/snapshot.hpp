@@ -1,6 +1,7 @@
 // The snapshot format: JSONL corpus records (DESIGN.md), read into the store and written back out.
 #pragma once
 
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -10,7 +11,9 @@
 
 namespace faultline::datasets {
 
-// Parses every line; throws faultline::Error naming the file, line and field on the first bad record.
+// Parses every line, one at a time, handing each record to `record`; throws faultline::Error naming the
+// file, line and field on the first bad record, a repeated issue or an empty file.
+void read_snapshot(const std::string& path, const std::function<void(IssueRecord&&)>& record);
 std::vector<IssueRecord> read_snapshot(const std::string& path);
 IssueRecord parse_record(const std::string& json_line, const std::string& where);
 
@@ -18,7 +21,7 @@ struct ImportSummary {
   int inserted = 0;
   int updated = 0;
 };
-// Validates the whole file first, then writes it in one transaction: all records or none.
+// Streams the file into the store in one transaction: all records or, on any error, none.
 ImportSummary import_snapshot(Database& db, const std::string& path);
 
 void write_issues_jsonl(std::ostream& out, const std::vector<IssueRecord>& issues);

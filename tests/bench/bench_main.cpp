@@ -1,10 +1,15 @@
 // faultline's benchmarks (./run bench). Each figure comes with a baseline or budget measured or stated in
 // the same run, and the ratio between them; nothing here is a pass/fail test.
+#include <fcntl.h>
+#include <spawn.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -15,6 +20,7 @@
 #include "classifier/model/text_features.hpp"
 #include "datasets/store/audit_store.hpp"
 #include "datasets/store/database.hpp"
+#include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
 #include "datasets/store/snapshot.hpp"
@@ -101,6 +107,76 @@ long naive_mine(datasets::Database& db, const std::string& url, long* requests) 
   return comments;
 }
 
+struct ProcessRun {
+  double seconds = 0;
+  double peak_mib = 0;
+};
+
+// Runs the faultline executable as a user would (fork/exec), for its wall time and peak resident memory.
+ProcessRun run_faultline(const std::vector<std::string>& args) {
+  std::vector<std::string> argv_text{std::string(FAULTLINE_BINARY_DIR) + "/cli/faultline"};
+  argv_text.insert(argv_text.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_text) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  auto start = std::chrono::steady_clock::now();
+  pid_t pid = 0;
+  posix_spawn_file_actions_t quiet;
+  posix_spawn_file_actions_init(&quiet);
+  posix_spawn_file_actions_addopen(&quiet, 1, "/dev/null", O_WRONLY, 0);
+  int spawned = posix_spawn(&pid, argv[0], &quiet, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&quiet);
+  if (spawned != 0) {
+    std::fprintf(stderr, "bench: cannot start %s\n", argv[0]);
+    std::exit(1);
+  }
+  int status = 0;
+  rusage usage{};
+  wait4(pid, &status, 0, &usage);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::fprintf(stderr, "bench: %s %s failed\n", argv[0], args.empty() ? "" : args[0].c_str());
+    std::exit(1);
+  }
+  return {std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+          usage.ru_maxrss / 1024.0};
+}
+
+// n corpus records: the bundled ones repeated under new issue numbers.
+std::string write_snapshot(const testing::TempDir& dir, int n) {
+  std::vector<std::string> lines;
+  std::ifstream in(std::string(FAULTLINE_SOURCE_DIR) + "/datasets/snapshot/issues.jsonl");
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  std::string path = dir.file("snapshot" + std::to_string(n) + ".jsonl");
+  std::ofstream out(path);
+  for (int i = 0; i < n; ++i) {
+    json record = json::parse(lines[i % lines.size()]);
+    record["number"] = i + 1;
+    record["url"] = "https://github.com/" + record["repo"].get<std::string>() + "/issues/" + std::to_string(i + 1);
+    out << record.dump() << '\n';
+  }
+  return path;
+}
+
+void bench_import() {
+  std::printf("import: the whole process, 10,000 and 100,000 corpus records\n");
+  testing::TempDir dir;
+  std::map<int, ProcessRun> runs;
+  std::map<int, double> file_mib;
+  for (int n : {10000, 100000}) {
+    std::string snapshot = write_snapshot(dir, n);
+    file_mib[n] = std::filesystem::file_size(snapshot) / 1048576.0;
+    runs[n] = run_faultline({"--db", dir.file("import" + std::to_string(n) + ".db"), "--quiet", "import",
+                             "--snapshot", snapshot});
+    row("import " + std::to_string(n) + " records", fmt("%.2f s", runs[n].seconds),
+        fmt("file %.0f MiB", file_mib[n]), fmt("peak %.0f MiB", runs[n].peak_mib));
+  }
+  double linearity = runs[100000].seconds / runs[10000].seconds;
+  row("import time, 100k over 10k", fmt("%.2f", linearity), "10.00 if linear", fmt("%.2f of linear", linearity / 10));
+  results["import"] = {{"seconds_10k", runs[10000].seconds}, {"seconds_100k", runs[100000].seconds},
+                       {"peak_mib_10k", runs[10000].peak_mib}, {"peak_mib_100k", runs[100000].peak_mib},
+                       {"file_mib_100k", file_mib[100000]}, {"time_ratio_100k_10k", linearity}};
+}
+
 void bench_mining() {
   std::printf("mining: fake GitHub on 127.0.0.1, 10,000 issues and 50,000 comments\n");
   json config = {{"repos", {{"o/r", {{"issues", 10000}, {"comments", 50000}}}}}};
@@ -184,6 +260,8 @@ void bench_classifier_and_report() {
   std::printf("report: 10,000 labeled issues\n");
   datasets::Database big(dir.file("r.db"));
   std::vector<datasets::FinalLabel> finals;
+  std::vector<datasets::ScreeningDecision> screened;
+  std::vector<datasets::SampleEntry> sample;
   const auto& tax = taxonomy::Taxonomy::builtin();
   big.transaction([&] {
     for (int i = 0; i < 10000; ++i) {
@@ -196,12 +274,20 @@ void bench_classifier_and_report() {
       auto id = datasets::upsert_issue(big, r).id;
       finals.push_back(datasets::FinalLabel{id, tax.symptoms()[i % 6].id, tax.root_causes()[(i * 7) % 15].id,
                                             "agreed", "a,b"});
+      screened.push_back({id, "candidate", "bench"});
+      sample.push_back({id, "sampled", "census", std::nullopt, std::nullopt, 0});
     }
+    datasets::replace_screening(big, screened);
+    datasets::replace_sample(big, "main", sample);
     auto audit = datasets::record_audit(big, "a,b", 10000, 0.9, 0.8, "pass");
     datasets::replace_final_labels(big, finals, audit);
   });
   Clock r;
   auto data = reports::load_report_data(big, {});
+  if (data.cases.size() != 10000) {
+    std::fprintf(stderr, "bench: the report counted %zu cases, not 10000\n", data.cases.size());
+    std::exit(1);
+  }
   auto written = reports::write_report(data, dir.file("report"), {"md", "csv", "tex", "json", "html"});
   double report_s = r.wall_seconds();
   row("report, all formats", fmt("%.2f s", report_s), "budget 2 s", fmt("%.2f of budget", report_s / 2.0));
@@ -214,6 +300,7 @@ int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // progress shows even when piped
   std::printf("faultline benchmarks (%s)\n", argc > 1 ? argv[1] : "");
   row("measure", "value", "baseline / budget", "ratio");
+  bench_import();
   bench_mining();
   bench_classifier_and_report();
   std::string out = std::string(FAULTLINE_BINARY_DIR) + "/bench.json";

@@ -128,3 +128,19 @@ TEST(Snapshot, ImportingADirectoryOrAnEmptyFileIsAnErrorNamingIt) {
   dir.write("empty.jsonl", std::string(kRecord) + "\n");
   EXPECT_EQ(message(empty), "");
 }
+
+TEST(Snapshot, ABadRecordAfterGoodOnesLeavesTheStoreAsItWas) {
+  // Records are written while the file is read, so all-or-nothing rests on the transaction: lines 1 and 2 are
+  // good new issues, line 3 is broken, and nothing may land. Without the bad line both land (shown last).
+  faultline::testing::TempDir dir;
+  Database db(dir.file("store.db"));
+  std::string other = kRecord;
+  other.replace(other.find("\"number\":258"), 12, "\"number\":259");
+  std::string good = std::string(kRecord) + "\n" + other + "\n";
+  std::string path = dir.write("a.jsonl", good + "{\"repo\": \"flashinfer-ai/flashinfer\"}\n");
+  EXPECT_THROW(import_snapshot(db, path), faultline::Error);
+  EXPECT_EQ(count_issues(db), 0);
+  dir.write("a.jsonl", good);
+  EXPECT_EQ(import_snapshot(db, path).inserted, 2);
+  EXPECT_EQ(count_issues(db), 2);
+}
