@@ -61,23 +61,26 @@ void add_mine_command(CLI::App& app, Context& ctx) {
                                             std::getenv("GITHUB_TOKEN"));
     if (o.api.tokens.empty())
       std::cerr << "warning: GITHUB_TOKEN is not set: GitHub allows 60 requests per hour without a token\n";
-    bool tty = isatty(STDERR_FILENO);
-    auto status = [tty](const std::string& text) {
-      if (tty) std::cerr << "\r" << text << "\033[K" << std::flush;
-    };
-    // Waiting is said whether or not stderr is a terminal: a silent hour looks like a hang.
+    const bool tty = isatty(STDERR_FILENO);
+    auto progress = ctx.progress();
+    // Pages as a redrawn line (or every few seconds in a log); every rate-limit wait is said, whether or
+    // not stderr is a terminal: a silent hour looks like a hang. On a terminal the wait counts down.
     o.api.wait_report_interval_s = tty ? 1 : 60;
-    if (!ctx.quiet) {  // the global --quiet
-      o.api.on_wait = [tty](const std::string& text) {
-        std::cerr << (tty ? "\r" : "") << text << (tty ? "\033[K" : "\n") << std::flush;
-      };
-    }
+    o.api.on_wait = [&progress, tty](const std::string& text) {
+      tty ? progress->update(text) : progress->note(text);
+    };
+    // Warnings are not progress: --quiet keeps them.
     o.api.on_warning = [tty](const std::string& text) {
       std::cerr << (tty ? "\r\033[K" : "") << "warning: " << text << "\n";
     };
+    std::string last_status;
+    auto status = [&progress, &last_status](const std::string& text) {
+      progress->update(text);
+      last_status = text;
+    };
     auto db = ctx.open_or_create_db();
     auto summary = miner::mine(*db, o, status);
-    if (tty) std::cerr << "\r\033[K";
+    progress->finish(last_status.empty() ? "mine: nothing to fetch" : last_status);
     auto j = miner::mine_summary_json(summary);
     std::string text =
         "mined " + counted(static_cast<long long>(o.repositories.size()), "repository", "repositories") + ": " +

@@ -378,20 +378,10 @@ void doctor(const Context& ctx, const ReproOptions& o) {
   auto env = environment(o);
   auto report = reproducers::doctor_report(env, reproducers::load_manifests(env.manifest_dir));
   std::vector<std::vector<std::string>> rows;
-  nlohmann::json j = nlohmann::json::object();
-  for (const auto& [k, v] : report.facts) {
-    rows.push_back({k, v});
-    j[k] = v;
-  }
-  j["gpu_found"] = report.gpu_found;
+  for (const auto& [k, v] : reproducers::describe(env)) rows.push_back({k, v});
   std::string text = text_table(rows) + "reproducers:\n";
-  nlohmann::json runnable = nlohmann::json::object();
-  for (const auto& r : report.reproducers) {
-    runnable[r.id] = {{"gpu", r.gpu}, {"host", r.host}};
-    text += "  " + r.id + ": " + r.host + "; " + r.gpu + "\n";
-  }
-  j["reproducers"] = runnable;
-  ctx.emit(j, text);
+  for (const auto& r : report.reproducers) text += "  " + r.id + ": " + reproducers::readiness_text(r) + "\n";
+  ctx.emit(reproducers::doctor_json(report), text);
 }
 
 void add_repro_list_and_run(CLI::App& app, Context& ctx) {

@@ -32,7 +32,7 @@ void Progress::update(const std::string& line) {
   last_written_ = now;
 }
 
-void Progress::finish(const std::string& line) {
+void Progress::note(const std::string& line) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (style_ == Style::kSilent) return;
   if (style_ == Style::kRedraw) {

@@ -28,8 +28,11 @@ class Progress {
   // A passing state: redrawn on a terminal; written otherwise only when `interval` has passed since the
   // last line written (the first update is always written).
   void update(const std::string& line);
-  // The final state: always written (unless silent), and ends the redrawn line.
-  void finish(const std::string& line);
+  // A line that must not be dropped (a rate-limit wait starting): always written (unless silent) as a
+  // line of its own; on a terminal the next update is drawn below it.
+  void note(const std::string& line);
+  // The final state: written as a note is.
+  void finish(const std::string& line) { note(line); }
 
  private:
   std::ostream& out_;

@@ -217,13 +217,14 @@ class RepositoryMiner {
     while (true) {
       Page page = api_.get(url, datasets::load_validator(db_, url));
       notice_rename(page);
-      report(kind, ++pages, page.rate_remaining);
       if (page.status == 304) {
+        report(kind, ++pages, page.rate_remaining);
         db_.transaction([&] { datasets::clear_cursor(db_, repo_id_, kind); });
         return;
       }
       std::string next = next_request(kind, page);
       store_page(kind, page, next);
+      report(kind, ++pages, page.rate_remaining);  // with the page's items counted
       if (next.empty()) {
         auto high_water = datasets::load_high_water(db_, repo_id_, kind);
         if (!high_water) return;
@@ -314,14 +315,14 @@ class RepositoryMiner {
     return report;
   }
 
+  // "o/r, issues page 3: issues 250, comments 30, requests 5, rate limit 4990 left, rate-limit waits 1"
   void report(const std::string& kind, int pages, const std::string& remaining) {
     if (!progress_) return;
-    progress_(repo_ + ": " + kind + " page " + std::to_string(pages) + ", " +
-              std::to_string(summary_.issues) + " issues, " + std::to_string(summary_.comments) +
-              " comments, " + std::to_string(api_.stats().requests) + " requests" +
-              (remaining.empty() ? "" : ", " + remaining + " left") +
-              (api_.stats().rate_limit_waits ? ", " + std::to_string(api_.stats().rate_limit_waits) + " waits"
-                                             : ""));
+    progress_(repo_ + ", " + kind + " page " + std::to_string(pages) + ": issues " +
+              std::to_string(summary_.issues) + ", comments " + std::to_string(summary_.comments) +
+              ", requests " + std::to_string(api_.stats().requests) +
+              (remaining.empty() ? "" : ", rate limit " + remaining + " left") + ", rate-limit waits " +
+              std::to_string(api_.stats().rate_limit_waits));
   }
 
   datasets::Database& db_;

@@ -7,12 +7,14 @@ namespace faultline::reports {
 
 namespace {
 
-// "9.0" → "sm_90 (9.0)", "10.0" → "sm_100 (10.0)": the name nvcc's -arch uses, beside the number.
-std::string architecture_heading(const std::string& cc) {
+// "9.0" → "90", "10.0" → "100": the digits of the name nvcc's -arch uses.
+std::string architecture_digits(const std::string& cc) {
   auto dot = cc.find('.');
-  std::string digits = dot == std::string::npos ? cc : cc.substr(0, dot) + cc.substr(dot + 1);
-  return "sm_" + digits + " (" + cc + ")";
+  return dot == std::string::npos ? cc : cc.substr(0, dot) + cc.substr(dot + 1);
 }
+
+// "9.0" → "sm_90 (9.0)": that name, beside the number.
+std::string architecture_heading(const std::string& cc) { return "sm_" + architecture_digits(cc) + " (" + cc + ")"; }
 
 }  // namespace
 
@@ -28,17 +30,18 @@ std::optional<Table> architecture_table(const ReportData& data) {
   Table t;
   t.id = "table_reproducer_by_architecture";
   t.title = "Reproducer outcomes by GPU architecture (gpu mode)";
-  t.header = {"reproducer"};
-  for (const auto& cc : architectures) t.header.push_back(architecture_heading(cc));
+  t.columns = {{"reproducer", "reproducer", ColumnType::text}};
+  for (const auto& cc : architectures)
+    t.columns.push_back({"sm_" + architecture_digits(cc), architecture_heading(cc), ColumnType::text});
   for (const auto& [id, by_cc] : cells) {
-    std::vector<std::string> row{id};
+    Row row{{Value::of_text(id)}, RowKind::data};
     for (const auto& cc : architectures) {
       auto it = by_cc.find(cc);
       auto word = [](const std::string& w) { return w.empty() ? std::string("-") : w; };
-      row.push_back(it == by_cc.end() ? "-" : word(it->second.first) + " / " + word(it->second.second));
+      row.values.push_back(
+          Value::of_text(it == by_cc.end() ? "-" : word(it->second.first) + " / " + word(it->second.second)));
     }
     t.rows.push_back(row);
-    t.total_rows.push_back(false);
   }
   t.note = "Each cell: the latest gpu-mode outcome of the buggy / fixed variant on a device of that compute "
            "capability; - where it did not run there.";

@@ -5,6 +5,7 @@
 
 #include "common/version.hpp"
 #include "reports/svg_charts.hpp"
+#include "reports/table_display.hpp"
 #include "reports/table_formats.hpp"
 #include "taxonomy/taxonomy.hpp"
 
@@ -15,9 +16,17 @@ namespace {
 const char* const kStyle = R"css(
 body { font-family: sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
 h1 { margin-bottom: 0.2em; } h2 { border-bottom: 1px solid #ccc; padding-bottom: 0.2em; margin-top: 2em; }
-table { border-collapse: collapse; margin: 1em 0; font-size: 0.85em; }
+table { border-collapse: collapse; font-size: 0.85em; }
 th, td { padding: 0.25em 0.6em; border-bottom: 1px solid #eee; text-align: right; }
-th:first-child, td:first-child { text-align: left; }
+th.text, td.text, #reproducers td, #reproducers th, #cases td, #cases th { text-align: left; }
+#reproducers .num { text-align: right; }
+td:first-child, #cases td { white-space: nowrap; }
+#cases td:nth-child(2) { white-space: normal; min-width: 16em; max-width: 28em; }
+caption { text-align: left; font-weight: bold; padding: 0.3em 0; }
+.table-box { width: fit-content; max-width: 100%; overflow-x: auto; margin: 1em 0; border: 1px solid #ddd; }
+.table-box.tall { max-height: 36em; overflow-y: auto; }
+.table-box.tall thead th { position: sticky; top: 0; background: #fff; box-shadow: 0 1px 0 #ccc; }
+figure svg { max-width: 100%; height: auto; }
 tr.total td { font-weight: bold; border-top: 1px solid #999; }
 .provenance { background: #f4f7fb; padding: 0.8em 1em; border-radius: 4px; }
 .outcome-pass, .outcome-reproduced { color: #1b7f3b; } .outcome-fail, .outcome-not-reproduced { color: #b00020; }
@@ -35,15 +44,23 @@ std::string issue_cell(const Case& c, const std::string& link_host) {
 }
 
 std::string table_html(const Table& t) {
-  std::string out = "<table id=\"" + t.id + "\"><caption>" + html_escape(t.title) + "</caption><thead><tr>";
-  for (const auto& h : t.header) out += "<th>" + html_escape(h) + "</th>";
+  DisplayGrid grid = display_grid(t);
+  std::string out = "<div class=\"table-box\"><table id=\"" + t.id + "\"><caption>" + html_escape(t.title) +
+                    "</caption><thead><tr>";
+  for (size_t c = 0; c < grid.header.size(); ++c) {
+    out += grid.types[c] == ColumnType::text ? "<th class=\"text\">" : "<th>";
+    out += html_escape(grid.header[c]) + "</th>";
+  }
   out += "</tr></thead><tbody>";
-  for (size_t r = 0; r < t.rows.size(); ++r) {
-    out += t.total_rows[r] ? "<tr class=\"total\">" : "<tr>";
-    for (const auto& cell : t.rows[r]) out += "<td>" + html_escape(cell) + "</td>";
+  for (size_t r = 0; r < grid.rows.size(); ++r) {
+    out += grid.kinds[r] == RowKind::data ? "<tr>" : "<tr class=\"total\">";
+    for (size_t c = 0; c < grid.rows[r].size(); ++c) {
+      out += grid.types[c] == ColumnType::text ? "<td class=\"text\">" : "<td>";
+      out += html_escape(grid.rows[r][c]) + "</td>";
+    }
     out += "</tr>";
   }
-  out += "</tbody></table>";
+  out += "</tbody></table></div>";
   if (!t.note.empty()) out += "<p><small>" + html_escape(t.note) + "</small></p>";
   return out;
 }
@@ -81,21 +98,23 @@ std::string charts_html(const ReportData& data) {
          "<figcaption>Symptoms per repository (stacked).</figcaption></figure>\n"
          "<figure id=\"chart-heatmap\">" +
          heat_map_chart(data) +
-         "<figcaption>Root cause × symptom: darker cells hold more issues.</figcaption></figure>\n"
+         "<figcaption>Root cause × symptom: darker cells hold more issues (legend below the "
+         "grid).</figcaption></figure>\n"
          "<figure id=\"chart-funnel\">" +
          funnel_chart(data) +
          "<figcaption>From all stored issues to the candidate pool, the sample and the final labeled set. " +
          html_escape(funnel::funnel_note(data.funnel)) +
          "</figcaption></figure>\n<figure id=\"chart-shares\">" +
          share_chart(data) +
-         "<figcaption>Each category's share in this dataset and in the study.</figcaption></figure>\n";
+         "<figcaption>Each category's share in this dataset and in the study, symptoms and root causes "
+         "apart.</figcaption></figure>\n";
 }
 
 std::string reproducers_html(const ReportData& data) {
   std::string html =
-      "<h2>Reproducers</h2>\n<table "
-      "id=\"reproducers\"><thead><tr><th>Reproducer</th><th>Root cause</th><th>Modeled on</th>"
-      "<th>Related cases</th><th>Mode</th><th>Buggy</th><th>Fixed</th></tr></thead><tbody>";
+      "<h2>Reproducers</h2>\n<div class=\"table-box tall\"><table "
+      "id=\"reproducers\"><thead><tr><th>Reproducer</th><th>Root cause</th><th class=\"num\">Modeled on</th>"
+      "<th class=\"num\">Related cases</th><th>Mode</th><th>Buggy</th><th>Fixed</th></tr></thead><tbody>";
   // Cases per reproducer: those it was modeled on, apart from those it only shares a root cause with.
   std::map<std::string, int> source_cases, related_cases;
   for (const auto& c : data.cases) {
@@ -104,12 +123,12 @@ std::string reproducers_html(const ReportData& data) {
   for (const auto& [id, status] : data.reproducers) {
     std::string root_cause = status.root_cause.empty() ? "" : tax().root_cause(status.root_cause).name;
     html += "<tr id=\"repro-" + html_escape(id) + "\"><td title=\"" + html_escape(status.title) + "\">" +
-            html_escape(id) + "</td><td>" + html_escape(root_cause) + "</td><td>" +
-            std::to_string(source_cases[id]) + "</td><td>" + std::to_string(related_cases[id]) + "</td><td>" +
-            html_escape(status.mode) + "</td><td>" +
-            outcome(status.buggy) + "</td><td>" + outcome(status.fixed) + "</td></tr>";
+            html_escape(id) + "</td><td>" + html_escape(root_cause) + "</td><td class=\"num\">" +
+            std::to_string(source_cases[id]) + "</td><td class=\"num\">" + std::to_string(related_cases[id]) +
+            "</td><td>" + html_escape(status.mode) + "</td><td>" + outcome(status.buggy) + "</td><td>" +
+            outcome(status.fixed) + "</td></tr>";
   }
-  return html + "</tbody></table>\n";
+  return html + "</tbody></table></div>\n";
 }
 
 std::string case_row(const ReportData& data, const Case& c) {
@@ -130,12 +149,12 @@ std::string case_row(const ReportData& data, const Case& c) {
 // The manual labels first, then (with --with-predictions) the predicted candidates, marked as such.
 std::string cases_html(const ReportData& data) {
   std::string html =
-      "<h2>Cases</h2>\n<table "
+      "<h2>Cases</h2>\n<div class=\"table-box tall\"><table "
       "id=\"cases\"><thead><tr><th>Issue</th><th>Title</th><th>Symptom</th>"
       "<th>Root cause</th><th>Label</th><th>Reproducer</th></tr></thead><tbody>";
   for (const auto& c : data.cases) html += case_row(data, c);
   for (const auto& c : data.predicted_cases) html += case_row(data, c);
-  return html + "</tbody></table>\n";
+  return html + "</tbody></table></div>\n";
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// One table, four formats: Markdown for reading, CSV for spreadsheets, LaTeX (booktabs) for papers,
-// JSON for programs.
+// One table, four formats. For people, through display_grid(): Markdown, and LaTeX (booktabs) that fits an
+// article page. For programs, the table as it is: tidy CSV (column ids as header, counts as integers,
+// shares as fractions, a row_kind column) and JSON with the same rows keyed by column id.
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>

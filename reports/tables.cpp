@@ -9,15 +9,6 @@
 
 namespace faultline::reports {
 
-std::string percent(long long count, long long total) {
-  if (total <= 0) return "0.00%";
-  // hundredths of a percent, rounded half away from zero: floor((2·c·10000 + t) / (2t)) for c ≥ 0.
-  long long magnitude = (2 * std::llabs(count) * 10000 + total) / (2 * total);
-  std::string digits = std::to_string(magnitude / 100) + "." + (magnitude % 100 < 10 ? "0" : "") +
-                       std::to_string(magnitude % 100);
-  return (count < 0 ? "-" : "") + digits + "%";
-}
-
 namespace {
 
 const taxonomy::Taxonomy& tax() { return taxonomy::Taxonomy::builtin(); }
@@ -28,29 +19,37 @@ std::map<std::string, int> count_by(const std::vector<Case>& cases, std::string 
   return out;
 }
 
+Value text(std::string s) { return Value::of_text(std::move(s)); }
+Value count(long long n) { return Value::of_count(n); }
+Value share(long long n, long long total) { return Value::of_share(n, total); }
+
+// An id column programs read, beside the name column people read; aggregated rows leave the id empty.
+Column id_column(const std::string& id) { return {id, "", ColumnType::text}; }
+
 }  // namespace
 
 Table funnel_table(const ReportData& data) {
-  Table t{"table1_funnel",
-          "Dataset by repository (Table I)",
-          {"Repository", "Raw", "Candidate", "Sampled", "Final"},
-          {},
-          {},
-          ""};
+  Table t;
+  t.id = "table1_funnel";
+  t.title = "Dataset by repository";
+  t.columns = {id_column("repository_id"),
+               {"repository", "Repository", ColumnType::text},
+               {"raw", "Raw", ColumnType::count},
+               {"candidate", "Candidate", ColumnType::count},
+               {"sampled", "Sampled", ColumnType::count},
+               {"final", "Final", ColumnType::count}};
   std::map<std::string, funnel::FunnelRow> by_repo;
   for (const auto& r : data.funnel.rows) by_repo[r.repo] = r;
   for (const auto& repo : repository_order(data.cases)) {
     auto it = by_repo.find(repo);
     if (it == by_repo.end()) continue;
-    t.rows.push_back({repository_name(repo), std::to_string(it->second.raw),
-                      std::to_string(it->second.candidates), std::to_string(it->second.sampled),
-                      std::to_string(it->second.labeled)});
-    t.total_rows.push_back(false);
+    t.rows.push_back({{text(repo), text(repository_name(repo)), count(it->second.raw),
+                       count(it->second.candidates), count(it->second.sampled), count(it->second.labeled)}});
   }
   auto total = funnel::funnel_total(data.funnel.rows);
-  t.rows.push_back({"Total", std::to_string(total.raw), std::to_string(total.candidates),
-                    std::to_string(total.sampled), std::to_string(total.labeled)});
-  t.total_rows.push_back(true);
+  t.rows.push_back({{text(""), text("Total"), count(total.raw), count(total.candidates), count(total.sampled),
+                     count(total.labeled)},
+                    RowKind::total});
   t.note = "Final = sampled issues with an audited manual label. " + funnel::funnel_note(data.funnel);
   return t;
 }
@@ -58,97 +57,104 @@ Table funnel_table(const ReportData& data) {
 Table symptom_table(const ReportData& data) {
   const long long n = static_cast<long long>(data.cases.size());
   auto repos = repository_order(data.cases);
-  Table t{"table2_symptoms",
-          "Symptoms by repository (Table II)",
-          {"Category", "Total No.", "Total Ratio"},
-          {},
-          {},
-          ""};
-  for (const auto& repo : repos) {
-    t.header.push_back(repository_name(repo) + " No.");
-    t.header.push_back(repository_name(repo) + " Ratio");
-  }
+  Table t;
+  t.id = "table2_symptoms";
+  t.title = "Symptoms by repository";
+  t.columns = {id_column("symptom_id"),
+               {"symptom", "Category", ColumnType::text},
+               id_column("repository_id"),
+               {"repository", "Repository", ColumnType::text},
+               {"count", "No.", ColumnType::count},
+               {"share", "Ratio", ColumnType::share}};
+  t.spread = Spread{"repository_id", "repository", {"count", "share"}};
   std::map<std::string, std::map<std::string, int>> counts;  // symptom → repo → n
   for (const auto& c : data.cases) ++counts[c.symptom][c.repo];
   auto totals = count_by(data.cases, &Case::symptom);
   std::vector<std::string> order = tax().symptom_ids();
   std::stable_sort(order.begin(), order.end(),
                    [&](const auto& a, const auto& b) { return totals[a] > totals[b]; });
+  // Per symptom its total over the repositories first (the study's column order), then each repository.
   for (const auto& s : order) {
-    std::vector<std::string> row{tax().symptom(s).name, std::to_string(totals[s]), percent(totals[s], n)};
+    const std::string& name = tax().symptom(s).name;
+    t.rows.push_back({{text(s), text(name), text(""), text("Total"), count(totals[s]), share(totals[s], n)},
+                      RowKind::total});
     for (const auto& repo : repos) {
-      row.push_back(std::to_string(counts[s][repo]));
-      row.push_back(percent(counts[s][repo], n));
+      t.rows.push_back({{text(s), text(name), text(repo), text(repository_name(repo)), count(counts[s][repo]),
+                         share(counts[s][repo], n)}});
     }
-    t.rows.push_back(row);
-    t.total_rows.push_back(false);
   }
-  std::vector<std::string> total{"Total", std::to_string(n), percent(n, n)};
   auto per_repo = count_by(data.cases, &Case::repo);
+  t.rows.push_back(
+      {{text(""), text("Total"), text(""), text("Total"), count(n), share(n, n)}, RowKind::total});
   for (const auto& repo : repos) {
-    total.push_back(std::to_string(per_repo[repo]));
-    total.push_back(percent(per_repo[repo], n));
+    t.rows.push_back({{text(""), text("Total"), text(repo), text(repository_name(repo)),
+                       count(per_repo[repo]), share(per_repo[repo], n)},
+                      RowKind::total});
   }
-  t.rows.push_back(total);
-  t.total_rows.push_back(true);
   t.note = "Ratios are shares of all " + std::to_string(n) + " labeled issues.";
   return t;
 }
 
 Table root_cause_table(const ReportData& data) {
   const long long n = static_cast<long long>(data.cases.size());
-  Table t{"table3_root_causes",
-          "Root causes by dimension (Table III)",
-          {"Dimension", "Category", "No.", "Ratio"},
-          {},
-          {},
-          ""};
+  Table t;
+  t.id = "table3_root_causes";
+  t.title = "Root causes by dimension";
+  t.columns = {id_column("dimension_id"),           {"dimension", "Dimension", ColumnType::text},
+               id_column("root_cause_id"),          {"root_cause", "Category", ColumnType::text},
+               {"count", "No.", ColumnType::count}, {"share", "Ratio", ColumnType::share}};
   auto totals = count_by(data.cases, &Case::root_cause);
   for (const auto& d : tax().dimensions()) {
     long long subtotal = 0;
     for (const auto& id : d.root_causes) {
-      t.rows.push_back(
-          {d.name, tax().root_cause(id).name, std::to_string(totals[id]), percent(totals[id], n)});
-      t.total_rows.push_back(false);
+      t.rows.push_back({{text(d.id), text(d.name), text(id), text(tax().root_cause(id).name),
+                         count(totals[id]), share(totals[id], n)}});
       subtotal += totals[id];
     }
-    t.rows.push_back({d.name, "Subtotal", std::to_string(subtotal), percent(subtotal, n)});
-    t.total_rows.push_back(true);
+    t.rows.push_back(
+        {{text(d.id), text(d.name), text(""), text("Subtotal"), count(subtotal), share(subtotal, n)},
+         RowKind::subtotal});
   }
-  t.rows.push_back({"Total", "", std::to_string(n), percent(n, n)});
-  t.total_rows.push_back(true);
+  t.rows.push_back({{text(""), text("Total"), text(""), text(""), count(n), share(n, n)}, RowKind::total});
   return t;
 }
 
 namespace {
 
-// Root causes down, one column per (id, heading) across, counting cases whose `field` is that id, a
-// Total column and a Total row.
+// Root causes down, one column per (id, name) across, counting cases whose `field` is that id; each root
+// cause's total over the columns and each column's total over the root causes are total rows.
 Table root_cause_crosstab(const ReportData& data, const std::string& id, const std::string& title,
+                          const std::string& across, const std::string& across_heading,
                           const std::vector<std::pair<std::string, std::string>>& columns,
                           std::string Case::*field) {
-  Table t{id, title, {"Root cause"}, {}, {}, ""};
-  for (const auto& [column, heading] : columns) t.header.push_back(heading);
-  t.header.push_back("Total");
+  Table t;
+  t.id = id;
+  t.title = title;
+  t.columns = {id_column("root_cause_id"),
+               {"root_cause", "Root cause", ColumnType::text},
+               id_column(across + "_id"),
+               {across, across_heading, ColumnType::text},
+               {"count", "No.", ColumnType::count}};
+  t.spread = Spread{across + "_id", across, {"count"}};
   std::map<std::string, std::map<std::string, int>> counts;
   for (const auto& c : data.cases) ++counts[c.root_cause][c.*field];
   for (const auto& rc : tax().root_causes()) {
-    std::vector<std::string> row{rc.name};
     int total = 0;
-    for (const auto& [column, heading] : columns) {
-      row.push_back(std::to_string(counts[rc.id][column]));
+    for (const auto& [column, name] : columns) {
+      t.rows.push_back(
+          {{text(rc.id), text(rc.name), text(column), text(name), count(counts[rc.id][column])}});
       total += counts[rc.id][column];
     }
-    row.push_back(std::to_string(total));
-    t.rows.push_back(row);
-    t.total_rows.push_back(false);
+    t.rows.push_back({{text(rc.id), text(rc.name), text(""), text("Total"), count(total)}, RowKind::total});
   }
-  std::vector<std::string> total{"Total"};
   auto by_column = count_by(data.cases, field);
-  for (const auto& [column, heading] : columns) total.push_back(std::to_string(by_column[column]));
-  total.push_back(std::to_string(data.cases.size()));
-  t.rows.push_back(total);
-  t.total_rows.push_back(true);
+  for (const auto& [column, name] : columns) {
+    t.rows.push_back(
+        {{text(""), text("Total"), text(column), text(name), count(by_column[column])}, RowKind::total});
+  }
+  t.rows.push_back(
+      {{text(""), text("Total"), text(""), text("Total"), count(static_cast<long long>(data.cases.size()))},
+       RowKind::total});
   return t;
 }
 
@@ -157,52 +163,63 @@ Table root_cause_crosstab(const ReportData& data, const std::string& id, const s
 Table symptom_by_root_cause_table(const ReportData& data) {
   std::vector<std::pair<std::string, std::string>> symptoms;
   for (const auto& s : tax().symptoms()) symptoms.push_back({s.id, s.name});
-  return root_cause_crosstab(data, "crosstab_symptom_root_cause", "Root cause × symptom", symptoms,
-                             &Case::symptom);
+  return root_cause_crosstab(data, "crosstab_symptom_root_cause", "Root cause × symptom", "symptom",
+                             "Symptom", symptoms, &Case::symptom);
 }
 
 Table root_cause_by_repository_table(const ReportData& data) {
   std::vector<std::pair<std::string, std::string>> repos;
   for (const auto& repo : repository_order(data.cases)) repos.push_back({repo, repository_name(repo)});
-  return root_cause_crosstab(data, "crosstab_root_cause_repository", "Root cause × repository", repos,
-                             &Case::repo);
+  return root_cause_crosstab(data, "crosstab_root_cause_repository", "Root cause × repository", "repository",
+                             "Repository", repos, &Case::repo);
 }
 
 Table study_comparison_table(const ReportData& data) {
   const long long n = static_cast<long long>(data.cases.size());
   const long long study_n = tax().study().total;
-  Table t{"study_comparison",
-          "Share of each category here and in the study",
-          {"Axis", "Category", "No.", "Share", "Study No.", "Study share"},
-          {},
-          {},
-          ""};
+  Table t;
+  t.id = "study_comparison";
+  t.title = "Share of each category here and in the study";
+  t.columns = {id_column("axis_id"),
+               {"axis", "Axis", ColumnType::text},
+               id_column("category_id"),
+               {"category", "Category", ColumnType::text},
+               {"count", "No.", ColumnType::count},
+               {"share", "Share", ColumnType::share},
+               {"study_count", "Study No.", ColumnType::count},
+               {"study_share", "Study share", ColumnType::share}};
   auto symptoms = count_by(data.cases, &Case::symptom);
   for (const auto& s : tax().symptoms()) {
-    t.rows.push_back({"symptom", s.name, std::to_string(symptoms[s.id]), percent(symptoms[s.id], n),
-                      std::to_string(s.study_count), percent(s.study_count, study_n)});
-    t.total_rows.push_back(false);
+    t.rows.push_back({{text("symptom"), text("Symptom"), text(s.id), text(s.name), count(symptoms[s.id]),
+                       share(symptoms[s.id], n), count(s.study_count), share(s.study_count, study_n)}});
   }
   auto causes = count_by(data.cases, &Case::root_cause);
   for (const auto& rc : tax().root_causes()) {
-    t.rows.push_back({"root cause", rc.name, std::to_string(causes[rc.id]), percent(causes[rc.id], n),
-                      std::to_string(rc.study_count), percent(rc.study_count, study_n)});
-    t.total_rows.push_back(false);
+    t.rows.push_back(
+        {{text("root_cause"), text("Root cause"), text(rc.id), text(rc.name), count(causes[rc.id]),
+          share(causes[rc.id], n), count(rc.study_count), share(rc.study_count, study_n)}});
   }
   t.note = "Study: " + tax().study().reference + ", " + std::to_string(study_n) + " issues.";
   return t;
 }
 
 Table reproducer_coverage_table(const ReportData& data) {
-  Table t{"reproducer_coverage",
-          "Reproducers behind each root cause",
-          {"Root cause", "Cases", "Modeled on the case", "Related only", "Reproducers", "Fixed passing"},
-          {},
-          {},
-          "Modeled on the case: cases with a reproducer built from that very issue. Related only: cases whose "
-          "only reproducer shares their root cause but was not modeled on them. Fixed passing: fixed "
-          "variants whose latest suite result (one that ran over a skip; gpu over host over build) is pass, "
-          "not built or modeled."};
+  Table t;
+  t.id = "reproducer_coverage";
+  t.title = "Reproducers behind each root cause";
+  t.columns = {id_column("root_cause_id"),
+               {"root_cause", "Root cause", ColumnType::text},
+               {"cases", "Cases", ColumnType::count},
+               {"modeled_on_case", "Modeled on the case", ColumnType::count},
+               {"related_only", "Related only", ColumnType::count},
+               {"reproducers", "Reproducers", ColumnType::count},
+               {"reproducer_ids", "Reproducer ids", ColumnType::text},
+               {"fixed_passing", "Fixed passing", ColumnType::count}};
+  t.note =
+      "Modeled on the case: cases with a reproducer built from that very issue. Related only: cases whose "
+      "only reproducer shares their root cause but was not modeled on them. Fixed passing: fixed "
+      "variants whose latest suite result (one that ran over a skip; gpu over host over build) is pass, "
+      "not built or modeled.";
   std::map<std::string, std::vector<std::string>> ids;
   for (const auto& [id, status] : data.reproducers) {
     if (!status.root_cause.empty()) ids[status.root_cause].push_back(id);
@@ -222,20 +239,17 @@ Table reproducer_coverage_table(const ReportData& data) {
       passing += data.reproducers.at(id).fixed == "pass";
     }
     int n = static_cast<int>(ids[rc.id].size());
-    t.rows.push_back({rc.name, std::to_string(cases[rc.id]), std::to_string(modeled[rc.id]),
-                      std::to_string(related[rc.id]), names.empty() ? "none" : names,
-                      std::to_string(passing) + "/" + std::to_string(n)});
-    t.total_rows.push_back(false);
+    t.rows.push_back({{text(rc.id), text(rc.name), count(cases[rc.id]), count(modeled[rc.id]),
+                       count(related[rc.id]), count(n), text(names), count(passing)}});
     total_cases += cases[rc.id];
     total_modeled += modeled[rc.id];
     total_related += related[rc.id];
     total_repros += n;
     total_passing += passing;
   }
-  t.rows.push_back({"Total", std::to_string(total_cases), std::to_string(total_modeled),
-                    std::to_string(total_related), std::to_string(total_repros) + " reproducers",
-                    std::to_string(total_passing) + "/" + std::to_string(total_repros)});
-  t.total_rows.push_back(true);
+  t.rows.push_back({{text(""), text("Total"), count(total_cases), count(total_modeled), count(total_related),
+                     count(total_repros), text(""), count(total_passing)},
+                    RowKind::total});
   return t;
 }
 

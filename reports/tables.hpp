@@ -2,25 +2,12 @@
 // each category's share beside the study's published share, and the reproducers behind each root cause.
 #pragma once
 
-#include <string>
 #include <vector>
 
 #include "reports/report_data.hpp"
+#include "reports/table.hpp"
 
 namespace faultline::reports {
-
-struct Table {
-  std::string id;  // file stem: table1_funnel, …
-  std::string title;
-  std::vector<std::string> header;
-  std::vector<std::vector<std::string>> rows;
-  std::vector<bool> total_rows;  // parallel to rows: subtotal/total rows, set in bold or ruled off
-  std::string note;
-};
-
-// count / total as a percentage with two decimals, rounded half away from zero ("27.33%"), computed in
-// integers so that 1/8 = 12.5% prints as 12.50% and 1/600 as 0.17% on every platform. Empty total → "0.00%".
-std::string percent(long long count, long long total);
 
 Table funnel_table(const ReportData& data);
 Table symptom_table(const ReportData& data);

@@ -1,8 +1,10 @@
-// What `faultline doctor` reports: the machine's facts and, per reproducer, what can run here.
+// What `faultline doctor` reports: the machine's facts and, per reproducer, what can run here; as text for
+// people and as JSON data (lower-case stable keys, booleans, numbers, version strings) for programs.
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "reproducers/environment.hpp"
@@ -12,16 +14,25 @@ namespace faultline::reproducers {
 
 struct ReproducerReadiness {
   std::string id;
-  std::string host;  // "host: runs" | "no host mode"
-  std::string gpu;   // "gpu: runs" | "gpu: skipped (<reason>)" | "no gpu mode"
+  bool host_mode = false;
+  bool gpu_mode = false;
+  std::optional<std::string> gpu_skip_reason;  // set when it has a gpu mode that cannot run here
 };
 
 struct DoctorReport {
-  bool gpu_found = false;  // the one answer tests and scripts ask for ("is there a GPU here?")
-  std::vector<std::pair<std::string, std::string>> facts;
+  Environment env;
   std::vector<ReproducerReadiness> reproducers;
 };
 
 DoctorReport doctor_report(const Environment& env, const std::vector<Manifest>& manifests);
+
+// "host: runs; gpu: skipped (no GPU found)", for the text listing.
+std::string readiness_text(const ReproducerReadiness& r);
+
+// {"gpu_found": bool, "gpu": {"name", "driver", "cuda_driver_version", "compute_capability"} or null,
+//  "nvcc": {"path", "cuda_toolkit"} or null, "gpu_harnesses_built": bool, "build_dir", "manifest_dir",
+//  "reproducers": {ID: {"host_mode", "gpu_mode", "gpu_runs_here", "gpu_skip_reason" (string or null)}}};
+// an unknown version is null, never a sentence.
+nlohmann::json doctor_json(const DoctorReport& report);
 
 }  // namespace faultline::reproducers

@@ -72,3 +72,21 @@ TEST(Progress, QuietWritesNothing) {
   EXPECT_EQ(out.str(), "");
   EXPECT_EQ(Progress::style_for_stderr(true), Progress::Style::kSilent);
 }
+
+TEST(Progress, ANoteIsWrittenEvenWithinTheIntervalAndStaysOnATerminal) {
+  std::ostringstream log;
+  ManualClock clock;
+  Progress periodic(log, Progress::Style::kPeriodic, 5s, clock.function());
+  periodic.update("page 1");  // t=0
+  clock.now += 1s;
+  periodic.note("waiting 30 s for a rate limit");  // t=1: an update would be dropped here
+  clock.now += 1s;
+  periodic.update("page 2");  // t=2: too soon after the note
+  EXPECT_EQ(log.str(), "page 1\nwaiting 30 s for a rate limit\n");
+  std::ostringstream terminal;
+  Progress redraw(terminal, Progress::Style::kRedraw);
+  redraw.update("page 1");
+  redraw.note("waiting");
+  redraw.update("page 2");
+  EXPECT_EQ(terminal.str(), "\rpage 1\033[K\rwaiting\033[K\n\rpage 2\033[K");
+}

@@ -45,7 +45,11 @@ TEST(HostileText, OnlyTheConfiguredHostsIssuePagesBecomeLinks) {
 }
 
 TEST(HostileText, MarkdownCellsCannotAddColumnsOrRawHtml) {
-  Table t{"x", "Titles", {"Issue", "Title"}, {{"o/r#1", "a | b <img src=x onerror=alert(1)>"}}, {false}, ""};
+  Table t;
+  t.id = "x";
+  t.title = "Titles";
+  t.columns = {{"issue", "Issue", ColumnType::text}, {"title", "Title", ColumnType::text}};
+  t.rows = {{{Value::of_text("o/r#1"), Value::of_text("a | b <img src=x onerror=alert(1)>")}}};
   std::string md = to_markdown(t);
   // Hand-escaped: the pipe is backslashed, the angle brackets are entities.
   EXPECT_NE(md.find("| o/r#1 | a \\| b &lt;img src=x onerror=alert(1)&gt; |"), std::string::npos) << md;
@@ -53,7 +57,12 @@ TEST(HostileText, MarkdownCellsCannotAddColumnsOrRawHtml) {
 }
 
 TEST(HostileText, ReportCsvCellsAreFormulaSafe) {
-  Table t{"x",     "Titles", {"Issue", "Title", "Kappa"}, {{"o/r#1", "=HYPERLINK(\"http://x\")", "-0.027"}},
-          {false}, ""};
-  EXPECT_EQ(to_csv(t), "Issue,Title,Kappa\no/r#1,\"'=HYPERLINK(\"\"http://x\"\")\",-0.027\n");
+  Table t;
+  t.id = "x";
+  t.title = "Titles";
+  t.columns = {{"issue", "Issue", ColumnType::text},
+               {"title", "Title", ColumnType::text},
+               {"delta", "Delta", ColumnType::count}};
+  t.rows = {{{Value::of_text("o/r#1"), Value::of_text("=HYPERLINK(\"http://x\")"), Value::of_count(-27)}}};
+  EXPECT_EQ(to_csv(t), "issue,title,delta,row_kind\no/r#1,\"'=HYPERLINK(\"\"http://x\"\")\",-27,data\n");
 }

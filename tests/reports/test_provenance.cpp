@@ -9,6 +9,7 @@
 #include "datasets/store/label_store.hpp"
 #include "datasets/store/prediction_store.hpp"
 #include "reports/report_data.hpp"
+#include "reports/table_display.hpp"
 #include "reports/tables.hpp"
 #include "tests/reports/study_dataset.hpp"
 #include "tests/temp_dir.hpp"
@@ -97,10 +98,10 @@ TEST(ReportProvenance, PredictionsHaveTablesOfTheirOwnTitledAsPredictions) {
   data.predicted_cases = {predicted, predicted};
   auto tables = all_tables(data);
   // Table II still totals the manual labels only.
-  EXPECT_EQ(table(tables, "table2_symptoms").rows.back()[1], labeled);
+  EXPECT_EQ(display_grid(table(tables, "table2_symptoms")).rows.back()[1], labeled);
   const Table& p = table(tables, "table2_symptoms_predicted");
-  EXPECT_EQ(p.rows.back()[1], "2");
+  EXPECT_EQ(display_grid(p).rows.back()[1], "2");
   EXPECT_NE(p.title.find("classifier predictions"), std::string::npos);
   EXPECT_EQ(p.note.find("labeled issues"), std::string::npos);
-  EXPECT_EQ(table(tables, "table3_root_causes_predicted").rows.back()[2], "2");
+  EXPECT_EQ(display_grid(table(tables, "table3_root_causes_predicted")).rows.back()[2], "2");
 }

@@ -1,10 +1,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <regex>
 
+#include "common/csv.hpp"
 #include "reports/findings.hpp"
 #include "reports/html_report.hpp"
+#include "reports/table_display.hpp"
 #include "reports/table_formats.hpp"
 #include "reports/tables.hpp"
 #include "tests/reports/study_dataset.hpp"
@@ -13,12 +16,12 @@ using namespace faultline::reports;
 
 namespace {
 
-const std::vector<std::string>& row_named(const Table& t, const std::string& first, size_t column = 0) {
-  for (const auto& row : t.rows) {
+const std::vector<std::string>& row_named(const DisplayGrid& g, const std::string& first, size_t column = 0) {
+  for (const auto& row : g.rows) {
     if (row[column] == first) return row;
   }
   static const std::vector<std::string> none;
-  ADD_FAILURE() << "no row " << first << " in " << t.id;
+  ADD_FAILURE() << "no row " << first;
   return none;
 }
 
@@ -41,8 +44,19 @@ TEST(Percent, RoundsHalfAwayFromZeroToTwoDecimals) {
   EXPECT_EQ(percent(0, 0), "0.00%");
 }
 
+TEST(Fraction, IsTheShareAsAFractionWithSixDecimals) {
+  EXPECT_EQ(fraction(82, 300), "0.273333");  // 0.27333…
+  EXPECT_EQ(fraction(2, 3), "0.666667");
+  EXPECT_EQ(fraction(1, 8), "0.125000");
+  EXPECT_EQ(fraction(1, 2000000), "0.000001");  // exactly 0.0000005 → away from zero
+  EXPECT_EQ(fraction(300, 300), "1.000000");
+  EXPECT_EQ(fraction(0, 0), "0.000000");
+}
+
 TEST(StudyTables, SymptomTableReproducesTableTwo) {
-  Table t = symptom_table(faultline::testing::study_report_data());
+  DisplayGrid t = display_grid(symptom_table(faultline::testing::study_report_data()));
+  EXPECT_EQ(t.header[1], "Total No.");
+  EXPECT_EQ(t.header[4], "FlashInfer Ratio");
   // Published ratios of Table II, in the paper's row order.
   EXPECT_EQ(t.rows[0][0], "Deployment Failure");
   EXPECT_EQ(t.rows[0][2], "27.33%");
@@ -63,7 +77,7 @@ TEST(StudyTables, SymptomTableReproducesTableTwo) {
 }
 
 TEST(StudyTables, RootCauseTableReproducesTableThree) {
-  Table t = root_cause_table(faultline::testing::study_report_data());
+  DisplayGrid t = display_grid(root_cause_table(faultline::testing::study_report_data()));
   std::vector<std::string> subtotals;
   for (const auto& row : t.rows) {
     if (row[1] == "Subtotal") subtotals.push_back(row[3]);
@@ -82,9 +96,10 @@ TEST(StudyTables, RootCauseTableReproducesTableThree) {
 }
 
 TEST(StudyTables, RootCauseByRepositoryEndsWithATotalRowOfTheRepositoriesIssues) {
-  Table t = root_cause_by_repository_table(faultline::testing::study_report_data());
+  Table table = root_cause_by_repository_table(faultline::testing::study_report_data());
+  DisplayGrid t = display_grid(table);
   ASSERT_EQ(t.rows.back()[0], "Total");
-  EXPECT_TRUE(t.total_rows.back());
+  EXPECT_EQ(t.kinds.back(), RowKind::total);
   // Published in Table II: bitsandbytes has 79 of the 300 issues, Triton 77.
   auto column = [&](const std::string& heading) {
     return std::find(t.header.begin(), t.header.end(), heading) - t.header.begin();
@@ -93,15 +108,25 @@ TEST(StudyTables, RootCauseByRepositoryEndsWithATotalRowOfTheRepositoriesIssues)
   EXPECT_EQ(t.rows.back()[column("Triton")], "77");
   EXPECT_EQ(t.rows.back().back(), "300");
   // Without the Total row the last row is a root cause.
-  EXPECT_FALSE(t.total_rows[t.rows.size() - 2]);
+  EXPECT_EQ(t.kinds[t.rows.size() - 2], RowKind::data);
+  // Markdown sets the Total row in bold, as it does for Root cause × symptom.
+  std::string md = to_markdown(table);
+  EXPECT_NE(
+      md.find("\n| **Total** | **37** | **28** | **77** | **56** | **4** | **19** | **79** | **300** |\n"),
+      std::string::npos)
+      << md;
+  EXPECT_NE(
+      to_markdown(symptom_by_root_cause_table(faultline::testing::study_report_data())).find("| **Total** |"),
+      std::string::npos);
 }
 
 TEST(StudyTables, FunnelTableReproducesTableOne) {
-  Table t = funnel_table(faultline::testing::study_report_data());
+  Table table = funnel_table(faultline::testing::study_report_data());
+  DisplayGrid t = display_grid(table);
   // The study's Table I (raw, candidate, final), with the sample after replacements as Sampled.
   EXPECT_EQ(row_named(t, "Triton"), (std::vector<std::string>{"Triton", "2205", "815", "77", "77"}));
   EXPECT_EQ(t.rows.back(), (std::vector<std::string>{"Total", "9099", "3181", "300", "300"}));
-  EXPECT_NE(t.note.find("stratified draw"), std::string::npos) << t.note;
+  EXPECT_NE(table.note.find("stratified draw"), std::string::npos) << table.note;
 }
 
 TEST(Findings, AreComputedFromTheNumbers) {
@@ -119,15 +144,86 @@ TEST(Findings, AreComputedFromTheNumbers) {
   EXPECT_NE(findings[3].find("181 issues (60.33%)"), std::string::npos) << findings[3];
 }
 
+namespace {
+
+Table two_row_table() {
+  Table t;
+  t.id = "x";
+  t.title = "A & B_c";
+  t.columns = {{"name", "Name", ColumnType::text}, {"n", "Share", ColumnType::count}};
+  t.rows = {{{Value::of_text("50%_ok"), Value::of_count(1)}},
+            {{Value::of_text("Total"), Value::of_count(2)}, RowKind::total}};
+  return t;
+}
+
+}  // namespace
+
 TEST(Formats, LatexUsesBooktabsAndEscapes) {
-  Table t{"x", "A & B_c", {"Name", "Share"}, {{"50%_ok", "1"}, {"Total", "2"}}, {false, true}, ""};
+  Table t = two_row_table();
   std::string tex = to_latex(t);
   EXPECT_NE(tex.find("\\toprule"), std::string::npos);
   EXPECT_NE(tex.find("\\bottomrule"), std::string::npos);
   EXPECT_NE(tex.find("\\caption{A \\& B\\_c}"), std::string::npos);
   EXPECT_NE(tex.find("50\\%\\_ok & 1 \\\\"), std::string::npos);
-  EXPECT_EQ(to_csv(t), "Name,Share\n50%_ok,1\nTotal,2\n");
+  EXPECT_NE(tex.find("\\begin{tabular}{lr}"), std::string::npos) << tex;  // text left, numbers right
+  EXPECT_EQ(to_csv(t), "name,n,row_kind\n50%_ok,1,data\nTotal,2,total\n");
   EXPECT_NE(to_markdown(t).find("| **Total** | **2** |"), std::string::npos);
+  EXPECT_NE(to_markdown(t).find("|:---|---:|"), std::string::npos);
+}
+
+TEST(Formats, CsvIsTidyWithIdsFractionsAndMarkedTotals) {
+  std::string csv = to_csv(symptom_table(faultline::testing::study_report_data()));
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "symptom_id,symptom,repository_id,repository,count,share,row_kind");
+  // Table II: bitsandbytes has 47 deployment failures of the 300 issues, 47/300 = 0.156667.
+  EXPECT_NE(
+      csv.find("\ndeployment_failure,Deployment Failure,bitsandbytes-foundation/bitsandbytes,bitsandbytes,"
+               "47,0.156667,data\n"),
+      std::string::npos);
+  EXPECT_NE(csv.find("\ndeployment_failure,Deployment Failure,,Total,82,0.273333,total\n"),
+            std::string::npos);
+  EXPECT_NE(csv.find("\n,Total,,Total,300,1.000000,total\n"), std::string::npos);
+  EXPECT_EQ(csv.find('%'), std::string::npos);
+  // The data rows are the 42 (symptom, repository) cells and add up to the 300 issues.
+  auto rows = faultline::common::parse_csv(csv, "table2.csv");
+  int cells = 0, sum = 0;
+  for (size_t r = 1; r < rows.size(); ++r) {
+    if (rows[r].fields[6] != "data") continue;
+    ++cells;
+    sum += std::stoi(rows[r].fields[4]);
+  }
+  EXPECT_EQ(cells, 42);
+  EXPECT_EQ(sum, 300);
+}
+
+TEST(Formats, JsonTablesHoldNumbersUnderColumnIds) {
+  auto json = to_json(root_cause_table(faultline::testing::study_report_data()));
+  const auto& first = json["rows"][0];
+  // Table III's first row: Code Logic Error, 22 of 300.
+  EXPECT_EQ(first["root_cause_id"], "code_logic_error");
+  EXPECT_EQ(first["dimension_id"], "kernel_library");
+  ASSERT_TRUE(first["count"].is_number_integer());
+  EXPECT_EQ(first["count"], 22);
+  ASSERT_TRUE(first["share"].is_number_float());
+  EXPECT_DOUBLE_EQ(first["share"].get<double>(), 22.0 / 300.0);
+  EXPECT_EQ(first["row_kind"], "data");
+  EXPECT_EQ(json["rows"].back()["row_kind"], "total");
+  EXPECT_EQ(json["columns"][4]["type"], "count");
+}
+
+TEST(Formats, LatexSplitsTableTwoAndKeepsTheStudysNumberOutOfCaptions) {
+  auto data = faultline::testing::study_report_data();
+  std::string tex = to_latex(symptom_table(data));
+  // 16 number columns (Total and 7 repositories, No. and Ratio each) in two blocks of 8.
+  EXPECT_EQ(count(tex, "\\begin{tabular}{lrrrrrrrr}"), 2u) << tex;
+  EXPECT_NE(tex.find("\\begin{table*}"), std::string::npos);
+  for (const auto& t : all_tables(data)) {
+    EXPECT_EQ(to_latex(t).find("(Table"), std::string::npos) << t.id;
+    // Without the split, a table wider than the line is shrunk, never set past the margin.
+    EXPECT_NE(to_latex(t).find("\\ifdim\\wd0>\\linewidth\\resizebox{\\linewidth}"), std::string::npos)
+        << t.id;
+  }
+  EXPECT_EQ(count(to_latex(funnel_table(data)), "\\begin{tabular}{lrrrr}"), 1u);
 }
 
 TEST(Html, ChartsHaveOneMarkPerDatum) {
@@ -152,7 +248,8 @@ const std::vector<faultline::datasets::CatalogEntry> kCatalog = {
     {"recompile", "t", "performance_degradation", "performance_bug", {}}};
 
 Case case_of(const std::string& symptom, const std::string& root_cause) {
-  return Case{"o/r#1", "o/r", 1, "https://github.com/o/r/issues/1", "", symptom, root_cause, "agreed", 1.0, {}};
+  return Case{"o/r#1",  "o/r", 1, "https://github.com/o/r/issues/1", "", symptom, root_cause,
+              "agreed", 1.0,   {}};
 }
 
 }  // namespace
@@ -203,12 +300,14 @@ TEST(CaseReproducers, CoverageTableAndFindingCountLinkedCases) {
     data.cases.push_back(c);
   }
   data.cases[0].reproducers = {{"bool-index", "source"}};
-  Table t = reproducer_coverage_table(data);
+  DisplayGrid t = display_grid(reproducer_coverage_table(data));
   // By hand: code logic has 3 cases, 1 with the reproducer modeled on it and 2 with a related one only.
-  EXPECT_EQ(row_named(t, "Code Logic Error"),
-            (std::vector<std::string>{"Code Logic Error", "3", "1", "2", "bool-index, causal-mask", "1/2"}));
-  EXPECT_EQ(row_named(t, "API Misuse"), (std::vector<std::string>{"API Misuse", "2", "0", "0", "none", "0/0"}));
-  EXPECT_EQ(t.rows.back(), (std::vector<std::string>{"Total", "6", "1", "3", "3 reproducers", "2/3"}));
+  EXPECT_EQ(
+      row_named(t, "Code Logic Error"),
+      (std::vector<std::string>{"Code Logic Error", "3", "1", "2", "2", "bool-index, causal-mask", "1"}));
+  EXPECT_EQ(row_named(t, "API Misuse"),
+            (std::vector<std::string>{"API Misuse", "2", "0", "0", "0", "", "0"}));
+  EXPECT_EQ(t.rows.back(), (std::vector<std::string>{"Total", "6", "1", "3", "3", "", "2"}));
   auto findings = compute_findings(data);
   EXPECT_NE(findings.back().find("1 of 6 cases have a reproducer modeled on them; the reproducers cover 2 of 15 "
                                  "root causes"),

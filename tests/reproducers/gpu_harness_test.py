@@ -81,8 +81,8 @@ def check_on_gpu(harnesses, report):
     for path in harnesses:
         name = os.path.basename(path)  # repro_<id>_<variant>_gpu
         repro, variant = name[len("repro_"):-len("_gpu")].rsplit("_", 1)
-        if report["reproducers"][repro]["gpu"] != "gpu: runs":
-            print(f"{name}: {report['reproducers'][repro]['gpu']}")
+        if not report["reproducers"][repro]["gpu_runs_here"]:
+            print(f"{name}: gpu skipped ({report['reproducers'][repro]['gpu_skip_reason']})")
             continue
         manifest = json.load(open(os.path.join(manifest_dir, repro + ".json")))
         expected = 10 if manifest["modes"]["gpu"][variant]["expect"] == "symptom" else 0
@@ -90,7 +90,7 @@ def check_on_gpu(harnesses, report):
         assert run.returncode == expected, f"{name}: exit {run.returncode}, expected {expected}: {run.stdout}{run.stderr}"
         checked += 1
     assert checked > 0, "a GPU is here, but no GPU harness ran on it"
-    print(f"{checked} GPU harnesses showed their expected outcome on {report['GPU']}")
+    print(f"{checked} GPU harnesses showed their expected outcome on {report['gpu']['name']}")
     return 0
 
 

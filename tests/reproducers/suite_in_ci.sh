@@ -62,7 +62,7 @@ def check(results, allow_skip):
 if part == "gpu":
     gpu = json.load(open(f"{work}/gpu.json"))
     assert gpu["healthy"], gpu["problems"]
-    runs_here = lambda r: doctor["reproducers"][r["id"]]["gpu"] == "gpu: runs"
+    runs_here = lambda r: doctor["reproducers"][r["id"]]["gpu_runs_here"]
     check(gpu["results"], lambda r: not runs_here(r))
     ran = [r for r in gpu["results"] if r["outcome"] != "skipped"]
     assert ran and all(r["compute_capability"] != "none" for r in ran), gpu["results"][:2]

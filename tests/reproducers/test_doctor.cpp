@@ -1,0 +1,83 @@
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "reproducers/doctor.hpp"
+#include "reproducers/manifest.hpp"
+
+using namespace faultline::reproducers;
+
+namespace {
+
+// Needs compute capability 8.0 in gpu mode; runs in host mode anywhere.
+const char* kManifest = R"({
+  "id": "demo", "title": "t", "symptom": "crash", "root_cause": "api_misuse",
+  "issues": ["https://github.com/o/r/issues/1"],
+  "mechanism": "m", "requirements": {"min_compute_capability": "8.0"}, "timeout_s": 2,
+  "modes": {"host": {"buggy": {"expect": "symptom"}, "fixed": {"expect": "correct"}},
+            "gpu": {"buggy": {"expect": "symptom"}, "fixed": {"expect": "correct"}}}
+})";
+
+Environment machine(std::optional<Gpu> gpu) {
+  Environment env;
+  env.build_dir = "/b";
+  env.manifest_dir = "/m";
+  env.have_cuda = true;
+  env.nvcc = "/usr/local/cuda/bin/nvcc";
+  env.cuda_toolkit = "13.0";
+  env.gpu = gpu;
+  env.cuda_driver_version = gpu ? "13.0" : "";
+  return env;
+}
+
+// Every key of every object, at any depth, except the reproducer ids (they are manifest names).
+void expect_snake_case_keys(const nlohmann::json& j, const std::string& where) {
+  static const std::regex snake("[a-z][a-z0-9_]*");
+  for (auto it = j.begin(); j.is_object() && it != j.end(); ++it) {
+    if (where != "reproducers") {
+      EXPECT_TRUE(std::regex_match(it.key(), snake)) << where << "." << it.key();
+    }
+    if (it.value().is_object()) expect_snake_case_keys(it.value(), it.key());
+  }
+}
+
+}  // namespace
+
+TEST(Doctor, JsonHasLowerCaseKeysAndDataValuesWithoutAGpu) {
+  auto report = doctor_report(machine(std::nullopt), {parse_manifest(kManifest, "demo.json")});
+  auto j = doctor_json(report);
+  expect_snake_case_keys(j, "");
+  EXPECT_EQ(j["gpu_found"], false);
+  EXPECT_TRUE(j["gpu"].is_null());  // not a sentence saying that none was found
+  EXPECT_EQ(j["nvcc"]["cuda_toolkit"], "13.0");
+  EXPECT_EQ(j["gpu_harnesses_built"], true);
+  const auto& demo = j["reproducers"]["demo"];
+  EXPECT_EQ(demo["host_mode"], true);
+  EXPECT_EQ(demo["gpu_mode"], true);
+  EXPECT_EQ(demo["gpu_runs_here"], false);
+  ASSERT_TRUE(demo["gpu_skip_reason"].is_string());
+}
+
+TEST(Doctor, JsonGivesTheGpuAsNumbersAndVersionsAndSaysWhatRunsOnIt) {
+  auto manifests = std::vector<Manifest>{parse_manifest(kManifest, "demo.json")};
+  auto j = doctor_json(doctor_report(machine(Gpu{"NVIDIA H200", "580.65.06", 9.0}), manifests));
+  expect_snake_case_keys(j, "");
+  EXPECT_EQ(j["gpu_found"], true);
+  EXPECT_EQ(j["gpu"]["name"], "NVIDIA H200");
+  EXPECT_EQ(j["gpu"]["driver"], "580.65.06");
+  ASSERT_TRUE(j["gpu"]["compute_capability"].is_number());
+  EXPECT_DOUBLE_EQ(j["gpu"]["compute_capability"].get<double>(), 9.0);
+  EXPECT_EQ(j["reproducers"]["demo"]["gpu_runs_here"], true);
+  EXPECT_TRUE(j["reproducers"]["demo"]["gpu_skip_reason"].is_null());
+  // A 7.0 device is below the manifest's 8.0: the same reproducer is skipped there, with the reason.
+  j = doctor_json(doctor_report(machine(Gpu{"Tesla V100", "535.0", 7.0}), manifests));
+  EXPECT_EQ(j["reproducers"]["demo"]["gpu_runs_here"], false);
+  EXPECT_EQ(j["reproducers"]["demo"]["gpu_skip_reason"], "compute capability 7.0 < required 8.0");
+}
+
+TEST(Doctor, TextSaysPerModeWhatRuns) {
+  EXPECT_EQ(readiness_text({"x", true, true, std::nullopt}), "host: runs; gpu: runs");
+  EXPECT_EQ(readiness_text({"x", false, true, "no GPU found"}), "no host mode; gpu: skipped (no GPU found)");
+  EXPECT_EQ(readiness_text({"x", true, false, std::nullopt}), "host: runs; no gpu mode");
+}
