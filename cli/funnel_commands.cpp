@@ -20,7 +20,7 @@ struct ScreenOptions {
 struct SampleOptions {
   int total = 300;
   uint64_t seed = 1;
-  std::string name = "main";
+  std::string name;  // a new sample: "main" when empty; replace: as funnel::resolve_sample chooses
   bool census = false;
   bool force = false;
 };
@@ -41,27 +41,35 @@ void screen(const Context& ctx, const ScreenOptions& o) {
   auto scope = o.rules_only ? funnel::ScopeDecisions::kIgnore : funnel::ScopeDecisions::kFollow;
   funnel::RepositoryFunnel total;
   nlohmann::json j = {{"repositories", nlohmann::json::object()}};
-  std::vector<std::vector<std::string>> rows{{"repository", "raw", "candidates", "decided by a person"}};
+  std::vector<std::vector<std::string>> rows{
+      {"repository", "raw", "candidates", "recorded scope decisions", "overriding the rules"}};
   auto add = [&](const std::string& repo, const funnel::RepositoryFunnel& f) {
-    rows.push_back({repo, std::to_string(f.raw), std::to_string(f.candidates), std::to_string(f.decided_by_person)});
+    rows.push_back({repo, std::to_string(f.raw), std::to_string(f.candidates), std::to_string(f.scope_decisions),
+                    std::to_string(f.overriding_rules)});
   };
   for (const auto& [repo, f] : funnel::screen_store(*db, rules, scope)) {
-    j["repositories"][repo] = {{"raw", f.raw}, {"candidates", f.candidates}, {"decided_by_person", f.decided_by_person}};
+    j["repositories"][repo] = {{"raw", f.raw},
+                               {"candidates", f.candidates},
+                               {"scope_decisions", f.scope_decisions},
+                               {"overriding_rules", f.overriding_rules}};
     add(repo, f);
     total.raw += f.raw;
     total.candidates += f.candidates;
-    total.decided_by_person += f.decided_by_person;
+    total.scope_decisions += f.scope_decisions;
+    total.overriding_rules += f.overriding_rules;
   }
   add("Total", total);
   j["raw"] = total.raw;
   j["candidates"] = total.candidates;
-  j["decided_by_person"] = total.decided_by_person;
+  j["scope_decisions"] = total.scope_decisions;
+  j["overriding_rules"] = total.overriding_rules;
   ctx.emit(j, text_table(rows) +
-                  "every decision and its rule are recorded in the store (table screening); a person's scope "
-                  "decision, where the data has one, stands over the rules unless --rules-only\n");
+                  "every decision and its rule are recorded in the store (table screening); a scope decision "
+                  "recorded in the data (a person's) stands over the rules unless --rules-only\n");
 }
 
-void sample(const Context& ctx, const SampleOptions& o) {
+void sample(const Context& ctx, SampleOptions o) {
+  if (o.name.empty()) o.name = "main";
   auto db = ctx.open_db();
   auto draw = o.census ? funnel::census_sample(*db, o.name, o.force)
                        : funnel::draw_sample(*db, o.name, o.total, o.seed, o.force);
@@ -85,7 +93,7 @@ void sample(const Context& ctx, const SampleOptions& o) {
 void replace(const Context& ctx, const std::string& sample_name, const ReplaceOptions& o) {
   auto db = ctx.open_db();
   auto [repo, number] = common::parse_issue_key(o.issue_key);
-  auto r = funnel::replace_in_sample(*db, sample_name, repo, number, o.reason);
+  auto r = funnel::replace_in_sample(*db, funnel::resolve_sample(*db, sample_name), repo, number, o.reason);
   ctx.emit({{"excluded", o.issue_key},
             {"replacement", r.replacement_key},
             {"distance_seconds", r.distance_seconds}},
@@ -130,7 +138,8 @@ void add_funnel_commands(CLI::App& app, Context& ctx) {
                                  "Example: faultline sample --total 150 --seed 7");
   smp->add_option("--total", sample_options->total, "sample size");
   smp->add_option("--seed", sample_options->seed, "random seed (same seed, same sample)");
-  smp->add_option("--name", sample_options->name, "sample name");
+  smp->add_option("--name", sample_options->name,
+                  "sample name (default 'main'; for replace: 'main', or the store's only sample)");
   smp->add_flag("--census", sample_options->census,
                 "take every candidate, nothing drawn (as the bundled snapshot's raters labeled every issue in "
                 "scope)")

@@ -40,8 +40,8 @@ void report(const Context& ctx, const ReportOptions& o) {
   std::string text =
       "report of " + std::to_string(summary.cases) + " labeled issues (" +
       std::to_string(summary.cases_with_source_reproducer) + " with a reproducer modeled on them; " +
-      std::to_string(summary.root_causes_with_reproducer) + " of their " +
-      std::to_string(summary.root_causes_labeled) + " root causes have a reproducer)" +
+      std::to_string(summary.root_causes_reproduced) + " of their " +
+      std::to_string(summary.root_causes_labeled) + " root causes have a reproducer that reproduced in the latest suite run)" +
       (summary.predicted
            ? " and " + std::to_string(summary.predicted) + " predicted candidates in tables of their own"
            : "") +
@@ -52,7 +52,7 @@ void report(const Context& ctx, const ReportOptions& o) {
   ctx.emit({{"cases", summary.cases},
             {"cases_with_source_reproducer", summary.cases_with_source_reproducer},
             {"root_causes_labeled", summary.root_causes_labeled},
-            {"root_causes_with_reproducer", summary.root_causes_with_reproducer},
+            {"root_causes_reproduced", summary.root_causes_reproduced},
             {"sample", data.funnel.sample},
             {"sample_method", data.funnel.sample_method},
             {"predicted", summary.predicted},

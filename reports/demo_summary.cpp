@@ -48,7 +48,8 @@ std::vector<std::string> summarize(const std::string& w) {
   return {
       "issues:       " + std::to_string(imp.at("issues").get<int>()) + " in the store, " +
           std::to_string(scr.at("candidates").get<int>()) + " candidates after screening (" +
-          std::to_string(scr.at("decided_by_person").get<int>()) + " decided by a person), " +
+          std::to_string(scr.at("scope_decisions").get<int>()) + " recorded scope decisions, " +
+          std::to_string(scr.at("overriding_rules").get<int>()) + " overriding the rules), " +
           std::to_string(smp.at("sampled").get<int>()) + " in sample '" + smp.at("name").get<std::string>() + "' (" +
           smp.at("method").get<std::string>() + ")",
       "labels:       rater_a " + std::to_string(a.at("labeled").get<int>()) + ", rater_b " +
@@ -73,8 +74,8 @@ std::vector<std::string> summarize(const std::string& w) {
       "report:       " + w + "/report/index.html (" + std::to_string(rep.at("files").size()) + " files, " +
           std::to_string(rep.at("cases").get<int>()) + " labeled issues: " +
           std::to_string(rep.at("cases_with_source_reproducer").get<int>()) + " with a reproducer modeled on them; " +
-          std::to_string(rep.at("root_causes_with_reproducer").get<int>()) + " of their " +
-          std::to_string(rep.at("root_causes_labeled").get<int>()) + " root causes have a reproducer)",
+          std::to_string(rep.at("root_causes_reproduced").get<int>()) + " of their " +
+          std::to_string(rep.at("root_causes_labeled").get<int>()) + " root causes have a reproducer that reproduced in the latest suite run)",
       "finding:      " + rep.at("findings").at(0).get<std::string>(),
   };
 }

@@ -40,13 +40,15 @@ ReportSummary write_report(const ReportData& data, const std::string& out_dir,
   summary.cases = static_cast<int>(data.cases.size());
   summary.predicted = static_cast<int>(data.predicted_cases.size());
   std::set<std::string> with_reproducer, labeled_causes;
-  for (const auto& [id, status] : data.reproducers) with_reproducer.insert(status.root_cause);
+  for (const auto& [id, status] : data.reproducers) {
+    if (status.buggy == "reproduced") with_reproducer.insert(status.root_cause);
+  }
   for (const auto& c : data.cases) {
     labeled_causes.insert(c.root_cause);
     if (!c.reproducers.empty() && c.reproducers.front().how == "source") ++summary.cases_with_source_reproducer;
   }
   summary.root_causes_labeled = static_cast<int>(labeled_causes.size());
-  for (const auto& rc : labeled_causes) summary.root_causes_with_reproducer += with_reproducer.count(rc);
+  for (const auto& rc : labeled_causes) summary.root_causes_reproduced += with_reproducer.count(rc);
   auto tables = all_tables(data);
   summary.findings = compute_findings(data);
 
@@ -56,7 +58,7 @@ ReportSummary write_report(const ReportData& data, const std::string& out_dir,
   nlohmann::json all = {{"cases", data.cases.size()},
                         {"cases_with_source_reproducer", summary.cases_with_source_reproducer},
                         {"root_causes_labeled", summary.root_causes_labeled},
-                        {"root_causes_with_reproducer", summary.root_causes_with_reproducer},
+                        {"root_causes_reproduced", summary.root_causes_reproduced},
                         {"predicted", summary.predicted},
                         {"findings", summary.findings},
                         {"tables", nlohmann::json::array()}};

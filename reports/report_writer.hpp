@@ -13,10 +13,10 @@ namespace faultline::reports {
 struct ReportSummary {
   int cases = 0;                          // issues with a final manual label
   int cases_with_source_reproducer = 0;  // a reproducer was modeled on the case
-  // Of the root causes the cases carry, those with a reproducer in the catalog (whether modeled on a case or
-  // not): coverage of the taxonomy, not of the cases.
+  // Of the root causes the cases carry, those with a reproducer whose buggy variant's latest suite outcome is
+  // `reproduced` (modeled on a case or not): what the suite has shown for the taxonomy, not for the cases.
   int root_causes_labeled = 0;
-  int root_causes_with_reproducer = 0;
+  int root_causes_reproduced = 0;
   int predicted = 0;  // unlabeled candidates with a prediction (--with-predictions), never in `cases`
   std::vector<std::string> files;
   std::vector<std::string> findings;

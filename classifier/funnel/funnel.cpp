@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <re2/re2.h>
 
 #include "common/error.hpp"
 #include "datasets/store/funnel_store.hpp"
@@ -21,13 +22,18 @@ std::string joined(const std::vector<std::string>& names) {
 
 std::string method_of(const std::vector<datasets::SampleEntry>& entries) {
   if (entries.empty()) return "none";
-  bool census = std::all_of(entries.begin(), entries.end(), [](const auto& e) { return e.origin == "census"; });
-  if (census) return "census";
+  bool census = std::any_of(entries.begin(), entries.end(), [](const auto& e) { return e.origin == "census"; });
   bool replaced = std::any_of(entries.begin(), entries.end(), [](const auto& e) { return e.origin == "replacement"; });
-  return replaced ? "draw+replacement" : "draw";
+  return std::string(census ? "census" : "draw") + (replaced ? "+replacement" : "");
 }
 
 }  // namespace
+
+void require_sample_name(const std::string& name) {
+  static const RE2 allowed("[A-Za-z0-9._-]{1,64}");
+  if (!RE2::FullMatch(name, allowed))
+    throw Error("sample name '" + name + "' is not valid: use 1 to 64 letters, digits, '.', '_' or '-'");
+}
 
 std::string resolve_sample(datasets::Database& db, const std::string& requested) {
   auto names = datasets::list_samples(db);
@@ -59,10 +65,11 @@ StudyFunnel compute_funnel(datasets::Database& db, const std::string& sample_nam
       ++rows[repo_of[id]].candidates;
     }
   }
-  std::set<int64_t> kept;
+  std::set<int64_t> kept, in_sample;
   auto entries = sample_name.empty() ? std::vector<datasets::SampleEntry>{} : datasets::load_sample(db, sample_name);
   f.sample_method = method_of(entries);
   for (const auto& e : entries) {
+    in_sample.insert(e.issue_id);
     if (e.origin == "draw") f.seed = e.seed;
     if (!candidates.count(e.issue_id)) {
       ++f.sampled_not_candidates;
@@ -76,6 +83,7 @@ StudyFunnel compute_funnel(datasets::Database& db, const std::string& sample_nam
       ++row.excluded;
     }
   }
+  for (int64_t id : candidates) f.candidates_not_in_sample += !in_sample.count(id);
   for (const auto& [id, label] : datasets::load_final_labels(db)) {
     if (!kept.count(id)) {
       ++f.labeled_outside;
@@ -109,6 +117,7 @@ nlohmann::json funnel_json(const StudyFunnel& f) {
                       {"sample_method", f.sample_method},
                       {"repositories", nlohmann::json::array()}};
   if (f.sample_method.rfind("draw", 0) == 0) j["seed"] = f.seed;
+  j["candidates_not_in_sample"] = f.candidates_not_in_sample;
   for (const auto& r : f.rows) j["repositories"].push_back(row_json(r));
   j["total"] = row_json(funnel_total(f.rows));
   j["screened_by_person"] = f.screened_by_person;
@@ -120,12 +129,15 @@ nlohmann::json funnel_json(const StudyFunnel& f) {
 std::string funnel_note(const StudyFunnel& f) {
   std::string text;
   if (f.screened_by_person > 0)
-    text = "Issues screened by a person's scope decision rather than the rules: " +
+    text = "Issues screened by a recorded scope decision (a person's, in the data) rather than the rules: " +
            std::to_string(f.screened_by_person) + ". ";
   if (f.sample_method == "none") {
     text += "No sample is recorded, so nothing counts as sampled or final (run 'faultline sample').";
-  } else if (f.sample_method == "census") {
-    text += "Sample '" + f.sample + "' is a census: every candidate, nothing drawn.";
+  } else if (f.sample_method.rfind("census", 0) == 0) {
+    text += "Sample '" + f.sample + "' is a census: every candidate when it was recorded, nothing drawn" +
+            (f.sample_method == "census+replacement" ? ", with replacements." : ".");
+    if (f.candidates_not_in_sample > 0)
+      text += " Candidates not in it (screened in since): " + std::to_string(f.candidates_not_in_sample) + ".";
   } else {
     text += "Sample '" + f.sample + "' is a repository-stratified draw (seed " + std::to_string(f.seed) + ")" +
            (f.sample_method == "draw+replacement" ? ", with replacements" : "") + ".";

@@ -25,18 +25,22 @@ struct FunnelRow {
 
 struct StudyFunnel {
   std::string sample;  // the sample followed; empty when the store has none
-  // How the sample came to be: "census" (every candidate), "draw" (stratified, seeded), "draw+replacement",
-  // or "none".
+  // How the sample came to be: "census" (every candidate when recorded) or "draw" (stratified, seeded), each
+  // with "+replacement" when members were replaced; or "none".
   std::string sample_method = "none";
   int64_t seed = 0;  // of a draw
   std::vector<FunnelRow> rows;  // sorted by repository; funnel_total sums them
   std::set<int64_t> final_issues;  // the issues of the "final" column
   // Final labels not counted as final: on issues that are not candidates or not kept in the sample.
   int labeled_outside = 0;
+  int candidates_not_in_sample = 0;  // for a census: candidates screened in after it was recorded
   int screened_by_person = 0;  // screening decisions that followed a person's scope decision, not the rules
   // Sample members that the latest screen does not admit (the pool was screened again after the draw).
   int sampled_not_candidates = 0;
 };
+
+// Throws faultline::Error unless `name` is 1-64 of [A-Za-z0-9._-] (it is printed in tables and notes).
+void require_sample_name(const std::string& name);
 
 // The sample `requested` names (an error naming the store's samples if there is none such); when empty,
 // "main" if the store has it, else its only sample, else none (""); several without "main" is an error.

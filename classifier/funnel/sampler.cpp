@@ -10,6 +10,7 @@
 #include "common/error.hpp"
 #include "common/fnv1a.hpp"
 #include "common/seeded_random.hpp"
+#include "classifier/funnel/funnel.hpp"
 #include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
@@ -99,6 +100,7 @@ void refuse_to_drop_labeled_issues(datasets::Database& db, const std::string& na
 
 std::map<std::string, StratumDraw> draw_sample(datasets::Database& db, const std::string& name, int total,
                                                uint64_t seed, bool force) {
+  require_sample_name(name);
   if (total <= 0) throw Error("sample: --total must be positive");
   auto pools = candidates_by_repository(db);
   std::vector<std::string> repos;
@@ -127,6 +129,7 @@ std::map<std::string, StratumDraw> draw_sample(datasets::Database& db, const std
 }
 
 std::map<std::string, StratumDraw> census_sample(datasets::Database& db, const std::string& name, bool force) {
+  require_sample_name(name);
   auto pools = candidates_by_repository(db);
   if (pools.empty()) throw Error("sample: there are no candidates to take (run 'faultline screen' first)");
   std::map<std::string, StratumDraw> summary;

@@ -80,7 +80,10 @@ std::map<std::string, RepositoryFunnel> screen_store(datasets::Database& db, con
     auto& f = funnel[issue.repo];
     ++f.raw;
     if (outcome.candidate) ++f.candidates;
-    if (outcome.rule.rfind("scope:", 0) == 0) ++f.decided_by_person;
+    if (outcome.rule.rfind("scope:", 0) == 0) {
+      ++f.scope_decisions;
+      f.overriding_rules += screen_issue(rules, issue, ScopeDecisions::kIgnore).candidate != outcome.candidate;
+    }
     decisions.push_back({issue.id, outcome.candidate ? "candidate" : "excluded", outcome.rule});
   }
   db.transaction([&] { datasets::replace_screening(db, decisions); });

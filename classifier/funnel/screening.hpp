@@ -52,7 +52,8 @@ ScreeningOutcome screen_issue(const ScreeningRules& rules, const datasets::Issue
 struct RepositoryFunnel {
   int raw = 0;
   int candidates = 0;
-  int decided_by_person = 0;  // of raw: screened by a person's scope decision, not by the rules
+  int scope_decisions = 0;   // of raw: screened by a recorded scope decision (a person's), not by the rules
+  int overriding_rules = 0;  // of those: where the rules would have decided the other way
 };
 // Screens every issue in the store and records all decisions in one transaction.
 std::map<std::string, RepositoryFunnel> screen_store(datasets::Database& db, const ScreeningRules& rules,

@@ -256,3 +256,36 @@ TEST(Sampler, ACensusWithoutCandidatesIsAnError) {
   screen_store(db, ScreeningRules::builtin());
   EXPECT_THROW(census_sample(db, "bundled"), faultline::Error);
 }
+
+TEST(Sampler, ACensusSaysWhenItWasReplacedInOrOutgrownByLaterCandidates) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("c.db"));
+  fill(db);  // a/b: #1-#6 candidates, #7 open
+  census_sample(db, "bundled");
+  // #7 is closed later and screened in: a candidate the census never saw.
+  IssueRecord seven = load_issue(db, *find_issue(db, "a/b", 7));
+  seven.state = "closed";
+  upsert_issue(db, seven);
+  screen_store(db, ScreeningRules::builtin());
+  auto f = compute_funnel(db, "bundled");
+  EXPECT_EQ(f.candidates_not_in_sample, 1);
+  EXPECT_NE(funnel_note(f).find("screened in since): 1."), std::string::npos) << funnel_note(f);
+  replace_in_sample(db, "bundled", "a/b", 1, "duplicate");  // replaced by #7, the only candidate left
+  f = compute_funnel(db, "bundled");
+  EXPECT_EQ(f.sample_method, "census+replacement");
+  EXPECT_EQ(f.candidates_not_in_sample, 0);
+  EXPECT_NE(funnel_note(f).find("census: every candidate when it was recorded, nothing drawn, with replacements"),
+            std::string::npos)
+      << funnel_note(f);
+}
+
+TEST(Sampler, ASampleNameMustBeShortAndPlain) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("c.db"));
+  fill(db);
+  for (const char* bad : {"", "two words", "new\nline", "a|b"}) {
+    EXPECT_THROW(census_sample(db, bad), faultline::Error) << bad;
+    EXPECT_THROW(draw_sample(db, bad, 1, 1), faultline::Error) << bad;
+  }
+  EXPECT_NO_THROW(census_sample(db, "bundled-2024.v1_a"));
+}

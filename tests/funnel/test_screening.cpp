@@ -148,9 +148,18 @@ TEST(Screening, StoreCountsTheDecisionsAPersonMade) {
   for (const auto& r : {a, b}) faultline::datasets::upsert_issue(db, r);
   auto funnel = faultline::funnel::screen_store(db, ScreeningRules::builtin());
   EXPECT_EQ(funnel["NVIDIA/cutlass"].candidates, 2);
-  EXPECT_EQ(funnel["NVIDIA/cutlass"].decided_by_person, 1);
+  EXPECT_EQ(funnel["NVIDIA/cutlass"].scope_decisions, 1);
+  EXPECT_EQ(funnel["NVIDIA/cutlass"].overriding_rules, 1);  // the rules exclude the open #2
   auto rules_only =
       faultline::funnel::screen_store(db, ScreeningRules::builtin(), faultline::funnel::ScopeDecisions::kIgnore);
   EXPECT_EQ(rules_only["NVIDIA/cutlass"].candidates, 1);
-  EXPECT_EQ(rules_only["NVIDIA/cutlass"].decided_by_person, 0);
+  EXPECT_EQ(rules_only["NVIDIA/cutlass"].scope_decisions, 0);
+  // A scope decision that agrees with the rules is counted as a decision but not as overriding them.
+  auto c = issue("Kernel crash", "closed");
+  c.number = 3;
+  c.scope = "in";
+  faultline::datasets::upsert_issue(db, c);
+  auto agreeing = faultline::funnel::screen_store(db, ScreeningRules::builtin());
+  EXPECT_EQ(agreeing["NVIDIA/cutlass"].scope_decisions, 2);
+  EXPECT_EQ(agreeing["NVIDIA/cutlass"].overriding_rules, 1);
 }

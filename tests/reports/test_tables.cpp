@@ -7,10 +7,12 @@
 #include "common/csv.hpp"
 #include "reports/findings.hpp"
 #include "reports/html_report.hpp"
+#include "reports/report_writer.hpp"
 #include "reports/table_display.hpp"
 #include "reports/table_formats.hpp"
 #include "reports/tables.hpp"
 #include "tests/reports/study_dataset.hpp"
+#include "tests/temp_dir.hpp"
 
 using namespace faultline::reports;
 
@@ -325,4 +327,21 @@ TEST(CaseReproducers, AManifestNamingTheIssueMakesItsReproducerModeledOnTheCase)
   EXPECT_TRUE(names_issue("https://github.com/o/r/issues/7#issuecomment-1", "o/r", 7));
   EXPECT_FALSE(names_issue("https://github.com/o/r/issues/77", "o/r", 7));
   EXPECT_FALSE(names_issue("https://github.com/o/r2/issues/7", "o/r", 7));
+}
+
+TEST(ReportSummary, ARootCauseCountsOnlyWhenOneOfItsReproducersReproduced) {
+  // Two labeled root causes; the catalog covers both, but only code logic's reproducer reproduced. By hand:
+  // 1 of 2. Once api misuse's reproducer reproduces too: 2 of 2; with no suite result at all: 0 of 2.
+  ReportData data;
+  data.cases = {case_of("crash", "code_logic_error"), case_of("crash", "api_misuse")};
+  data.reproducers["bool-index"] = {"t", "code_logic_error", "reproduced", "pass", "host"};
+  data.reproducers["api-check"] = {"t", "api_misuse", "built", "built", "build"};
+  faultline::testing::TempDir dir;
+  auto summary = write_report(data, dir.file("r1"), {"json"});
+  EXPECT_EQ(summary.root_causes_labeled, 2);
+  EXPECT_EQ(summary.root_causes_reproduced, 1);
+  data.reproducers["api-check"].buggy = "reproduced";
+  EXPECT_EQ(write_report(data, dir.file("r2"), {"json"}).root_causes_reproduced, 2);
+  for (auto& [id, status] : data.reproducers) status.buggy.clear();
+  EXPECT_EQ(write_report(data, dir.file("r3"), {"json"}).root_causes_reproduced, 0);
 }
