@@ -44,8 +44,8 @@ void screen(const Context& ctx, const ScreenOptions& o) {
   std::vector<std::vector<std::string>> rows{
       {"repository", "raw", "candidates", "recorded scope decisions", "overriding the rules"}};
   auto add = [&](const std::string& repo, const funnel::RepositoryFunnel& f) {
-    rows.push_back({repo, std::to_string(f.raw), std::to_string(f.candidates), std::to_string(f.scope_decisions),
-                    std::to_string(f.overriding_rules)});
+    rows.push_back({repo, std::to_string(f.raw), std::to_string(f.candidates),
+                    std::to_string(f.scope_decisions), std::to_string(f.overriding_rules)});
   };
   for (const auto& [repo, f] : funnel::screen_store(*db, rules, scope)) {
     j["repositories"][repo] = {{"raw", f.raw},
@@ -73,7 +73,8 @@ void sample(const Context& ctx, SampleOptions o) {
   auto db = ctx.open_db();
   auto draw = o.census ? funnel::census_sample(*db, o.name, o.force)
                        : funnel::draw_sample(*db, o.name, o.total, o.seed, o.force);
-  nlohmann::json j = {{"name", o.name}, {"method", o.census ? "census" : "draw"}, {"repositories", nlohmann::json::object()}};
+  nlohmann::json j = {
+      {"name", o.name}, {"method", o.census ? "census" : "draw"}, {"repositories", nlohmann::json::object()}};
   if (!o.census) {
     j["total"] = o.total;
     j["seed"] = o.seed;
@@ -86,8 +87,9 @@ void sample(const Context& ctx, SampleOptions o) {
     sampled += d.allocated;
   }
   j["sampled"] = sampled;
-  ctx.emit(j, "sample '" + o.name + "' (" + (o.census ? std::string("census") : "seed " + std::to_string(o.seed)) +
-                  "):\n" + text_table(rows));
+  ctx.emit(j, "sample '" + o.name + "' (" +
+                  (o.census ? std::string("census") : "seed " + std::to_string(o.seed)) + "):\n" +
+                  text_table(rows));
 }
 
 void replace(const Context& ctx, const std::string& sample_name, const ReplaceOptions& o) {
@@ -140,18 +142,20 @@ void add_funnel_commands(CLI::App& app, Context& ctx) {
   smp->add_option("--seed", sample_options->seed, "random seed (same seed, same sample)");
   smp->add_option("--name", sample_options->name,
                   "sample name (default 'main'; for replace: 'main', or the store's only sample)");
-  smp->add_flag("--census", sample_options->census,
-                "take every candidate, nothing drawn (as the bundled snapshot's raters labeled every issue in "
-                "scope)")
+  smp->add_flag(
+         "--census", sample_options->census,
+         "take every candidate, nothing drawn (as the bundled snapshot's raters labeled every issue in "
+         "scope)")
       ->excludes(smp->get_option("--total"))
       ->excludes(smp->get_option("--seed"));
-  smp->add_flag("--force", sample_options->force, "replace the sample even when labeled issues would leave it");
+  smp->add_flag("--force", sample_options->force,
+                "replace the sample even when labeled issues would leave it");
   auto replace_options = std::make_shared<ReplaceOptions>();
-  auto* rep =
-      smp->add_subcommand("replace",
-                          "Exclude a sampled issue and replace it with the nearest-in-time "
-                          "unsampled candidate of its repository.\n"
-                          "Example: faultline sample replace NVIDIA/cutlass#132 --reason \"no fix evidence\"");
+  auto* rep = smp->add_subcommand(
+      "replace",
+      "Exclude a sampled issue and replace it with the nearest-in-time "
+      "unsampled candidate of its repository.\n"
+      "Example: faultline sample replace NVIDIA/cutlass#132 --reason \"no fix evidence\"");
   rep->add_option("issue", replace_options->issue_key, "OWNER/NAME#NUMBER")->required();
   rep->add_option("--reason", replace_options->reason, "why it is excluded")->required();
   smp->callback([&ctx, smp, sample_options] {
@@ -164,7 +168,8 @@ void add_funnel_commands(CLI::App& app, Context& ctx) {
   auto* fun = app.add_subcommand("funnel",
                                  "Raw / candidate / sampled / final counts per repository (Table I).\n"
                                  "Example: faultline funnel --json");
-  fun->add_option("--name", funnel_options->name, "sample name (default: 'main', or the store's only sample)");
+  fun->add_option("--name", funnel_options->name,
+                  "sample name (default: 'main', or the store's only sample)");
   fun->callback([&ctx, funnel_options] { funnel(ctx, *funnel_options); });
 }
 

@@ -52,7 +52,10 @@ std::string audit_text(const annotation::AuditResult& a) {
   }
   text += "  pending (awaiting adjudication): " + std::to_string(a.pending.size()) + ", of which " +
           std::to_string(a.partially_labeled.size()) + " labeled by only some raters" +
-          (a.pending.empty() ? "" : " (export them with 'faultline label export --rater NAME --queue pending --out FILE')") + "\n";
+          (a.pending.empty()
+               ? ""
+               : " (export them with 'faultline label export --rater NAME --queue pending --out FILE')") +
+          "\n";
   for (const auto& key : a.partially_labeled) text += "    " + key + ": labeled by only some raters\n";
   text += "  gate: " + a.gate + " — " + a.gate_reason + "\n";
   if (a.gate == "pass") {

@@ -37,7 +37,8 @@ void add_mine_command(CLI::App& app, Context& ctx) {
                          "Example: GITHUB_TOKEN=... faultline mine --study --verify --json");
   mine->add_flag("--study", options->study, "the study's seven repositories");
   mine->add_option("--repo", o.repositories, "OWNER/NAME (repeatable)");
-  mine->add_option("--api-url", options->api_url, "API base URL (default $GITHUB_API_URL or https://api.github.com)");
+  mine->add_option("--api-url", options->api_url,
+                   "API base URL (default $GITHUB_API_URL or https://api.github.com)");
   mine->add_option("--since", o.since, "first mine only: issues updated at or after this ISO 8601 time");
   mine->add_option("--max-requests", o.api.max_requests, "stop cleanly after N requests; rerun to continue");
   mine->add_option("--max-wait", o.api.max_wait_s,
@@ -83,8 +84,8 @@ void add_mine_command(CLI::App& app, Context& ctx) {
     progress->finish(last_status.empty() ? "mine: nothing to fetch" : last_status);
     auto j = miner::mine_summary_json(summary);
     std::string text =
-        "mined " + counted(static_cast<long long>(o.repositories.size()), "repository", "repositories") + ": " +
-        counted(summary.issues, "issue") + ", " + counted(summary.comments, "comment") + ", " +
+        "mined " + counted(static_cast<long long>(o.repositories.size()), "repository", "repositories") +
+        ": " + counted(summary.issues, "issue") + ", " + counted(summary.comments, "comment") + ", " +
         counted(summary.pull_requests_skipped, "pull request") + " skipped; " +
         std::to_string(summary.stats.requests) + " requests (" + std::to_string(summary.stats.not_modified) +
         " not modified), " + std::to_string(summary.stats.retries) + " retries, " +

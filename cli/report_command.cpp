@@ -1,5 +1,5 @@
-#include <memory>
 #include <cstdlib>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -37,15 +37,15 @@ void report(const Context& ctx, const ReportOptions& o) {
   options.issue_link_host = reports::issue_link_host(api_url ? api_url : "");
   auto data = reports::load_report_data(*db, options);
   auto summary = reports::write_report(data, o.out_dir, chosen);
-  std::string text =
-      "report of " + std::to_string(summary.cases) + " labeled issues (" +
-      std::to_string(summary.cases_with_source_reproducer) + " with a reproducer modeled on them; " +
-      std::to_string(summary.root_causes_reproduced) + " of their " +
-      std::to_string(summary.root_causes_labeled) + " root causes have a reproducer that reproduced in the latest suite run)" +
-      (summary.predicted
-           ? " and " + std::to_string(summary.predicted) + " predicted candidates in tables of their own"
-           : "") +
-      " written to " + o.out_dir + " (" + std::to_string(summary.files.size()) + " files)\n";
+  std::string text = "report of " + std::to_string(summary.cases) + " labeled issues (" +
+                     std::to_string(summary.cases_with_source_reproducer) +
+                     " with a reproducer modeled on them; " + std::to_string(summary.root_causes_reproduced) +
+                     " of their " + std::to_string(summary.root_causes_labeled) +
+                     " root causes have a reproducer that reproduced in the latest suite run)" +
+                     (summary.predicted ? " and " + std::to_string(summary.predicted) +
+                                              " predicted candidates in tables of their own"
+                                        : "") +
+                     " written to " + o.out_dir + " (" + std::to_string(summary.files.size()) + " files)\n";
   for (const auto& finding : summary.findings) text += "  - " + finding + "\n";
   if (data.funnel.labeled_outside > 0 || data.funnel.sample_method == "none")
     text += "note: " + funnel::funnel_note(data.funnel) + "\n";

@@ -2,17 +2,16 @@
 
 #include <chrono>
 #include <filesystem>
-#include <thread>
-
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "cli/commands.hpp"
 #include "cli/text_table.hpp"
-#include "common/repository_name.hpp"
 #include "common/atomic_file.hpp"
 #include "common/clock.hpp"
 #include "common/error.hpp"
+#include "common/repository_name.hpp"
 #include "datasets/store/issue_record.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/suite_store.hpp"
@@ -87,7 +86,8 @@ std::string result_line(const reproducers::RunResult& r) {
   std::string stable = r.stability.runs > 1 ? ", stable " + std::to_string(r.stability.as_expected) + "/" +
                                                   std::to_string(r.stability.runs) + " " + r.stability.status
                                             : "";
-  return r.id + " [" + r.mode + "/" + r.variant + "] " + r.outcome + " (" + seconds + stable + ") — " + r.detail;
+  return r.id + " [" + r.mode + "/" + r.variant + "] " + r.outcome + " (" + seconds + stable + ") — " +
+         r.detail;
 }
 
 void list(const Context& ctx, const ReproOptions& o) {
@@ -141,11 +141,9 @@ nlohmann::json summary_json(const reproducers::SuiteSummary& summary, int repeat
   nlohmann::json results = nlohmann::json::array();
   for (const auto& r : summary.results) results.push_back(reproducers::run_result_json(r));
   auto problems = summary.problems();
-  return {{"run", summary.run_id},        {"mode", summary.mode},
-          {"repeat", repeat},             {"modes", summary.modes},
-          {"counts", summary.counts},     {"summary", summary.counts_line()},
-          {"healthy", problems.empty()},  {"problems", problems},
-          {"results", results}};
+  return {{"run", summary.run_id},       {"mode", summary.mode},     {"repeat", repeat},
+          {"modes", summary.modes},      {"counts", summary.counts}, {"summary", summary.counts_line()},
+          {"healthy", problems.empty()}, {"problems", problems},     {"results", results}};
 }
 
 int suite(const Context& ctx, const ReproOptions& o) {
@@ -155,13 +153,14 @@ int suite(const Context& ctx, const ReproOptions& o) {
   auto db = ctx.open_or_create_db();
   reproducers::register_manifests(*db, manifests);
   bool tty = isatty(STDERR_FILENO);
-  auto summary = reproducers::run_suite(*db, manifests, {o.mode, o.repeat}, env, [&](const reproducers::RunResult& r) {
-    if (!ctx.json)
-      std::cout << result_line(r) << "\n" << std::flush;
-    else if (tty)
-      std::cerr << "\r" << r.id << " [" << r.mode << "/" << r.variant << "] " << r.outcome << "\033[K"
-                << std::flush;
-  });
+  auto summary =
+      reproducers::run_suite(*db, manifests, {o.mode, o.repeat}, env, [&](const reproducers::RunResult& r) {
+        if (!ctx.json)
+          std::cout << result_line(r) << "\n" << std::flush;
+        else if (tty)
+          std::cerr << "\r" << r.id << " [" << r.mode << "/" << r.variant << "] " << r.outcome << "\033[K"
+                    << std::flush;
+      });
   if (tty && ctx.json) std::cerr << "\r\033[K";
   if (!o.junit.empty()) write_junit(o.junit, summary.results);
   auto problems = summary.problems();
@@ -184,7 +183,10 @@ int run_shard_task(const Context& ctx, const SuiteCommandOptions& o) {
   reproducers::write_task_results(o.results, task);
   std::string text;
   for (const auto& r : task.results) text += result_line(r) + "\n";
-  ctx.emit({{"shard", task.shard}, {"node", task.node}, {"results_file", o.results}, {"runs", task.results.size()}},
+  ctx.emit({{"shard", task.shard},
+            {"node", task.node},
+            {"results_file", o.results},
+            {"runs", task.results.size()}},
            text + "shard " + std::to_string(task.shard) + " on " + task.node + ": " +
                std::to_string(task.results.size()) + " runs written to " + o.results + "\n");
   return 0;  // the outcomes are judged when the run is collected
@@ -244,9 +246,7 @@ nlohmann::json submit_or_show(const Context& ctx, const SuiteCommandOptions& o, 
   return out;
 }
 
-std::string this_executable() {
-  return std::filesystem::read_symlink("/proc/self/exe").string();
-}
+std::string this_executable() { return std::filesystem::read_symlink("/proc/self/exe").string(); }
 
 // slurm-run-20261201T115500Z in the current directory (which the nodes must share).
 std::string default_run_dir() {
@@ -275,7 +275,8 @@ int slurm_suite(const Context& ctx, const SuiteCommandOptions& o) {
   auto manifests = reproducers::load_manifests(env.manifest_dir);
   // Earlier durations balance the shards; planning reads the store only when there is one.
   reproducers::Durations durations;
-  if (std::filesystem::exists(ctx.db_path)) durations = reproducers::durations_from(datasets::latest_suite_results(*ctx.open_db()));
+  if (std::filesystem::exists(ctx.db_path))
+    durations = reproducers::durations_from(datasets::latest_suite_results(*ctx.open_db()));
   reproducers::SlurmSuiteOptions s;
   s.run_dir = o.run_dir.empty() ? default_run_dir() : o.run_dir;
   s.mode = o.mode;
@@ -292,8 +293,10 @@ int slurm_suite(const Context& ctx, const SuiteCommandOptions& o) {
   auto prepared = reproducers::prepare_slurm_run(s, manifests, durations);
   std::string run_dir = std::filesystem::path(prepared.scripts.front()).parent_path().string();
   nlohmann::json shards = nlohmann::json::array();
-  text += "run directory " + run_dir + ": " + std::to_string(prepared.shards.shards.size()) + " shards (" +
-          (prepared.shards.by_durations ? "balanced by earlier durations" : "round-robin: no earlier durations") + ")\n";
+  text +=
+      "run directory " + run_dir + ": " + std::to_string(prepared.shards.shards.size()) + " shards (" +
+      (prepared.shards.by_durations ? "balanced by earlier durations" : "round-robin: no earlier durations") +
+      ")\n";
   for (size_t k = 0; k < prepared.shards.shards.size(); ++k) {
     const auto& shard = prepared.shards.shards[k];
     shards.push_back({{"runs", shard.runs.size()}, {"estimate_s", shard.estimate_s}});
@@ -309,7 +312,8 @@ int slurm_suite(const Context& ctx, const SuiteCommandOptions& o) {
   std::vector<int> all(prepared.plan.shards);
   for (int k = 0; k < prepared.plan.shards; ++k) all[k] = k;
   std::vector<reproducers::Resubmission> arrays;
-  for (size_t i = 0; i < prepared.plan.arrays.size(); ++i) arrays.push_back({prepared.plan.arrays[i].name, prepared.scripts[i], all});
+  for (size_t i = 0; i < prepared.plan.arrays.size(); ++i)
+    arrays.push_back({prepared.plan.arrays[i].name, prepared.scripts[i], all});
   auto submitted = submit_or_show(ctx, o, run_dir, arrays, text);
   ctx.emit({{"run_dir", run_dir},
             {"modes", prepared.plan.modes},
@@ -393,7 +397,8 @@ void add_repro_list_and_run(CLI::App& app, Context& ctx) {
       "List the reproducers: id, symptom, root cause, source issue, fix, what each mode checks and the last "
       "outcome in the store.\nExample: faultline repro list --format md");
   auto list_options = std::make_shared<ReproOptions>();
-  list_cmd->add_option("--manifests", list_options->manifests, "manifest directory (default: the source tree's reproducers/)");
+  list_cmd->add_option("--manifests", list_options->manifests,
+                       "manifest directory (default: the source tree's reproducers/)");
   list_cmd->add_option("--format", list_options->format, "text | md | csv | json")
       ->check(CLI::IsMember({"text", "md", "csv", "json"}));
   list_cmd->callback([&ctx, list_options] { list(ctx, *list_options); });
@@ -427,12 +432,15 @@ void add_suite(CLI::App& app, Context& ctx) {
   suite_cmd->add_option("--junit", o->junit, "write JUnit XML here");
   suite_cmd->add_option("--manifests", o->manifests, "manifest directory");
   suite_cmd->add_option("--build-dir", o->build_dir, kBuildDirHelp);
-  auto* slurm = suite_cmd->add_flag("--slurm", o->slurm,
-                                    "write the suite as Slurm job arrays into --run-dir (auto mode there: build + "
-                                    "host, + gpu when --gres asks for a GPU)");
-  suite_cmd->add_option("--partition", o->partition, "Slurm partition (default: the cluster's)")->needs(slurm);
+  auto* slurm =
+      suite_cmd->add_flag("--slurm", o->slurm,
+                          "write the suite as Slurm job arrays into --run-dir (auto mode there: build + "
+                          "host, + gpu when --gres asks for a GPU)");
+  suite_cmd->add_option("--partition", o->partition, "Slurm partition (default: the cluster's)")
+      ->needs(slurm);
   suite_cmd->add_option("--gres", o->gres, "generic resources per task, e.g. gpu:1")->needs(slurm);
-  suite_cmd->add_option("--constraint", o->constraints, "node feature (a GPU architecture); one job array each")
+  suite_cmd
+      ->add_option("--constraint", o->constraints, "node feature (a GPU architecture); one job array each")
       ->needs(slurm);
   suite_cmd->add_option("--shards", o->shards, "array tasks, balanced by earlier durations (default 4)")
       ->check(CLI::PositiveNumber)
@@ -443,23 +451,32 @@ void add_suite(CLI::App& app, Context& ctx) {
   suite_cmd->add_option("--time-limit", o->time_limit_min, "minutes per task (default 60)")
       ->check(CLI::PositiveNumber)
       ->needs(slurm);
-  suite_cmd->add_option("--run-dir", o->run_dir, "where the shards, scripts and results go (default slurm-run-TIME)")
+  suite_cmd
+      ->add_option("--run-dir", o->run_dir,
+                   "where the shards, scripts and results go (default slurm-run-TIME)")
       ->needs(slurm);
-  suite_cmd->add_option("--faultline", o->faultline, "the faultline the tasks run (default this one; a GPU "
-                                                     "bundle's gpu-bundle/faultline)")
+  suite_cmd
+      ->add_option("--faultline", o->faultline,
+                   "the faultline the tasks run (default this one; a GPU "
+                   "bundle's gpu-bundle/faultline)")
       ->needs(slurm);
-  auto* submit = suite_cmd->add_flag("--submit", o->submit, "call sbatch and record the job ids")->needs(slurm);
-  suite_cmd->add_flag("--wait", o->wait, "follow the arrays until they end (progress on stderr)")->needs(submit);
-  suite_cmd->add_option("--rerun-lost", o->rerun_lost, "RUN_DIR: the lost shards of a run again")->needs(slurm);
-  auto* shard_file = suite_cmd->add_option("--shard-file", o->shard_file, "run one shard (what an array task does)")
-                         ->excludes(slurm);
+  auto* submit =
+      suite_cmd->add_flag("--submit", o->submit, "call sbatch and record the job ids")->needs(slurm);
+  suite_cmd->add_flag("--wait", o->wait, "follow the arrays until they end (progress on stderr)")
+      ->needs(submit);
+  suite_cmd->add_option("--rerun-lost", o->rerun_lost, "RUN_DIR: the lost shards of a run again")
+      ->needs(slurm);
+  auto* shard_file =
+      suite_cmd->add_option("--shard-file", o->shard_file, "run one shard (what an array task does)")
+          ->excludes(slurm);
   suite_cmd->add_option("--results", o->results, "the shard's results file")->needs(shard_file);
   shard_file->needs(suite_cmd->get_option("--results"));
 
   auto* collect_cmd = suite_cmd->add_subcommand(
       "collect",
       "Merge a Slurm run's task results into the store, one suite run per job array; the runs of a task that "
-      "wrote no results are lost (and the command exits non-zero).\nExample: faultline suite collect slurm-run");
+      "wrote no results are lost (and the command exits non-zero).\nExample: faultline suite collect "
+      "slurm-run");
   collect_cmd->add_option("run_dir", o->collect_dir, "the run directory of suite --slurm")->required();
   collect_cmd->add_option("--junit", o->junit, "write JUnit XML here");
   collect_cmd->callback([&ctx, o] {
@@ -468,7 +485,9 @@ void add_suite(CLI::App& app, Context& ctx) {
   });
   suite_cmd->callback([&ctx, o, collect_cmd] {
     if (collect_cmd->parsed()) return;
-    int code = !o->shard_file.empty() ? run_shard_task(ctx, *o) : o->slurm ? slurm_suite(ctx, *o) : suite(ctx, *o);
+    int code = !o->shard_file.empty() ? run_shard_task(ctx, *o)
+               : o->slurm             ? slurm_suite(ctx, *o)
+                                      : suite(ctx, *o);
     if (code != 0) throw CLI::RuntimeError(code);
   });
 }
@@ -483,14 +502,16 @@ void add_link_and_doctor(CLI::App& app, Context& ctx) {
   link_cmd->add_option("--manifests", link_options->manifests, "manifest directory");
   link_cmd->callback([&ctx, link_options] { link(ctx, *link_options); });
 
-  auto* doctor_cmd = app.add_subcommand("doctor",
-                                        "What this machine can run: GPU, driver, CUDA, nvcc, compute capability, "
-                                        "and which reproducers' GPU mode applies; with --slurm, whether the Slurm "
-                                        "commands and the partition are there.\nExample: faultline doctor");
+  auto* doctor_cmd =
+      app.add_subcommand("doctor",
+                         "What this machine can run: GPU, driver, CUDA, nvcc, compute capability, "
+                         "and which reproducers' GPU mode applies; with --slurm, whether the Slurm "
+                         "commands and the partition are there.\nExample: faultline doctor");
   auto doctor_options = std::make_shared<DoctorOptions>();
   doctor_cmd->add_option("--manifests", doctor_options->manifests, "manifest directory");
   doctor_cmd->add_option("--build-dir", doctor_options->build_dir, kBuildDirHelp);
-  auto* slurm = doctor_cmd->add_flag("--slurm", doctor_options->slurm, "check sbatch, squeue, scontrol and the partition");
+  auto* slurm = doctor_cmd->add_flag("--slurm", doctor_options->slurm,
+                                     "check sbatch, squeue, scontrol and the partition");
   doctor_cmd->add_option("--partition", doctor_options->partition, "the partition to check")->needs(slurm);
   doctor_cmd->callback([&ctx, doctor_options] {
     if (!doctor_options->slurm) return doctor(ctx, *doctor_options);

@@ -14,13 +14,16 @@ std::string architecture_digits(const std::string& cc) {
 }
 
 // "9.0" → "sm_90 (9.0)": that name, beside the number.
-std::string architecture_heading(const std::string& cc) { return "sm_" + architecture_digits(cc) + " (" + cc + ")"; }
+std::string architecture_heading(const std::string& cc) {
+  return "sm_" + architecture_digits(cc) + " (" + cc + ")";
+}
 
 }  // namespace
 
 std::optional<Table> architecture_table(const ReportData& data) {
   std::set<std::string> architectures;
-  std::map<std::string, std::map<std::string, std::pair<std::string, std::string>>> cells;  // id → cc → outcomes
+  std::map<std::string, std::map<std::string, std::pair<std::string, std::string>>>
+      cells;  // id → cc → outcomes
   for (const auto& r : data.gpu_results_by_architecture) {
     architectures.insert(r.compute_capability);
     auto& cell = cells[r.repro_id][r.compute_capability];
@@ -43,8 +46,9 @@ std::optional<Table> architecture_table(const ReportData& data) {
     }
     t.rows.push_back(row);
   }
-  t.note = "Each cell: the latest gpu-mode outcome of the buggy / fixed variant on a device of that compute "
-           "capability; - where it did not run there.";
+  t.note =
+      "Each cell: the latest gpu-mode outcome of the buggy / fixed variant on a device of that compute "
+      "capability; - where it did not run there.";
   return t;
 }
 

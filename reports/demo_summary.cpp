@@ -37,10 +37,10 @@ std::string baseline_pair(const json& baselines, const char* name) {
 }
 
 std::vector<std::string> summarize(const std::string& w) {
-  json imp = load_step(w, "import"), scr = load_step(w, "screen"), smp = load_step(w, "sample"), a = load_step(w, "rater_a"),
-       b = load_step(w, "rater_b"), adj = load_step(w, "adjudicate"), train = load_step(w, "train"),
-       cls = load_step(w, "classify"), ev = load_step(w, "eval"), suite = load_step(w, "suite"),
-       rep = load_step(w, "report");
+  json imp = load_step(w, "import"), scr = load_step(w, "screen"), smp = load_step(w, "sample"),
+       a = load_step(w, "rater_a"), b = load_step(w, "rater_b"), adj = load_step(w, "adjudicate"),
+       train = load_step(w, "train"), cls = load_step(w, "classify"), ev = load_step(w, "eval"),
+       suite = load_step(w, "suite"), rep = load_step(w, "report");
   const json& audit = adj.at("audit");
   const json& ci = audit.at("kappa_joint_ci95");
   int agreed = audit.at("promoted").at("agreed"), adjudicated = audit.at("promoted").at("adjudicated");
@@ -50,12 +50,13 @@ std::vector<std::string> summarize(const std::string& w) {
           std::to_string(scr.at("candidates").get<int>()) + " candidates after screening (" +
           std::to_string(scr.at("scope_decisions").get<int>()) + " recorded scope decisions, " +
           std::to_string(scr.at("overriding_rules").get<int>()) + " overriding the rules), " +
-          std::to_string(smp.at("sampled").get<int>()) + " in sample '" + smp.at("name").get<std::string>() + "' (" +
-          smp.at("method").get<std::string>() + ")",
+          std::to_string(smp.at("sampled").get<int>()) + " in sample '" + smp.at("name").get<std::string>() +
+          "' (" + smp.at("method").get<std::string>() + ")",
       "labels:       rater_a " + std::to_string(a.at("labeled").get<int>()) + ", rater_b " +
-          std::to_string(b.at("labeled").get<int>()) + "; audit on " + std::to_string(audit.at("n").get<int>()) +
-          " issues: kappa " + fixed3(audit.at("kappa_joint")) + " (95% CI " + fixed3(ci.at(0)) + "-" +
-          fixed3(ci.at(1)) + "), gate " + audit.at("gate").get<std::string>(),
+          std::to_string(b.at("labeled").get<int>()) + "; audit on " +
+          std::to_string(audit.at("n").get<int>()) + " issues: kappa " + fixed3(audit.at("kappa_joint")) +
+          " (95% CI " + fixed3(ci.at(0)) + "-" + fixed3(ci.at(1)) + "), gate " +
+          audit.at("gate").get<std::string>(),
       "final labels: " + std::to_string(agreed) + " agreed + " + std::to_string(adjudicated) +
           " adjudicated = " + std::to_string(agreed + adjudicated) + "; " +
           std::to_string(audit.at("pending").size()) + " pending",
@@ -65,17 +66,20 @@ std::vector<std::string> summarize(const std::string& w) {
       "  " + n + "-fold CV:  symptom " + axis_figures(ev.at("symptom")) + "; root cause " +
           axis_figures(ev.at("root_cause")),
       "  baselines:  accuracy symptom/root cause: " + baseline_pair(ev.at("baselines"), "rules") + ", " +
-          baseline_pair(ev.at("baselines"), "fasttext") + ", " + baseline_pair(ev.at("baselines"), "majority"),
+          baseline_pair(ev.at("baselines"), "fasttext") + ", " +
+          baseline_pair(ev.at("baselines"), "majority"),
       "predictions:  " + std::to_string(cls.at("classified").get<int>()) + " issues classified; " +
           std::to_string(cls.at("manual").get<int>()) + " keep their manual label; " +
           std::to_string(cls.at("abstained").get<int>()) + " unlabeled queued as uncertain",
       "suite:        " + suite.at("summary").get<std::string>() +
           (suite.at("healthy").get<bool>() ? "" : " (FAILURES: see " + w + "/suite.json)"),
       "report:       " + w + "/report/index.html (" + std::to_string(rep.at("files").size()) + " files, " +
-          std::to_string(rep.at("cases").get<int>()) + " labeled issues: " +
-          std::to_string(rep.at("cases_with_source_reproducer").get<int>()) + " with a reproducer modeled on them; " +
+          std::to_string(rep.at("cases").get<int>()) +
+          " labeled issues: " + std::to_string(rep.at("cases_with_source_reproducer").get<int>()) +
+          " with a reproducer modeled on them; " +
           std::to_string(rep.at("root_causes_reproduced").get<int>()) + " of their " +
-          std::to_string(rep.at("root_causes_labeled").get<int>()) + " root causes have a reproducer that reproduced in the latest suite run)",
+          std::to_string(rep.at("root_causes_labeled").get<int>()) +
+          " root causes have a reproducer that reproduced in the latest suite run)",
       "finding:      " + rep.at("findings").at(0).get<std::string>(),
   };
 }

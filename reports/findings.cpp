@@ -41,9 +41,9 @@ std::string before_device_finding(Counts& c) {
   // The figure itself leads; "more than half" only where it is true.
   return std::to_string(before_device) + " of " + std::to_string(c.n) + " issues (" +
          percent(before_device, c.n) + (2 * before_device > c.n ? ", more than half" : "") +
-         ") fail before any kernel runs on the device: deployment failures (" + std::to_string(deploy) + "; " +
-         percent(deploy, c.n) + ") and build failures (" + std::to_string(build) + "; " + percent(build, c.n) +
-         ").";
+         ") fail before any kernel runs on the device: deployment failures (" + std::to_string(deploy) +
+         "; " + percent(deploy, c.n) + ") and build failures (" + std::to_string(build) + "; " +
+         percent(build, c.n) + ").";
 }
 
 std::string top_symptom_finding(const Counts& c) {
@@ -81,8 +81,8 @@ std::string top_repository_finding(const ReportData& data, const Counts& c) {
   auto [symptom, symptom_n] = common::largest_entry(repo_symptoms);
   return repository_name(top_repo) + " contributes the most issues (" + std::to_string(repo_n) + "; " +
          percent(repo_n, c.n) + "), " + (2 * symptom_n > repo_n ? "most of them " : "most often ") +
-         tax().symptom(symptom).name + " (" +
-         std::to_string(symptom_n) + " of " + std::to_string(repo_n) + ").";
+         tax().symptom(symptom).name + " (" + std::to_string(symptom_n) + " of " + std::to_string(repo_n) +
+         ").";
 }
 
 // The category whose share differs most from the study's published share.
@@ -131,8 +131,8 @@ std::optional<std::string> reproducer_finding(const ReportData& data) {
   // Cases that only share a root cause with a reproducer are not counted: while every root cause has one,
   // that number is just the rest of the cases.
   return std::to_string(modeled) + " of " + std::to_string(data.cases.size()) +
-         " cases have a reproducer modeled on them; the reproducers cover " +
-         std::to_string(covered.size()) + " of " + std::to_string(tax().root_causes().size()) + " root causes.";
+         " cases have a reproducer modeled on them; the reproducers cover " + std::to_string(covered.size()) +
+         " of " + std::to_string(tax().root_causes().size()) + " root causes.";
 }
 
 }  // namespace

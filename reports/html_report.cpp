@@ -104,8 +104,7 @@ std::string charts_html(const ReportData& data) {
          funnel_chart(data) +
          "<figcaption>From all stored issues to the candidate pool, the sample and the final labeled set. " +
          html_escape(funnel::funnel_note(data.funnel)) +
-         "</figcaption></figure>\n<figure id=\"chart-shares\">" +
-         share_chart(data) +
+         "</figcaption></figure>\n<figure id=\"chart-shares\">" + share_chart(data) +
          "<figcaption>Each category's share in this dataset and in the study, symptoms and root causes "
          "apart.</figcaption></figure>\n";
 }

@@ -1,17 +1,16 @@
 #include "reports/report_writer.hpp"
 
 #include <filesystem>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/version.hpp"
 #include "reports/findings.hpp"
 #include "reports/html_report.hpp"
 #include "reports/table_formats.hpp"
 #include "reports/tables.hpp"
-#include "common/error.hpp"
-#include "common/version.hpp"
 
 namespace faultline::reports {
 
@@ -45,7 +44,8 @@ ReportSummary write_report(const ReportData& data, const std::string& out_dir,
   }
   for (const auto& c : data.cases) {
     labeled_causes.insert(c.root_cause);
-    if (!c.reproducers.empty() && c.reproducers.front().how == "source") ++summary.cases_with_source_reproducer;
+    if (!c.reproducers.empty() && c.reproducers.front().how == "source")
+      ++summary.cases_with_source_reproducer;
   }
   summary.root_causes_labeled = static_cast<int>(labeled_causes.size());
   for (const auto& rc : labeled_causes) summary.root_causes_reproduced += with_reproducer.count(rc);

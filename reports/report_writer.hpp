@@ -11,7 +11,7 @@
 namespace faultline::reports {
 
 struct ReportSummary {
-  int cases = 0;                          // issues with a final manual label
+  int cases = 0;                         // issues with a final manual label
   int cases_with_source_reproducer = 0;  // a reproducer was modeled on the case
   // Of the root causes the cases carry, those with a reproducer whose buggy variant's latest suite outcome is
   // `reproduced` (modeled on a case or not): what the suite has shown for the taxonomy, not for the cases.

@@ -4,7 +4,6 @@
 #include <map>
 
 #include "reports/architecture_table.hpp"
-
 #include "taxonomy/taxonomy.hpp"
 
 namespace faultline::reports {

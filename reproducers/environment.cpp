@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <sstream>
 
-#include "reproducers/process.hpp"
 #include "common/error.hpp"
+#include "reproducers/process.hpp"
 
 namespace faultline::reproducers {
 
@@ -114,7 +114,8 @@ std::vector<std::pair<std::string, std::string>> describe(const Environment& env
     out.push_back({"GPU", "none found (nvidia-smi absent or lists no GPU): gpu mode is skipped"});
   }
   if (env.have_cuda) {
-    out.push_back({"nvcc", env.nvcc + (env.cuda_toolkit.empty() ? "" : " (release " + env.cuda_toolkit + ")")});
+    out.push_back(
+        {"nvcc", env.nvcc + (env.cuda_toolkit.empty() ? "" : " (release " + env.cuda_toolkit + ")")});
   } else {
     out.push_back({"nvcc", "not found when the build was configured: GPU harnesses were not built"});
   }

@@ -70,8 +70,8 @@ std::string harness_detail(const ProcessResult& p) {
     detail = bounded_text(p.output.substr(from), kTail);
   }
   if (p.bytes_dropped > 0)
-    detail += " [output cut: the first " + std::to_string(p.bytes_dropped) + " bytes were dropped, the last " +
-              std::to_string(p.output.size()) + " kept]";
+    detail += " [output cut: the first " + std::to_string(p.bytes_dropped) +
+              " bytes were dropped, the last " + std::to_string(p.output.size()) + " kept]";
   return detail;
 }
 

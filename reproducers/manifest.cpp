@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "common/text_file.hpp"
 #include "common/error.hpp"
+#include "common/text_file.hpp"
 #include "reproducers/process.hpp"
 #include "taxonomy/taxonomy.hpp"
 
@@ -24,7 +24,8 @@ Pattern compile(const nlohmann::json& e, const char* field, const std::string& w
   RE2::Options options;
   options.set_log_errors(false);
   auto re = std::make_shared<const RE2>(p.text, options);
-  if (!re->ok()) throw Error(where + ": " + field + " /" + p.text + "/ is not a valid pattern: " + re->error());
+  if (!re->ok())
+    throw Error(where + ": " + field + " /" + p.text + "/ is not a valid pattern: " + re->error());
   p.re = std::move(re);
   return p;
 }
@@ -52,16 +53,17 @@ Expectation parse_expectation(const nlohmann::json& e, const std::string& mode, 
   x.modeled = e.value("modeled", "");
   if (e.contains("modeled") && x.modeled.empty())
     throw Error(where + ": \"modeled\" must say why this run cannot observe the symptom");
-  bool valid = mode == "build"
-                   ? (x.expect == "builds" || (x.expect == "fails" && !x.target.empty() && !x.message.empty()))
-                   : (x.expect == "symptom" || x.expect == "correct");
+  bool valid = mode == "build" ? (x.expect == "builds" ||
+                                  (x.expect == "fails" && !x.target.empty() && !x.message.empty()))
+                               : (x.expect == "symptom" || x.expect == "correct");
   if (!valid) throw Error(where + " has an invalid expectation '" + x.expect + "'");
   // Only a compiled artifact is inspected, and only against a pattern: without one, any file would match.
   bool patterns = !x.artifact_matches.empty() || !x.artifact_lacks.empty();
   if (!x.artifact.empty() && (mode != "build" || x.expect != "builds"))
     throw Error(where + ": \"artifact\" is inspected only in build mode with \"expect\": \"builds\"");
   if (!x.artifact.empty() && !patterns)
-    throw Error(where + ": \"artifact\" needs \"artifact_matches\" or \"artifact_lacks\" to check it against");
+    throw Error(where +
+                ": \"artifact\" needs \"artifact_matches\" or \"artifact_lacks\" to check it against");
   if (x.artifact.empty() && patterns)
     throw Error(where + ": \"artifact_matches\"/\"artifact_lacks\" need an \"artifact\" to inspect");
   return x;
@@ -75,8 +77,8 @@ Manifest parse_manifest(const std::string& text, const std::string& path) {
   try {
     const nlohmann::json j = nlohmann::json::parse(text);
     reject_unknown_keys(j,
-                        {"id", "title", "symptom", "root_cause", "issues", "no_single_issue", "fix", "mechanism",
-                         "requirements", "modes", "timeout_s"},
+                        {"id", "title", "symptom", "root_cause", "issues", "no_single_issue", "fix",
+                         "mechanism", "requirements", "modes", "timeout_s"},
                         path);
     m.id = j.at("id").get<std::string>();
     m.title = j.at("title").get<std::string>();
@@ -115,10 +117,11 @@ Manifest parse_manifest(const std::string& text, const std::string& path) {
     throw Error(path + ": timeout_s must be 1 to " + std::to_string(kMaxTimeout) + " seconds, not " +
                 std::to_string(m.timeout_s));
   if (m.issues.empty() == m.no_single_issue.empty())
-    throw Error(path + (m.issues.empty()
-                            ? ": no source issue: list one in \"issues\", or say in \"no_single_issue\" which "
-                              "documented mechanism the case models"
-                            : ": \"issues\" and \"no_single_issue\" contradict each other"));
+    throw Error(path +
+                (m.issues.empty()
+                     ? ": no source issue: list one in \"issues\", or say in \"no_single_issue\" which "
+                       "documented mechanism the case models"
+                     : ": \"issues\" and \"no_single_issue\" contradict each other"));
   std::string stem = std::filesystem::path(path).stem().string();
   if (stem != m.id) throw Error(path + ": id '" + m.id + "' differs from the file name");
   return m;

@@ -9,7 +9,7 @@ namespace faultline::reproducers {
 
 namespace {
 
-const std::vector<std::string> kHeader{"id",     "symptom", "root cause",  "source",
+const std::vector<std::string> kHeader{"id",  "symptom", "root cause",  "source",
                                        "fix", "checks",  "last outcome"};
 
 std::string variant_check(const std::string& mode, const Expectation& x) {
@@ -22,7 +22,9 @@ std::string variant_check(const std::string& mode, const Expectation& x) {
       check = "compiles; its PTX";
       if (!x.artifact_matches.empty()) check.append(" has /").append(x.artifact_matches.text).append("/");
       if (!x.artifact_lacks.empty()) {
-        check.append(x.artifact_matches.empty() ? " has no /" : " and no /").append(x.artifact_lacks.text).append("/");
+        check.append(x.artifact_matches.empty() ? " has no /" : " and no /")
+            .append(x.artifact_lacks.text)
+            .append("/");
       }
     } else {
       check = "compiles";
@@ -76,9 +78,12 @@ std::vector<std::string> fields(const MetadataRow& r) {
 std::string markdown_cell(const std::string& s) {
   std::string out;
   for (char c : s) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += ' ';
-    else out += c;
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n')
+      out += ' ';
+    else
+      out += c;
   }
   return out;
 }

@@ -14,7 +14,9 @@ nlohmann::json run_result_json(const RunResult& r) {
           {"detail", r.detail},
           {"seconds", r.seconds},
           {"stability",
-           {{"runs", r.stability.runs}, {"as_expected", r.stability.as_expected}, {"status", r.stability.status}}},
+           {{"runs", r.stability.runs},
+            {"as_expected", r.stability.as_expected},
+            {"status", r.stability.status}}},
           {"cuda_toolkit", r.cuda_toolkit},
           {"driver", r.driver},
           {"compute_capability", r.compute_capability},
@@ -33,7 +35,8 @@ RunResult run_result_from_json(const nlohmann::json& j, const std::string& where
   if (std::find(words.begin(), words.end(), r.outcome) == words.end())
     throw Error(where + ": unknown outcome '" + r.outcome + "'");
   r.detail = common::json_string(j, "detail", where);
-  if (!j.contains("seconds") || !j.at("seconds").is_number()) throw Error(where + ": field 'seconds' must be a number");
+  if (!j.contains("seconds") || !j.at("seconds").is_number())
+    throw Error(where + ": field 'seconds' must be a number");
   r.seconds = j.at("seconds").get<double>();
   if (!j.contains("stability") || !j.at("stability").is_object())
     throw Error(where + ": field 'stability' must be an object");

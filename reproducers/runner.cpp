@@ -7,13 +7,12 @@
 
 #include <cerrno>
 #include <cstring>
-
 #include <filesystem>
 
+#include "common/error.hpp"
 #include "common/text_file.hpp"
 #include "reproducers/harness_output.hpp"
 #include "reproducers/process.hpp"
-#include "common/error.hpp"
 
 namespace faultline::reproducers {
 
@@ -66,7 +65,8 @@ std::string first_matching_line(const std::string& text, const Pattern& pattern)
   size_t begin = at == 0 ? std::string::npos : text.rfind('\n', at - 1);
   size_t end = text.find('\n', at);
   begin = begin == std::string::npos ? 0 : begin + 1;
-  return bounded_text(text.substr(begin, (end == std::string::npos ? text.size() : end) - begin), kDetailLimit);
+  return bounded_text(text.substr(begin, (end == std::string::npos ? text.size() : end) - begin),
+                      kDetailLimit);
 }
 
 // Runs cmake --build holding an exclusive lock on the build tree: Slurm array tasks (and suites started side
@@ -100,8 +100,9 @@ RunResult run_build(const Manifest& m, const std::string& variant, const Expecta
     bool failed_as_expected = p.exit_code != 0 && !line.empty();
     r.outcome = outcome_for(variant, x, failed_as_expected);
     r.detail = failed_as_expected ? "fails to build as expected: " + line
-               : p.exit_code == 0 ? "builds, but it should fail with /" + x.message.text + "/"
-                                  : "fails to build, but without /" + x.message.text + "/: " + harness_detail(p);
+               : p.exit_code == 0
+                   ? "builds, but it should fail with /" + x.message.text + "/"
+                   : "fails to build, but without /" + x.message.text + "/: " + harness_detail(p);
     return r;
   }
   std::vector<std::string> targets;
@@ -146,12 +147,12 @@ RunResult run_build(const Manifest& m, const std::string& variant, const Expecta
   bool matches = pattern_found(x.artifact_matches, text);
   bool lacks = x.artifact_lacks.empty() || !pattern_found(x.artifact_lacks, text);
   r.outcome = outcome_for(variant, x, matches && lacks);
-  r.detail = x.artifact +
-             (matches ? " contains /" + x.artifact_matches.text + "/"
-                      : " lacks /" + x.artifact_matches.text + "/") +
-             (x.artifact_lacks.empty() ? ""
-              : lacks                  ? ", no /" + x.artifact_lacks.text + "/"
-                                       : ", but has /" + x.artifact_lacks.text + "/");
+  r.detail =
+      x.artifact +
+      (matches ? " contains /" + x.artifact_matches.text + "/" : " lacks /" + x.artifact_matches.text + "/") +
+      (x.artifact_lacks.empty() ? ""
+       : lacks                  ? ", no /" + x.artifact_lacks.text + "/"
+                                : ", but has /" + x.artifact_lacks.text + "/");
   return r;
 }
 
@@ -204,7 +205,7 @@ std::string stability_status(int as_expected_runs, int runs) {
 }  // namespace
 
 const std::vector<std::string>& outcome_vocabulary() {
-  static const std::vector<std::string> words{"reproduced",     "pass", "built",  "modeled",
+  static const std::vector<std::string> words{"reproduced",     "pass", "built",   "modeled",
                                               "not-reproduced", "fail", "skipped", "lost"};
   return words;
 }

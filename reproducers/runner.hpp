@@ -36,8 +36,8 @@ struct RunResult {
   std::string cuda_toolkit = "none";
   std::string driver = "none";
   std::string compute_capability = "none";
-  std::string node;             // the host it ran on
-  std::string device = "none";  // the GPU's name
+  std::string node;                 // the host it ran on
+  std::string device = "none";      // the GPU's name
   bool skipped_by_harness = false;  // the harness exited 77 itself, after the runner's own checks passed
 };
 

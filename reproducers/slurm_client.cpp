@@ -25,7 +25,8 @@ std::string submit_array(const std::string& script, const std::string& array) {
   argv.push_back(script);
   auto p = run_process(argv, kToolTimeout);
   std::string out = trimmed(p.output);
-  if (p.exit_code != 0) throw Error("sbatch " + script + " failed (exit " + std::to_string(p.exit_code) + "): " + out);
+  if (p.exit_code != 0)
+    throw Error("sbatch " + script + " failed (exit " + std::to_string(p.exit_code) + "): " + out);
   // --parsable prints "JOBID" or "JOBID;CLUSTER", after any warnings sbatch prints first.
   std::string last = out.substr(out.find_last_of('\n') == std::string::npos ? 0 : out.find_last_of('\n') + 1);
   std::string id = last.substr(0, last.find(';'));
@@ -55,7 +56,8 @@ ArrayProgress array_progress(const std::string& job_id, int tasks) {
   if (p.exit_code != 0) {
     // A job that left the controller's memory is no longer known to it: all its tasks are over.
     if (p.output.find("Invalid job id") != std::string::npos) return {0, 0, tasks};
-    throw Error("squeue -j " + job_id + " failed (exit " + std::to_string(p.exit_code) + "): " + trimmed(p.output));
+    throw Error("squeue -j " + job_id + " failed (exit " + std::to_string(p.exit_code) +
+                "): " + trimmed(p.output));
   }
   return progress_from_states(p.output, tasks);
 }

@@ -65,7 +65,8 @@ CollectedRun collect_run(const std::string& run_dir) {
   std::vector<ShardFile> shards;
   for (int k = 0; k < run.plan.shards; ++k) {
     shards.push_back(read_shard_file(shard_path(run_dir, k)));
-    if (shards.back().shard != k) throw Error(shard_path(run_dir, k) + ": says it is shard " + std::to_string(shards.back().shard));
+    if (shards.back().shard != k)
+      throw Error(shard_path(run_dir, k) + ": says it is shard " + std::to_string(shards.back().shard));
   }
   for (const auto& array : run.plan.arrays) {
     CollectedArray collected{array, {}, {}};
@@ -74,7 +75,8 @@ CollectedRun collect_run(const std::string& run_dir) {
       auto results = shard_results(shard, task_results_path(run_dir, array.name, shard.shard), why);
       if (!why.empty()) {
         collected.lost_shards.push_back(shard.shard);
-        for (const auto& r : shard.runs) collected.results.push_back({lost(r, shard.shard, why), shard.shard});
+        for (const auto& r : shard.runs)
+          collected.results.push_back({lost(r, shard.shard, why), shard.shard});
         continue;
       }
       for (auto& r : results) collected.results.push_back({std::move(r), shard.shard});
@@ -92,7 +94,8 @@ std::vector<SuiteSummary> record_collected(datasets::Database& db, const std::st
     std::vector<RunResult> results;
     db.transaction([&] {
       run_id = datasets::start_suite_run(db, run.plan.mode, run.plan.repeat, {run_dir, array.array.name});
-      for (const auto& c : array.results) datasets::record_suite_result(db, run_id, stored_result(c.result, c.shard));
+      for (const auto& c : array.results)
+        datasets::record_suite_result(db, run_id, stored_result(c.result, c.shard));
     });
     for (const auto& c : array.results) results.push_back(c.result);
     out.push_back(summarize(run_id, run.plan.mode, run.plan.modes, std::move(results)));

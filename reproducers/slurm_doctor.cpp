@@ -11,7 +11,9 @@ std::vector<SlurmCheck> slurm_checks(const std::string& partition) {
     bool found = on_path(tool);
     scontrol = scontrol || (found && std::string(tool) == "scontrol");
     out.push_back({tool, found,
-                   found ? "on PATH" : "not on PATH: install the Slurm client (Debian: slurm-client) or load its module"});
+                   found
+                       ? "on PATH"
+                       : "not on PATH: install the Slurm client (Debian: slurm-client) or load its module"});
   }
   std::string what = partition.empty() ? "default partition" : "partition " + partition;
   if (!scontrol) {

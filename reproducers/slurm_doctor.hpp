@@ -7,7 +7,7 @@
 namespace faultline::reproducers {
 
 struct SlurmCheck {
-  std::string what;    // "sbatch", "partition gpu", ...
+  std::string what;  // "sbatch", "partition gpu", ...
   bool ok = false;
   std::string detail;  // what was found, or what is missing and what to do
 };

@@ -30,7 +30,8 @@ void require_format(const nlohmann::json& j, const char* format, const std::stri
 
 int positive(const nlohmann::json& j, const char* name, const std::string& path, int minimum) {
   int64_t v = common::json_integer(j, name, path);
-  if (v < minimum || v > 1'000'000) throw Error(path + ": field '" + name + "' out of range: " + std::to_string(v));
+  if (v < minimum || v > 1'000'000)
+    throw Error(path + ": field '" + name + "' out of range: " + std::to_string(v));
   return static_cast<int>(v);
 }
 
@@ -92,7 +93,8 @@ RunPlan read_run_plan(const std::string& run_dir) {
 void write_shard_file(const std::string& path, const ShardFile& shard) {
   nlohmann::json runs = nlohmann::json::array();
   for (const auto& r : shard.runs) runs.push_back({{"id", r.id}, {"mode", r.mode}, {"variant", r.variant}});
-  nlohmann::json j{{"format", kShardFormat}, {"shard", shard.shard}, {"repeat", shard.repeat}, {"runs", runs}};
+  nlohmann::json j{
+      {"format", kShardFormat}, {"shard", shard.shard}, {"repeat", shard.repeat}, {"runs", runs}};
   common::write_file_atomically(path, j.dump(2) + "\n");
 }
 
@@ -105,8 +107,8 @@ ShardFile read_shard_file(const std::string& path) {
   if (!j.contains("runs") || !j.at("runs").is_array()) throw Error(path + ": field 'runs' must be a list");
   for (const auto& r : j.at("runs")) {
     if (!r.is_object()) throw Error(path + ": each run must be an object");
-    shard.runs.push_back(
-        {common::json_string(r, "id", path), common::json_string(r, "mode", path), common::json_string(r, "variant", path)});
+    shard.runs.push_back({common::json_string(r, "id", path), common::json_string(r, "mode", path),
+                          common::json_string(r, "variant", path)});
   }
   return shard;
 }

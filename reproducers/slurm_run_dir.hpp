@@ -40,7 +40,8 @@ void write_run_plan(const std::string& run_dir, const RunPlan& plan);
 // Throws faultline::Error naming plan.json when it is missing or malformed.
 RunPlan read_run_plan(const std::string& run_dir);
 
-// A shard file: {"format": "faultline-shard/1", "shard": K, "repeat": N, "runs": [{"id", "mode", "variant"}]}.
+// A shard file: {"format": "faultline-shard/1", "shard": K, "repeat": N, "runs": [{"id", "mode",
+// "variant"}]}.
 struct ShardFile {
   int shard = 0;
   int repeat = 1;

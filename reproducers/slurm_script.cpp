@@ -24,8 +24,10 @@ std::string shell_quote(const std::string& word) {
 
 std::string sbatch_script(const SbatchSettings& s, const std::vector<std::string>& command) {
   if (s.tasks < 1) throw Error("a job array needs at least one task, not " + std::to_string(s.tasks));
-  if (s.max_parallel < 0) throw Error("--max-parallel must be 0 or more, not " + std::to_string(s.max_parallel));
-  if (s.time_limit_min < 1) throw Error("--time-limit must be at least 1 minute, not " + std::to_string(s.time_limit_min));
+  if (s.max_parallel < 0)
+    throw Error("--max-parallel must be 0 or more, not " + std::to_string(s.max_parallel));
+  if (s.time_limit_min < 1)
+    throw Error("--time-limit must be at least 1 minute, not " + std::to_string(s.time_limit_min));
   std::string array = "0-" + std::to_string(s.tasks - 1);
   if (s.max_parallel > 0) {
     array += '%';  // not "%" + …: GCC 12 warns (-Wrestrict) at -O3
@@ -33,8 +35,10 @@ std::string sbatch_script(const SbatchSettings& s, const std::vector<std::string
   }
   std::string script =
       "#!/bin/bash\n"
-      "# The faultline reproducer suite as a Slurm job array: task K runs shard K. A task writes its results\n"
-      "# file only when its whole shard finished, so `faultline suite collect` reports a task that died as lost.\n";
+      "# The faultline reproducer suite as a Slurm job array: task K runs shard K. A task writes its "
+      "results\n"
+      "# file only when its whole shard finished, so `faultline suite collect` reports a task that died as "
+      "lost.\n";
   script += directive("job-name", s.job_name);
   script += directive("array", array);
   if (!s.partition.empty()) script += directive("partition", s.partition);

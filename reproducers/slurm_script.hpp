@@ -8,8 +8,8 @@ namespace faultline::reproducers {
 
 struct SbatchSettings {
   std::string job_name = "faultline-suite";
-  int tasks = 1;         // --array=0-(tasks-1)
-  int max_parallel = 0;  // the %K of --array; 0: as many at once as Slurm allows
+  int tasks = 1;           // --array=0-(tasks-1)
+  int max_parallel = 0;    // the %K of --array; 0: as many at once as Slurm allows
   std::string partition;   // empty: the cluster's default
   std::string gres;        // "gpu:1"; empty: none
   std::string constraint;  // a node feature (a GPU architecture); empty: none

@@ -26,7 +26,8 @@ Durations durations_from(const std::vector<datasets::SuiteResult>& latest) {
   return out;
 }
 
-ShardPlan plan_shards(const std::vector<PlannedRun>& runs, int shards, const Durations& durations, int repeat) {
+ShardPlan plan_shards(const std::vector<PlannedRun>& runs, int shards, const Durations& durations,
+                      int repeat) {
   if (shards < 1) throw Error("--shards must be at least 1, not " + std::to_string(shards));
   if (static_cast<size_t>(shards) > runs.size()) {
     throw Error("--shards " + std::to_string(shards) + " is more than the " + std::to_string(runs.size()) +
@@ -76,10 +77,11 @@ void check_time_limit(const ShardPlan& plan, int minutes) {
   for (size_t s = 0; s < plan.shards.size(); ++s) {
     if (plan.shards[s].estimate_s > minutes * 60.0) {
       char message[256];
-      std::snprintf(message, sizeof message,
-                    "shard %zu would take about %.0f s by earlier durations, over --time-limit %d min: use more "
-                    "--shards or a longer --time-limit",
-                    s, plan.shards[s].estimate_s, minutes);
+      std::snprintf(
+          message, sizeof message,
+          "shard %zu would take about %.0f s by earlier durations, over --time-limit %d min: use more "
+          "--shards or a longer --time-limit",
+          s, plan.shards[s].estimate_s, minutes);
       throw Error(message);
     }
   }

@@ -44,7 +44,8 @@ struct ShardPlan {
 // longest first, goes to the shard with the least work so far; ties to the lower shard), a run never seen
 // before counting as the mean of those that were. Without any: round-robin in the given order.
 // Throws faultline::Error when `shards` is below 1 or above the number of runs.
-ShardPlan plan_shards(const std::vector<PlannedRun>& runs, int shards, const Durations& durations, int repeat);
+ShardPlan plan_shards(const std::vector<PlannedRun>& runs, int shards, const Durations& durations,
+                      int repeat);
 
 // Throws faultline::Error naming the first shard whose estimate exceeds `minutes` (a plan without
 // durations cannot be checked and passes).

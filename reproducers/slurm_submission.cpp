@@ -50,20 +50,16 @@ PreparedRun prepare_slurm_run(const SlurmSuiteOptions& o, const std::vector<Mani
     s.constraint = array.constraint;
     s.time_limit_min = o.time_limit_min;
     s.output = logs_dir(dir) + "/" + array.name + "-%A_%a.out";
-    std::vector<std::string> command{o.faultline,
-                                     "suite",
-                                     "--shard-file",
-                                     dir + "/shard-{task}.json",
-                                     "--results",
-                                     results_dir(dir, array.name) + "/task-{task}.json",
-                                     "--build-dir",
-                                     o.build_dir,
-                                     "--manifests",
-                                     o.manifest_dir};
+    std::vector<std::string> command{o.faultline,    "suite",
+                                     "--shard-file", dir + "/shard-{task}.json",
+                                     "--results",    results_dir(dir, array.name) + "/task-{task}.json",
+                                     "--build-dir",  o.build_dir,
+                                     "--manifests",  o.manifest_dir};
     scripts.push_back(sbatch_script(s, command));  // every directive is checked before anything is written
   }
   std::filesystem::create_directories(logs_dir(dir));
-  for (int k = 0; k < o.shards; ++k) write_shard_file(shard_path(dir, k), {k, o.repeat, out.shards.shards[k].runs});
+  for (int k = 0; k < o.shards; ++k)
+    write_shard_file(shard_path(dir, k), {k, o.repeat, out.shards.shards[k].runs});
   for (size_t i = 0; i < out.plan.arrays.size(); ++i) {
     const auto& name = out.plan.arrays[i].name;
     std::filesystem::create_directories(results_dir(dir, name));
@@ -80,7 +76,8 @@ std::vector<Resubmission> lost_shards_to_resubmit(const std::string& run_dir) {
   const std::string dir = std::filesystem::absolute(run_dir).lexically_normal().string();
   std::vector<Resubmission> out;
   for (const auto& array : collect_run(dir).arrays) {
-    if (!array.lost_shards.empty()) out.push_back({array.array.name, script_path(dir, array.array.name), array.lost_shards});
+    if (!array.lost_shards.empty())
+      out.push_back({array.array.name, script_path(dir, array.array.name), array.lost_shards});
   }
   return out;
 }

@@ -16,7 +16,8 @@ std::string env_or_empty(const char* name) {
 
 }  // namespace
 
-TaskResults run_shard(const ShardFile& shard, const std::vector<Manifest>& manifests, const Environment& env) {
+TaskResults run_shard(const ShardFile& shard, const std::vector<Manifest>& manifests,
+                      const Environment& env) {
   // Every run is checked before the first starts, so a wrong shard file fails at once, not halfway.
   for (const auto& run : shard.runs) {
     const Manifest& m = find_manifest(manifests, run.id);
@@ -37,7 +38,8 @@ TaskResults run_shard(const ShardFile& shard, const std::vector<Manifest>& manif
   task.slurm_job_id = env_or_empty("SLURM_ARRAY_JOB_ID");
   task.slurm_task_id = env_or_empty("SLURM_ARRAY_TASK_ID");
   for (const auto& run : shard.runs) {
-    task.results.push_back(run_repeated(find_manifest(manifests, run.id), run.mode, run.variant, env, shard.repeat));
+    task.results.push_back(
+        run_repeated(find_manifest(manifests, run.id), run.mode, run.variant, env, shard.repeat));
   }
   return task;
 }

@@ -48,9 +48,11 @@ TaskResults read_task_results(const std::string& path) {
   task.cuda_toolkit = common::json_string(j, "cuda_toolkit", path);
   task.slurm_job_id = common::json_string(j, "slurm_job_id", path);
   task.slurm_task_id = common::json_string(j, "slurm_task_id", path);
-  if (!j.contains("results") || !j.at("results").is_array()) throw Error(path + ": field 'results' must be a list");
+  if (!j.contains("results") || !j.at("results").is_array())
+    throw Error(path + ": field 'results' must be a list");
   for (size_t i = 0; i < j.at("results").size(); ++i) {
-    task.results.push_back(run_result_from_json(j.at("results").at(i), path + ": result " + std::to_string(i)));
+    task.results.push_back(
+        run_result_from_json(j.at("results").at(i), path + ": result " + std::to_string(i)));
   }
   return task;
 }

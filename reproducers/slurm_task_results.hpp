@@ -17,7 +17,7 @@ struct TaskResults {
   std::string compute_capability = "none";
   std::string driver = "none";
   std::string cuda_toolkit = "none";
-  std::string slurm_job_id;  // SLURM_ARRAY_JOB_ID, empty outside Slurm
+  std::string slurm_job_id;   // SLURM_ARRAY_JOB_ID, empty outside Slurm
   std::string slurm_task_id;  // SLURM_ARRAY_TASK_ID
   std::vector<RunResult> results;
 };

@@ -4,7 +4,8 @@
 
 namespace faultline::reproducers {
 
-std::vector<std::string> run_problems(const std::string& requested_mode, const std::vector<RunResult>& results) {
+std::vector<std::string> run_problems(const std::string& requested_mode,
+                                      const std::vector<RunResult>& results) {
   std::vector<std::string> out;
   int gpu_results = 0, gpu_ran = 0;
   const RunResult* first_gpu = nullptr;
@@ -45,9 +46,21 @@ std::string SuiteSummary::counts_line() const {
 }
 
 datasets::SuiteResult stored_result(const RunResult& r, std::optional<int64_t> shard) {
-  return {r.id,           r.variant,        r.mode,   r.outcome, r.detail, r.seconds, r.stability.runs,
-          r.stability.as_expected, r.stability.status, r.cuda_toolkit, r.driver, r.compute_capability,
-          r.node,         r.device,         shard};
+  return {r.id,
+          r.variant,
+          r.mode,
+          r.outcome,
+          r.detail,
+          r.seconds,
+          r.stability.runs,
+          r.stability.as_expected,
+          r.stability.status,
+          r.cuda_toolkit,
+          r.driver,
+          r.compute_capability,
+          r.node,
+          r.device,
+          shard};
 }
 
 SuiteSummary summarize(int64_t run_id, const std::string& mode, const std::vector<std::string>& modes,

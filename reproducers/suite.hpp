@@ -18,7 +18,8 @@ namespace faultline::reproducers {
 // although gpu_skip_reason expected the device to run it; gpu mode when every one of its results was
 // skipped (nothing ran on a device, so nothing was checked), or when `requested_mode` is gpu and nothing
 // had a gpu mode. Empty when healthy.
-std::vector<std::string> run_problems(const std::string& requested_mode, const std::vector<RunResult>& results);
+std::vector<std::string> run_problems(const std::string& requested_mode,
+                                      const std::vector<RunResult>& results);
 
 struct SuiteSummary {
   int64_t run_id = 0;
@@ -26,7 +27,7 @@ struct SuiteSummary {
   std::vector<std::string> modes;  // the modes the suite ran, in order
   std::vector<RunResult> results;
   std::map<std::string, std::map<std::string, int>> counts;  // mode → outcome → number
-  std::vector<std::string> problems() const;  // run_problems of this run
+  std::vector<std::string> problems() const;                 // run_problems of this run
   bool healthy() const { return problems().empty(); }
   // "build: 4 reproduced, 36 built; host: 18 reproduced, 18 pass", each outcome apart, zero counts left out.
   std::string counts_line() const;

@@ -1,9 +1,10 @@
 #include "classifier/funnel/funnel.hpp"
 
+#include <re2/re2.h>
+
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <re2/re2.h>
 
 #include "common/error.hpp"
 #include "datasets/store/funnel_store.hpp"
@@ -22,8 +23,10 @@ std::string joined(const std::vector<std::string>& names) {
 
 std::string method_of(const std::vector<datasets::SampleEntry>& entries) {
   if (entries.empty()) return "none";
-  bool census = std::any_of(entries.begin(), entries.end(), [](const auto& e) { return e.origin == "census"; });
-  bool replaced = std::any_of(entries.begin(), entries.end(), [](const auto& e) { return e.origin == "replacement"; });
+  bool census =
+      std::any_of(entries.begin(), entries.end(), [](const auto& e) { return e.origin == "census"; });
+  bool replaced =
+      std::any_of(entries.begin(), entries.end(), [](const auto& e) { return e.origin == "replacement"; });
   return std::string(census ? "census" : "draw") + (replaced ? "+replacement" : "");
 }
 
@@ -66,7 +69,8 @@ StudyFunnel compute_funnel(datasets::Database& db, const std::string& sample_nam
     }
   }
   std::set<int64_t> kept, in_sample;
-  auto entries = sample_name.empty() ? std::vector<datasets::SampleEntry>{} : datasets::load_sample(db, sample_name);
+  auto entries =
+      sample_name.empty() ? std::vector<datasets::SampleEntry>{} : datasets::load_sample(db, sample_name);
   f.sample_method = method_of(entries);
   for (const auto& e : entries) {
     in_sample.insert(e.issue_id);
@@ -137,10 +141,11 @@ std::string funnel_note(const StudyFunnel& f) {
     text += "Sample '" + f.sample + "' is a census: every candidate when it was recorded, nothing drawn" +
             (f.sample_method == "census+replacement" ? ", with replacements." : ".");
     if (f.candidates_not_in_sample > 0)
-      text += " Candidates not in it (screened in since): " + std::to_string(f.candidates_not_in_sample) + ".";
+      text +=
+          " Candidates not in it (screened in since): " + std::to_string(f.candidates_not_in_sample) + ".";
   } else {
-    text += "Sample '" + f.sample + "' is a repository-stratified draw (seed " + std::to_string(f.seed) + ")" +
-           (f.sample_method == "draw+replacement" ? ", with replacements" : "") + ".";
+    text += "Sample '" + f.sample + "' is a repository-stratified draw (seed " + std::to_string(f.seed) +
+            ")" + (f.sample_method == "draw+replacement" ? ", with replacements" : "") + ".";
   }
   if (f.labeled_outside > 0)
     text += " Not counted: issues with final labels outside it (" + std::to_string(f.labeled_outside) + ").";

@@ -1,7 +1,7 @@
 // Table I of the study from the store: raw, candidate, sampled and finally labeled issues per repository.
 // Each stage is a subset of the one before it (final ⊆ sampled ⊆ candidates ⊆ raw), so no column can exceed
-// its left neighbour; whatever falls outside the chain (labels on issues out of the sample, sample members that
-// a later screen no longer admits) is counted apart, never dropped silently.
+// its left neighbour; whatever falls outside the chain (labels on issues out of the sample, sample members
+// that a later screen no longer admits) is counted apart, never dropped silently.
 #pragma once
 
 #include <cstdint>
@@ -28,8 +28,8 @@ struct StudyFunnel {
   // How the sample came to be: "census" (every candidate when recorded) or "draw" (stratified, seeded), each
   // with "+replacement" when members were replaced; or "none".
   std::string sample_method = "none";
-  int64_t seed = 0;  // of a draw
-  std::vector<FunnelRow> rows;  // sorted by repository; funnel_total sums them
+  int64_t seed = 0;                // of a draw
+  std::vector<FunnelRow> rows;     // sorted by repository; funnel_total sums them
   std::set<int64_t> final_issues;  // the issues of the "final" column
   // Final labels not counted as final: on issues that are not candidates or not kept in the sample.
   int labeled_outside = 0;

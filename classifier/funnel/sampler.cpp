@@ -6,11 +6,11 @@
 #include <optional>
 #include <set>
 
+#include "classifier/funnel/funnel.hpp"
 #include "common/clock.hpp"
 #include "common/error.hpp"
 #include "common/fnv1a.hpp"
 #include "common/seeded_random.hpp"
-#include "classifier/funnel/funnel.hpp"
 #include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
@@ -128,14 +128,16 @@ std::map<std::string, StratumDraw> draw_sample(datasets::Database& db, const std
   return summary;
 }
 
-std::map<std::string, StratumDraw> census_sample(datasets::Database& db, const std::string& name, bool force) {
+std::map<std::string, StratumDraw> census_sample(datasets::Database& db, const std::string& name,
+                                                 bool force) {
   require_sample_name(name);
   auto pools = candidates_by_repository(db);
   if (pools.empty()) throw Error("sample: there are no candidates to take (run 'faultline screen' first)");
   std::map<std::string, StratumDraw> summary;
   std::vector<datasets::SampleEntry> entries;
   for (const auto& [repo, pool] : pools) {
-    for (const auto& c : pool) entries.push_back({c.issue_id, "sampled", "census", std::nullopt, std::nullopt, 0});
+    for (const auto& c : pool)
+      entries.push_back({c.issue_id, "sampled", "census", std::nullopt, std::nullopt, 0});
     summary[repo] = {static_cast<int>(pool.size()), static_cast<int>(pool.size())};
   }
   if (!force) refuse_to_drop_labeled_issues(db, name, entries);

@@ -2,11 +2,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/error.hpp"
 #include "common/text_file.hpp"
 #include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "taxonomy/builtin_data.hpp"
-#include "common/error.hpp"
 
 namespace faultline::funnel {
 
@@ -82,7 +82,8 @@ std::map<std::string, RepositoryFunnel> screen_store(datasets::Database& db, con
     if (outcome.candidate) ++f.candidates;
     if (outcome.rule.rfind("scope:", 0) == 0) {
       ++f.scope_decisions;
-      f.overriding_rules += screen_issue(rules, issue, ScopeDecisions::kIgnore).candidate != outcome.candidate;
+      f.overriding_rules +=
+          screen_issue(rules, issue, ScopeDecisions::kIgnore).candidate != outcome.candidate;
     }
     decisions.push_back({issue.id, outcome.candidate ? "candidate" : "excluded", outcome.rule});
   }

@@ -223,5 +223,4 @@ std::map<std::string, double> FastTextModel::predict_line(const std::string& doc
   return out;
 }
 
-
 }  // namespace faultline::model

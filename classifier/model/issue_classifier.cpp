@@ -5,12 +5,10 @@
 #include <nlohmann/json.hpp>
 
 #include "classifier/model/text_features.hpp"
-#include "common/error.hpp"
-#include "common/fnv1a.hpp"
-#include "common/largest_entry.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "common/fnv1a.hpp"
+#include "common/largest_entry.hpp"
 #include "common/text_file.hpp"
 #include "taxonomy/builtin_data.hpp"
 #include "taxonomy/taxonomy.hpp"

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "common/error.hpp"
 #include "common/text_file.hpp"
 #include "taxonomy/builtin_data.hpp"
-#include "common/error.hpp"
 #include "taxonomy/taxonomy.hpp"
 
 namespace faultline::model {

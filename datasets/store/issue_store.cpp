@@ -189,11 +189,12 @@ void attach_comment_discussions(Database& db, std::vector<IssueRecord>& issues, 
   }
 }
 
-void for_each_issue_batch(Database& db, size_t batch, const std::function<void(std::vector<IssueRecord>&)>& each,
+void for_each_issue_batch(Database& db, size_t batch,
+                          const std::function<void(std::vector<IssueRecord>&)>& each,
                           size_t discussion_limit) {
   Statement page = db.prepare(std::string(kIssueColumns) + "WHERE i.id > ? ORDER BY i.id LIMIT ?");
-  Statement labels =
-      db.prepare("SELECT issue_id, name FROM issue_labels WHERE issue_id BETWEEN ? AND ? ORDER BY issue_id, name");
+  Statement labels = db.prepare(
+      "SELECT issue_id, name FROM issue_labels WHERE issue_id BETWEEN ? AND ? ORDER BY issue_id, name");
   Statement comments = db.prepare(
       "SELECT i.id, c.body FROM comments c JOIN issues i ON i.repository_id = c.repository_id AND "
       "i.number = c.issue_number WHERE i.id BETWEEN ? AND ? ORDER BY i.id, c.created, c.id");
@@ -211,7 +212,8 @@ void for_each_issue_batch(Database& db, size_t batch, const std::function<void(s
     while (labels.step()) issues[index.at(labels.integer(0))].labels.push_back(labels.text(1));
     labels.reset();
     comments.bind_all(first, last);
-    while (comments.step()) append_comment(from_comments[comments.integer(0)], comments.text(1), discussion_limit);
+    while (comments.step())
+      append_comment(from_comments[comments.integer(0)], comments.text(1), discussion_limit);
     comments.reset();
     for (auto& [id, text] : from_comments) {
       auto& issue = issues[index.at(id)];

@@ -69,7 +69,8 @@ void attach_comment_discussions(Database& db, std::vector<IssueRecord>& issues, 
 
 // Every issue of the store, in batches of at most `batch` by row id, each issue with its labels and (as
 // attach_comment_discussions gives) its comments as discussion: memory for one batch, not for the store.
-void for_each_issue_batch(Database& db, size_t batch, const std::function<void(std::vector<IssueRecord>&)>& each,
+void for_each_issue_batch(Database& db, size_t batch,
+                          const std::function<void(std::vector<IssueRecord>&)>& each,
                           size_t discussion_limit = 4000);
 int64_t count_comments(Database& db);
 

@@ -208,7 +208,8 @@ CREATE TABLE listing_pull_requests (
   PRIMARY KEY (repository_id, number)
 );
 )sql",
-      // 9: a sample may be a census (every candidate kept, nothing drawn), as the bundled snapshot's is. SQLite
+      // 9: a sample may be a census (every candidate kept, nothing drawn), as the bundled snapshot's is.
+      // SQLite
       // cannot change a CHECK in place, so the table is rebuilt with its rows.
       R"sql(
 CREATE TABLE samples_v9 (

@@ -1,7 +1,7 @@
 #include "datasets/store/mining_store.hpp"
 
-#include "datasets/store/issue_store.hpp"
 #include "common/error.hpp"
+#include "datasets/store/issue_store.hpp"
 
 namespace faultline::datasets {
 

@@ -18,7 +18,8 @@ Statement cleared_table_insert(Database& db) {
 
 }  // namespace
 
-PredictionWriter::PredictionWriter(Database& db) : insert_(cleared_table_insert(db)), now_(common::utc_now()) {}
+PredictionWriter::PredictionWriter(Database& db)
+    : insert_(cleared_table_insert(db)), now_(common::utc_now()) {}
 
 void PredictionWriter::add(const Prediction& p) {
   insert_
@@ -68,13 +69,13 @@ void write_predictions(Database& db, std::ostream& out, const std::string& forma
       "JOIN repositories r ON r.id = i.repository_id ORDER BY r.full_name, i.number");
   if (format == "csv") {
     common::write_csv_row(out, {"repo", "number", "model_version", "scope", "scope_p", "symptom", "symptom_p",
-                        "root_cause", "root_cause_p", "abstain", "rules_fired"});
+                                "root_cause", "root_cause_p", "abstain", "rules_fired"});
   }
   while (s.step()) {
     if (format == "csv") {
       common::write_csv_row(out, {s.text(0), std::to_string(s.integer(1)), s.text(2), s.text(3),
-                          std::to_string(s.real(4)), s.text(5), std::to_string(s.real(6)), s.text(7),
-                          std::to_string(s.real(8)), s.integer(9) ? "1" : "0", s.text(10)});
+                                  std::to_string(s.real(4)), s.text(5), std::to_string(s.real(6)), s.text(7),
+                                  std::to_string(s.real(8)), s.integer(9) ? "1" : "0", s.text(10)});
     } else {
       nlohmann::json j = {{"repo", s.text(0)},
                           {"number", s.integer(1)},

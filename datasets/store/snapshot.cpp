@@ -3,12 +3,12 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "common/text_file.hpp"
 #include "common/csv.hpp"
-#include "datasets/store/issue_store.hpp"
+#include "common/error.hpp"
 #include "common/json_fields.hpp"
 #include "common/repository_name.hpp"
-#include "common/error.hpp"
+#include "common/text_file.hpp"
+#include "datasets/store/issue_store.hpp"
 
 namespace faultline::datasets {
 
@@ -91,7 +91,8 @@ ImportSummary import_snapshot(Database& db, const std::string& path) {
   ImportSummary summary;
   db.transaction([&] {
     IssueWriter writer(db);
-    read_snapshot(path, [&](IssueRecord&& r) { ++(writer.upsert(r).inserted ? summary.inserted : summary.updated); });
+    read_snapshot(
+        path, [&](IssueRecord&& r) { ++(writer.upsert(r).inserted ? summary.inserted : summary.updated); });
   });
   return summary;
 }
@@ -119,14 +120,14 @@ void write_issues_jsonl(std::ostream& out, const std::vector<IssueRecord>& issue
 }
 
 void write_issues_csv(std::ostream& out, const std::vector<IssueRecord>& issues) {
-  common::write_csv_row(out, {"repo", "number", "url", "state", "created", "labels", "title", "error_lines", "scope",
-                      "scope_reason"});
+  common::write_csv_row(out, {"repo", "number", "url", "state", "created", "labels", "title", "error_lines",
+                              "scope", "scope_reason"});
   for (const auto& r : issues) {
     std::string labels, errors;
     for (const auto& l : r.labels) labels += (labels.empty() ? "" : ";") + l;
     for (const auto& e : r.error_lines) errors += (errors.empty() ? "" : " | ") + e;
-    common::write_csv_row(out, {r.repo, std::to_string(r.number), r.url, r.state, r.created, labels, r.title, errors,
-                        r.scope.value_or(""), r.scope_reason.value_or("")});
+    common::write_csv_row(out, {r.repo, std::to_string(r.number), r.url, r.state, r.created, labels, r.title,
+                                errors, r.scope.value_or(""), r.scope_reason.value_or("")});
   }
 }
 

@@ -49,7 +49,8 @@ std::vector<CatalogEntry> load_reproducer_catalog(Database& db) {
 }
 
 int64_t start_suite_run(Database& db, const std::string& mode, int repeat, const SlurmOrigin& origin) {
-  db.prepare("INSERT INTO suite_runs(mode, started_at, repeat, slurm_run_dir, slurm_array) VALUES (?, ?, ?, ?, ?)")
+  db.prepare(
+        "INSERT INTO suite_runs(mode, started_at, repeat, slurm_run_dir, slurm_array) VALUES (?, ?, ?, ?, ?)")
       .bind_all(mode, common::utc_now(), repeat, origin.run_dir, origin.array)
       .run();
   return db.last_insert_id();
@@ -57,19 +58,21 @@ int64_t start_suite_run(Database& db, const std::string& mode, int repeat, const
 
 void record_suite_result(Database& db, int64_t run_id, const SuiteResult& r) {
   db.prepare(
-        "INSERT OR REPLACE INTO suite_results(run_id, repro_id, variant, mode, outcome, detail, seconds, runs, "
+        "INSERT OR REPLACE INTO suite_results(run_id, repro_id, variant, mode, outcome, detail, seconds, "
+        "runs, "
         "runs_as_expected, stability, cuda_toolkit, driver, compute_capability, node, device, shard) "
         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
       .bind_all(run_id, r.repro_id, r.variant, r.mode, r.outcome, r.detail, r.seconds, r.runs,
-                r.runs_as_expected, r.stability, r.cuda_toolkit, r.driver, r.compute_capability, r.node, r.device,
-                r.shard)
+                r.runs_as_expected, r.stability, r.cuda_toolkit, r.driver, r.compute_capability, r.node,
+                r.device, r.shard)
       .run();
 }
 
 namespace {
 
 constexpr const char* kResultColumns =
-    "repro_id, variant, mode, outcome, detail, seconds, runs, runs_as_expected, stability, cuda_toolkit, driver, "
+    "repro_id, variant, mode, outcome, detail, seconds, runs, runs_as_expected, stability, cuda_toolkit, "
+    "driver, "
     "compute_capability, node, device, shard";
 
 std::vector<SuiteResult> read_results(Statement& s) {
@@ -105,7 +108,8 @@ std::vector<SuiteResult> latest_gpu_results_by_architecture(Database& db) {
 
 void record_slurm_job(Database& db, const SlurmJob& job) {
   db.prepare(
-        "INSERT INTO slurm_jobs(run_dir, array_name, job_id, array_indexes, submitted_at) VALUES (?, ?, ?, ?, ?)")
+        "INSERT INTO slurm_jobs(run_dir, array_name, job_id, array_indexes, submitted_at) VALUES (?, ?, ?, "
+        "?, ?)")
       .bind_all(job.run_dir, job.array, job.job_id, job.array_indexes, common::utc_now())
       .run();
 }

@@ -46,15 +46,15 @@ struct SuiteResult {
   std::string outcome;  // reproduced | pass | built | modeled | not-reproduced | fail | skipped
   std::string detail;
   double seconds = 0;
-  int runs = 0;             // runs that were not skipped (suite --repeat)
-  int runs_as_expected = 0; // of those, the ones that matched the manifest
-  std::string stability;    // reproducible | flaky | unreproducible; empty when skipped
+  int runs = 0;              // runs that were not skipped (suite --repeat)
+  int runs_as_expected = 0;  // of those, the ones that matched the manifest
+  std::string stability;     // reproducible | flaky | unreproducible; empty when skipped
   std::string cuda_toolkit = "none";
   std::string driver = "none";
   std::string compute_capability = "none";
-  std::string node;                  // the host it ran on
-  std::string device = "none";       // the GPU's name
-  std::optional<int64_t> shard;      // the Slurm shard it ran in; none for a local suite
+  std::string node;              // the host it ran on
+  std::string device = "none";   // the GPU's name
+  std::optional<int64_t> shard;  // the Slurm shard it ran in; none for a local suite
   bool operator==(const SuiteResult&) const = default;
 };
 void record_suite_result(Database& db, int64_t run_id, const SuiteResult& result);

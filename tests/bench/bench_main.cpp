@@ -151,7 +151,8 @@ std::string write_snapshot(const testing::TempDir& dir, int n) {
   for (int i = 0; i < n; ++i) {
     json record = json::parse(lines[i % lines.size()]);
     record["number"] = i + 1;
-    record["url"] = "https://github.com/" + record["repo"].get<std::string>() + "/issues/" + std::to_string(i + 1);
+    record["url"] =
+        "https://github.com/" + record["repo"].get<std::string>() + "/issues/" + std::to_string(i + 1);
     out << record.dump() << '\n';
   }
   return path;
@@ -171,10 +172,11 @@ void bench_import() {
         fmt("file %.0f MiB", file_mib[n]), fmt("peak %.0f MiB", runs[n].peak_mib));
   }
   double linearity = runs[100000].seconds / runs[10000].seconds;
-  row("import time, 100k over 10k", fmt("%.2f", linearity), "10.00 if linear", fmt("%.2f of linear", linearity / 10));
-  results["import"] = {{"seconds_10k", runs[10000].seconds}, {"seconds_100k", runs[100000].seconds},
+  row("import time, 100k over 10k", fmt("%.2f", linearity), "10.00 if linear",
+      fmt("%.2f of linear", linearity / 10));
+  results["import"] = {{"seconds_10k", runs[10000].seconds},   {"seconds_100k", runs[100000].seconds},
                        {"peak_mib_10k", runs[10000].peak_mib}, {"peak_mib_100k", runs[100000].peak_mib},
-                       {"file_mib_100k", file_mib[100000]}, {"time_ratio_100k_10k", linearity}};
+                       {"file_mib_100k", file_mib[100000]},    {"time_ratio_100k_10k", linearity}};
 }
 
 void bench_mining() {

@@ -1,6 +1,6 @@
-#include "common/clock.hpp"
-
 #include <gtest/gtest.h>
+
+#include "common/clock.hpp"
 
 TEST(Timestamps, DatesAndDateTimesBecomeEpochSeconds) {
   EXPECT_EQ(faultline::common::parse_iso8601("1970-01-02"), 86400);

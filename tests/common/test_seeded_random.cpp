@@ -1,8 +1,8 @@
-#include "common/seeded_random.hpp"
-
 #include <gtest/gtest.h>
 
 #include <set>
+
+#include "common/seeded_random.hpp"
 
 using faultline::common::seeded_choice;
 

@@ -4,12 +4,12 @@
 
 #include "classifier/funnel/funnel.hpp"
 #include "classifier/funnel/screening.hpp"
+#include "common/error.hpp"
 #include "datasets/store/audit_store.hpp"
 #include "datasets/store/database.hpp"
 #include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
-#include "common/error.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace faultline::funnel;

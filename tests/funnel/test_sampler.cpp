@@ -274,8 +274,9 @@ TEST(Sampler, ACensusSaysWhenItWasReplacedInOrOutgrownByLaterCandidates) {
   f = compute_funnel(db, "bundled");
   EXPECT_EQ(f.sample_method, "census+replacement");
   EXPECT_EQ(f.candidates_not_in_sample, 0);
-  EXPECT_NE(funnel_note(f).find("census: every candidate when it was recorded, nothing drawn, with replacements"),
-            std::string::npos)
+  EXPECT_NE(
+      funnel_note(f).find("census: every candidate when it was recorded, nothing drawn, with replacements"),
+      std::string::npos)
       << funnel_note(f);
 }
 

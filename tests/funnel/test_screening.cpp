@@ -1,15 +1,15 @@
 #include <gtest/gtest.h>
 
 #include "classifier/funnel/screening.hpp"
+#include "common/error.hpp"
 #include "datasets/store/database.hpp"
 #include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
-#include "common/error.hpp"
 #include "tests/temp_dir.hpp"
 
+using faultline::datasets::IssueRecord;
 using faultline::funnel::screen_issue;
 using faultline::funnel::ScreeningRules;
-using faultline::datasets::IssueRecord;
 
 namespace {
 
@@ -150,8 +150,8 @@ TEST(Screening, StoreCountsTheDecisionsAPersonMade) {
   EXPECT_EQ(funnel["NVIDIA/cutlass"].candidates, 2);
   EXPECT_EQ(funnel["NVIDIA/cutlass"].scope_decisions, 1);
   EXPECT_EQ(funnel["NVIDIA/cutlass"].overriding_rules, 1);  // the rules exclude the open #2
-  auto rules_only =
-      faultline::funnel::screen_store(db, ScreeningRules::builtin(), faultline::funnel::ScopeDecisions::kIgnore);
+  auto rules_only = faultline::funnel::screen_store(db, ScreeningRules::builtin(),
+                                                    faultline::funnel::ScopeDecisions::kIgnore);
   EXPECT_EQ(rules_only["NVIDIA/cutlass"].candidates, 1);
   EXPECT_EQ(rules_only["NVIDIA/cutlass"].scope_decisions, 0);
   // A scope decision that agrees with the rules is counted as a decision but not as overriding them.

@@ -229,8 +229,8 @@ TEST(Classifier, ClassifyingInBatchesGivesWhatTheModelSaysOfEachStoredIssue) {
   faultline::datasets::Database db(dir.file("c.db"));
   auto corpus = tiny_corpus();
   for (const auto& l : corpus) faultline::datasets::upsert_issue(db, l.issue);
-  faultline::datasets::upsert_comment(db, {1, "a/b", 7, "u", "2024-01-01", "2024-01-01",
-                                           "a deadlock between producer warps", std::nullopt});
+  faultline::datasets::upsert_comment(
+      db, {1, "a/b", 7, "u", "2024-01-01", "2024-01-01", "a deadlock between producer warps", std::nullopt});
   auto model = IssueClassifier::train(corpus, {}, quick());
   model.save(dir.file("m"));
   EXPECT_EQ(classify_store(db, dir.file("m"), 4).classified, 30);

@@ -9,7 +9,8 @@ using namespace faultline::reports;
 
 namespace {
 
-SuiteResult gpu(const std::string& id, const std::string& variant, const std::string& outcome, const std::string& cc) {
+SuiteResult gpu(const std::string& id, const std::string& variant, const std::string& outcome,
+                const std::string& cc) {
   SuiteResult r;
   r.repro_id = id;
   r.variant = variant;

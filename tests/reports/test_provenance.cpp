@@ -34,7 +34,8 @@ void fill(ds::Database& db) {
   auto id = [&](int n) { return *ds::find_issue(db, "NVIDIA/cutlass", n); };
   ds::replace_screening(db,
                         {{id(1), "candidate", "r"}, {id(2), "candidate", "r"}, {id(3), "excluded", "open"}});
-  ds::replace_sample(db, "main", {{id(1), "sampled", "draw", {}, {}, 1}, {id(2), "sampled", "draw", {}, {}, 1}});
+  ds::replace_sample(db, "main",
+                     {{id(1), "sampled", "draw", {}, {}, 1}, {id(2), "sampled", "draw", {}, {}, 1}});
   ds::replace_final_labels(db, {{id(1), "crash", "api_misuse", "agreed", "a,b"}},
                            ds::record_audit(db, "a,b", 1, 1.0, 0.8, "pass"));
   ds::replace_predictions(db, {{id(2), "v", "in", .9, "hang", .9, "concurrency_error", .9, false, "[]"},

@@ -37,7 +37,8 @@ void label_all(datasets::Database& db, const std::vector<std::pair<int64_t, std:
     datasets::replace_sample(db, "main", sample);
     int64_t audit = datasets::record_audit(db, "a,b", static_cast<int>(labels.size()), 1.0, 0.8, "pass");
     std::vector<datasets::FinalLabel> finals;
-    for (const auto& [id, root_cause] : labels) finals.push_back({id, "incorrect_functionality", root_cause, "agreed", "a,b"});
+    for (const auto& [id, root_cause] : labels)
+      finals.push_back({id, "incorrect_functionality", root_cause, "agreed", "a,b"});
     datasets::replace_final_labels(db, finals, audit);
   });
 }
@@ -52,7 +53,10 @@ std::map<std::string, std::string> links(datasets::Database& db) {
 }
 
 const std::vector<datasets::CatalogEntry> kCatalog{
-    {"metadata-layout-mismatch", "t", "incorrect_functionality", "tensor_layout_mismatch",
+    {"metadata-layout-mismatch",
+     "t",
+     "incorrect_functionality",
+     "tensor_layout_mismatch",
      {"https://github.com/NVIDIA/cutlass/issues/225"}},
     {"tf32-vs-fp32-reference", "t", "incorrect_functionality", "incorrect_numerical_computation", {}}};
 

@@ -311,9 +311,10 @@ TEST(CaseReproducers, CoverageTableAndFindingCountLinkedCases) {
             (std::vector<std::string>{"API Misuse", "2", "0", "0", "0", "", "0"}));
   EXPECT_EQ(t.rows.back(), (std::vector<std::string>{"Total", "6", "1", "3", "3", "", "2"}));
   auto findings = compute_findings(data);
-  EXPECT_NE(findings.back().find("1 of 6 cases have a reproducer modeled on them; the reproducers cover 2 of 15 "
-                                 "root causes"),
-            std::string::npos)
+  EXPECT_NE(
+      findings.back().find("1 of 6 cases have a reproducer modeled on them; the reproducers cover 2 of 15 "
+                           "root causes"),
+      std::string::npos)
       << findings.back();
 }
 

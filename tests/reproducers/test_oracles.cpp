@@ -64,7 +64,8 @@ const faultline::reproducers::Expectation& build_expectation(const std::string& 
 // The build mode's PTX check of the manifest, applied to `ptx`.
 bool ptx_check_holds(const faultline::reproducers::Expectation& x, const std::string& ptx) {
   using faultline::reproducers::pattern_found;
-  return pattern_found(x.artifact_matches, ptx) && (x.artifact_lacks.empty() || !pattern_found(x.artifact_lacks, ptx));
+  return pattern_found(x.artifact_matches, ptx) &&
+         (x.artifact_lacks.empty() || !pattern_found(x.artifact_lacks, ptx));
 }
 
 // The PTX of the build mode's probe kernel, compiled as kernels/fma-contraction-orientation/CMakeLists.txt
@@ -161,7 +162,8 @@ TEST(Int16BoundOverflowOracle, BuggyRowMassIsWrongOnlyWhenTheRowOutgrowsSixteenB
 }
 
 TEST(ConstexprRecompileOracle, BuggyCacheRecompilesOnlyWhenTheSequenceLengthChanges) {
-  if (!fs::exists(host_harness("constexpr-recompile", "buggy"))) GTEST_SKIP() << "no NVRTC: configured without CUDA";
+  if (!fs::exists(host_harness("constexpr-recompile", "buggy")))
+    GTEST_SKIP() << "no NVRTC: configured without CUDA";
   EXPECT_EQ(exit_of("constexpr-recompile", "buggy"), kSymptom);
   // Eight calls with one repeated length: one compilation, which is no recompilation.
   EXPECT_EQ(exit_of("constexpr-recompile", "buggy", {"--seq-len", "256"}), kCorrect);

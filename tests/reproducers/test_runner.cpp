@@ -6,14 +6,14 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "common/error.hpp"
 #include "datasets/store/suite_store.hpp"
+#include "kernels/common/verdict.hpp"
 #include "reproducers/harness_output.hpp"
 #include "reproducers/manifest.hpp"
 #include "reproducers/process.hpp"
 #include "reproducers/runner.hpp"
 #include "reproducers/suite.hpp"
-#include "common/error.hpp"
-#include "kernels/common/verdict.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace faultline::reproducers;
@@ -208,7 +208,8 @@ namespace {
 
 // A manifest with `modes` as given, the rest fixed.
 Manifest manifest_with(const std::string& modes, const std::string& id = "demo", int timeout_s = 2) {
-  return parse_manifest(R"({"id": ")" + id + R"(", "title": "t", "symptom": "crash", "root_cause": "api_misuse",
+  return parse_manifest(R"({"id": ")" + id +
+                            R"(", "title": "t", "symptom": "crash", "root_cause": "api_misuse",
     "issues": ["https://github.com/o/r/issues/1"], "mechanism": "m",
     "requirements": {"min_compute_capability": "8.0"}, "timeout_s": )" +
                             std::to_string(timeout_s) + R"(, "modes": )" + modes + "}",
@@ -228,7 +229,8 @@ std::string manifest_error(const std::string& text) {
 // build, one failing with the checked message, one failing with another, one writing a PTX file.
 void configure_stub_project(const faultline::testing::TempDir& dir) {
   std::filesystem::create_directories(dir.file("src"));
-  dir.write("src/fails_with_message.sh", "echo 'x.cu(3): error: static assertion failed: same FP8 type'; exit 1\n");
+  dir.write("src/fails_with_message.sh",
+            "echo 'x.cu(3): error: static assertion failed: same FP8 type'; exit 1\n");
   dir.write("src/fails_otherwise.sh", "echo 'x.cu(3): error: out of memory'; exit 1\n");
   dir.write("src/buggy_ptx.sh", "echo 'fma.rn.f32 %f3, %f1, %f2, %f0;' > buggy.ptx\n");
   dir.write("src/fixed_ptx.sh", "echo 'mul.rn.f32 %f3, %f1, %f2;' > fixed.ptx\n");
@@ -273,7 +275,8 @@ TEST(Runner, BuildModeCompilesAreBuiltAndOnlyCheckedMessagesReproduce) {
       "fixed": {"expect": "builds"}}, "host": {"buggy": {"expect": "symptom"}, "fixed": {"expect": "correct"}}})");
   auto buggy = run_variant(m, "build", "buggy", env);
   EXPECT_EQ(buggy.outcome, "reproduced") << buggy.detail;
-  EXPECT_EQ(buggy.detail, "fails to build as expected: x.cu(3): error: static assertion failed: same FP8 type");
+  EXPECT_EQ(buggy.detail,
+            "fails to build as expected: x.cu(3): error: static assertion failed: same FP8 type");
   auto fixed = run_variant(m, "build", "fixed", env);
   EXPECT_EQ(fixed.outcome, "built") << fixed.detail;  // compiled; behaviour not checked: never pass
   // A failure with another message, or no failure, is no reproduction.
@@ -312,10 +315,15 @@ TEST(Manifest, PatternsTimeoutsSourcesAndModeledNotesAreValidatedAtLoad) {
             "missing ): unclosed (group");
   EXPECT_EQ(manifest_error(head + issues + R"("timeout_s": 0, "modes": {}})"),
             "/repo/reproducers/demo.json: timeout_s must be 1 to 3600 seconds, not 0");
-  EXPECT_NE(manifest_error(head + R"("issues": [], "modes": {}})").find("no source issue"), std::string::npos);
-  EXPECT_EQ(manifest_error(head + R"("issues": [], "no_single_issue": "documented: nvcc -fmad", "modes": {}})"), "");
-  EXPECT_EQ(manifest_error(head + issues + R"("modes": {"host": {"buggy": {"expect": "symptom", "modeled": ""}}}})"),
-            "/repo/reproducers/demo.json: host/buggy: \"modeled\" must say why this run cannot observe the symptom");
+  EXPECT_NE(manifest_error(head + R"("issues": [], "modes": {}})").find("no source issue"),
+            std::string::npos);
+  EXPECT_EQ(
+      manifest_error(head + R"("issues": [], "no_single_issue": "documented: nvcc -fmad", "modes": {}})"),
+      "");
+  EXPECT_EQ(manifest_error(head + issues +
+                           R"("modes": {"host": {"buggy": {"expect": "symptom", "modeled": ""}}}})"),
+            "/repo/reproducers/demo.json: host/buggy: \"modeled\" must say why this run cannot observe the "
+            "symptom");
 }
 
 TEST(Process, KeepsTheLastMegabyteAndCountsWhatItDropped) {
@@ -336,9 +344,11 @@ TEST(Process, AChildThatClosesItsOutputButLivesOnIsKilledAtTheTimeout) {
 
 TEST(Runner, AMegabyteDetailIsRecordedCutAndTheSuiteGoesOn) {
   faultline::testing::TempDir dir;
-  // demo prints a 1,000,000-character detail (std::regex overflowed its stack from ~20,000); demo2 runs after it.
+  // demo prints a 1,000,000-character detail (std::regex overflowed its stack from ~20,000); demo2 runs after
+  // it.
   harness(dir, "buggy", "host",
-          "printf '{\"symptom\": true, \"detail\": \"'; head -c 1000000 /dev/zero | tr '\\0' y; printf '\"}\\n'; exit 10");
+          "printf '{\"symptom\": true, \"detail\": \"'; head -c 1000000 /dev/zero | tr '\\0' y; printf "
+          "'\"}\\n'; exit 10");
   harness(dir, "buggy", "host", "echo '{\"symptom\": true, \"detail\": \"short\"}'; exit 10", "demo2");
   std::vector<Manifest> manifests{manifest_with(R"({"host": {"buggy": {"expect": "symptom"}}})", "demo", 30),
                                   manifest_with(R"({"host": {"buggy": {"expect": "symptom"}}})", "demo2")};
@@ -356,8 +366,9 @@ TEST(Runner, AMegabyteDetailIsRecordedCutAndTheSuiteGoesOn) {
   harness(dir, "buggy", "host", "head -c 2000000 /dev/zero | tr '\\0' z; exit 10");
   auto cut = run_variant(manifests[0], "host", "buggy", env_for(dir));
   EXPECT_EQ(cut.outcome, "reproduced");
-  EXPECT_EQ(cut.detail, std::string(300, 'z') + " [output cut: the first " + std::to_string(2000000 - kOutputLimit) +
-                            " bytes were dropped, the last " + std::to_string(kOutputLimit) + " kept]");
+  EXPECT_EQ(cut.detail, std::string(300, 'z') + " [output cut: the first " +
+                            std::to_string(2000000 - kOutputLimit) + " bytes were dropped, the last " +
+                            std::to_string(kOutputLimit) + " kept]");
 }
 
 TEST(Runner, RepeatedRunsReportStability) {
@@ -366,8 +377,8 @@ TEST(Runner, RepeatedRunsReportStability) {
                                   "gpu": {"buggy": {"expect": "symptom"}}})");
   auto env = env_for(dir);
   // Shows the symptom on runs 1 and 3 of 4 (a counter file alternates it): 2/4.
-  std::string alternate = "n=$(cat " + dir.file("n") + " 2>/dev/null || echo 0); echo $((n+1)) > " + dir.file("n") +
-                           "; [ $((n % 2)) -eq 0 ] && exit 10; exit 0";
+  std::string alternate = "n=$(cat " + dir.file("n") + " 2>/dev/null || echo 0); echo $((n+1)) > " +
+                          dir.file("n") + "; [ $((n % 2)) -eq 0 ] && exit 10; exit 0";
   harness(dir, "buggy", "host", alternate);
   auto flaky = run_repeated(m, "host", "buggy", env, 4);
   EXPECT_EQ(flaky.outcome, "reproduced");  // seen at least once
@@ -409,8 +420,9 @@ TEST(Suite, GpuModeThatRanNothingIsUnhealthyAndSaysWhy) {
   auto none = run_suite(db, manifests, {"gpu", 1}, env_for(dir), {});
   EXPECT_EQ(none.counts_line(), "gpu: 2 skipped");
   EXPECT_FALSE(none.healthy());
-  EXPECT_EQ(none.problems(), std::vector<std::string>{
-                                 "gpu mode ran nothing: all 2 GPU results were skipped (first: no GPU on this machine)"});
+  EXPECT_EQ(none.problems(),
+            std::vector<std::string>{
+                "gpu mode ran nothing: all 2 GPU results were skipped (first: no GPU on this machine)"});
   // With a GPU and harnesses that behave, the same suite is healthy.
   harness(dir, "buggy", "gpu", "exit 10");
   harness(dir, "fixed", "gpu", "exit 0");
@@ -495,14 +507,16 @@ TEST(Process, TimeoutsAreBoundedAndOutputUnderTwiceTheLimitIsStillCut) {
 TEST(Manifest, ArtifactsNeedBuildModeAndAPatternAndUnknownKeysAreNamed) {
   const std::string head = R"({"id": "demo", "title": "t", "symptom": "crash", "root_cause": "api_misuse",
     "issues": ["u"], "mechanism": "m", "requirements": {"min_compute_capability": "8.0"}, )";
-  EXPECT_EQ(manifest_error(head + R"("modes": {"build": {"buggy": {"expect": "builds", "artifact": "a.ptx"}}}})"),
-            "/repo/reproducers/demo.json: build/buggy: \"artifact\" needs \"artifact_matches\" or "
-            "\"artifact_lacks\" to check it against");
+  EXPECT_EQ(
+      manifest_error(head + R"("modes": {"build": {"buggy": {"expect": "builds", "artifact": "a.ptx"}}}})"),
+      "/repo/reproducers/demo.json: build/buggy: \"artifact\" needs \"artifact_matches\" or "
+      "\"artifact_lacks\" to check it against");
   EXPECT_EQ(manifest_error(head + R"("modes": {"host": {"buggy": {"expect": "symptom", "artifact": "a.ptx",
       "artifact_matches": "fma"}}}})"),
             "/repo/reproducers/demo.json: host/buggy: \"artifact\" is inspected only in build mode with "
             "\"expect\": \"builds\"");
-  EXPECT_EQ(manifest_error(head + R"("modes": {"build": {"buggy": {"expect": "builds", "artifact_matches": "fma"}}}})"),
+  EXPECT_EQ(manifest_error(
+                head + R"("modes": {"build": {"buggy": {"expect": "builds", "artifact_matches": "fma"}}}})"),
             "/repo/reproducers/demo.json: build/buggy: \"artifact_matches\"/\"artifact_lacks\" need an "
             "\"artifact\" to inspect");
   EXPECT_EQ(manifest_error(head + R"("modes": {"build": {"buggy": {"expect": "builds", "artifact": "a.ptx",
@@ -512,7 +526,8 @@ TEST(Manifest, ArtifactsNeedBuildModeAndAPatternAndUnknownKeysAreNamed) {
             "/repo/reproducers/demo.json: unknown key 'timeout'");
   std::string req = head;
   req.replace(req.find("\"8.0\"}"), 6, R"("8.0", "gpu": "H200"})");
-  EXPECT_EQ(manifest_error(req + R"("modes": {}})"), "/repo/reproducers/demo.json: requirements: unknown key 'gpu'");
+  EXPECT_EQ(manifest_error(req + R"("modes": {}})"),
+            "/repo/reproducers/demo.json: requirements: unknown key 'gpu'");
   // The same manifest with its keys spelt right loads.
   EXPECT_EQ(manifest_error(head + R"("modes": {"build": {"buggy": {"expect": "builds", "artifact": "a.ptx",
       "artifact_matches": "fma"}}}})"),
@@ -544,11 +559,13 @@ TEST(Suite, AGpuSkipTheRunnerDidNotPredictIsAProblem) {
   auto refused = run_suite(db, manifests, {"gpu", 1}, h200, {});
   EXPECT_EQ(refused.counts_line(), "gpu: 1 reproduced, 1 skipped");
   EXPECT_EQ(refused.problems(),
-            std::vector<std::string>{
-                "demo [gpu/fixed] skipped by the harness on a device the runner expected to run it: no CUDA device"});
+            std::vector<std::string>{"demo [gpu/fixed] skipped by the harness on a device the runner "
+                                     "expected to run it: no CUDA device"});
   // The same skip predicted by the runner (the device is too old) is not a problem of its own.
-  auto predicted = run_problems("gpu", {result_of("demo", "gpu", "fixed", "skipped", "compute capability 7.0 < "
-                                                  "required 8.0", 0),
+  auto predicted = run_problems("gpu", {result_of("demo", "gpu", "fixed", "skipped",
+                                                  "compute capability 7.0 < "
+                                                  "required 8.0",
+                                                  0),
                                         result_of("demo", "gpu", "buggy", "reproduced", "", 0)});
   EXPECT_TRUE(predicted.empty());
   // A host harness skipping is the harness's own call (no toolkit, say), not a gpu problem.
@@ -563,7 +580,8 @@ TEST(Suite, GpuModeAskedForWhereNoReproducerHasOneIsAProblem) {
   faultline::datasets::Database db(dir.file("s.db"));
   auto summary = run_suite(db, manifests, {"gpu", 1}, env_for(dir, Gpu{"H200", "580", 9.0}), {});
   EXPECT_EQ(summary.counts_line(), "gpu: nothing to run");
-  EXPECT_EQ(summary.problems(), std::vector<std::string>{"gpu mode ran nothing: no reproducer run has a gpu mode"});
+  EXPECT_EQ(summary.problems(),
+            std::vector<std::string>{"gpu mode ran nothing: no reproducer run has a gpu mode"});
   // auto mode on the same machine asks for no mode in particular: nothing to report.
   EXPECT_TRUE(run_problems("auto", {}).empty());
 }

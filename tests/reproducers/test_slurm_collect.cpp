@@ -17,10 +17,11 @@ using namespace faultline::reproducers;
 namespace {
 
 Manifest manifest(const std::string& id) {
-  return parse_manifest(R"({"id": ")" + id + R"(", "title": "t", "symptom": "crash", "root_cause": "api_misuse",
+  return parse_manifest(
+      R"({"id": ")" + id + R"(", "title": "t", "symptom": "crash", "root_cause": "api_misuse",
     "issues": ["https://github.com/o/r/issues/1"], "mechanism": "m", "timeout_s": 5, "requirements": {"min_compute_capability": "7.0"},
     "modes": {"host": {"buggy": {"expect": "symptom"}, "fixed": {"expect": "correct"}}}})",
-                        id + ".json");
+      id + ".json");
 }
 
 struct Fixture {
@@ -29,7 +30,8 @@ struct Fixture {
   PreparedRun prepared;
 
   // Two manifests with host buggy and fixed, 2 shards, no earlier durations. By hand, the suite's order is
-  // a/buggy, a/fixed, b/buggy, b/fixed, dealt round-robin: shard 0 = the buggy ones, shard 1 = the fixed ones.
+  // a/buggy, a/fixed, b/buggy, b/fixed, dealt round-robin: shard 0 = the buggy ones, shard 1 = the fixed
+  // ones.
   Fixture() {
     SlurmSuiteOptions o;
     o.run_dir = run_dir;
@@ -64,7 +66,8 @@ struct Fixture {
 
 std::vector<std::string> outcomes(const CollectedArray& a) {
   std::vector<std::string> out;
-  for (const auto& c : a.results) out.push_back(c.result.id + "/" + c.result.variant + "=" + c.result.outcome);
+  for (const auto& c : a.results)
+    out.push_back(c.result.id + "/" + c.result.variant + "=" + c.result.outcome);
   return out;
 }
 
@@ -96,8 +99,8 @@ TEST(SlurmCollect, EveryShardReportedMeansNothingLost) {
   auto run = collect_run(f.run_dir);
   ASSERT_EQ(run.arrays.size(), 1u);
   EXPECT_TRUE(run.arrays[0].lost_shards.empty());
-  EXPECT_EQ(outcomes(run.arrays[0]),
-            (std::vector<std::string>{"a/buggy=reproduced", "b/buggy=reproduced", "a/fixed=pass", "b/fixed=fail"}));
+  EXPECT_EQ(outcomes(run.arrays[0]), (std::vector<std::string>{"a/buggy=reproduced", "b/buggy=reproduced",
+                                                               "a/fixed=pass", "b/fixed=fail"}));
   EXPECT_TRUE(lost_shards_to_resubmit(f.run_dir).empty());
 }
 
@@ -106,8 +109,8 @@ TEST(SlurmCollect, AShardWithoutResultsIsLostRunByRunNeverPassedOrDropped) {
   f.task(0, {f.result("a", "buggy", "reproduced"), f.result("b", "buggy", "reproduced")});
   auto run = collect_run(f.run_dir);
   EXPECT_EQ(run.arrays[0].lost_shards, std::vector<int>{1});
-  EXPECT_EQ(outcomes(run.arrays[0]),
-            (std::vector<std::string>{"a/buggy=reproduced", "b/buggy=reproduced", "a/fixed=lost", "b/fixed=lost"}));
+  EXPECT_EQ(outcomes(run.arrays[0]), (std::vector<std::string>{"a/buggy=reproduced", "b/buggy=reproduced",
+                                                               "a/fixed=lost", "b/fixed=lost"}));
   EXPECT_NE(run.arrays[0].results[2].result.detail.find("shard 1"), std::string::npos);
 
   faultline::testing::TempDir store;

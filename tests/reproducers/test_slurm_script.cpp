@@ -15,19 +15,23 @@ TEST(SlurmScript, DirectivesCarryTheArrayPartitionGresConstraintAndTimeLimit) {
   s.constraint = "sm_90";
   s.time_limit_min = 30;
   s.output = "/runs/r1/logs/sm_90-%A_%a.out";
-  std::string script = sbatch_script(s, {"/opt/faultline", "suite", "--shard-file", "/runs/r1/shard-{task}.json"});
-  EXPECT_EQ(script,
-            "#!/bin/bash\n"
-            "# The faultline reproducer suite as a Slurm job array: task K runs shard K. A task writes its results\n"
-            "# file only when its whole shard finished, so `faultline suite collect` reports a task that died as lost.\n"
-            "#SBATCH --job-name=faultline-suite\n"
-            "#SBATCH --array=0-2%2\n"
-            "#SBATCH --partition=gpu\n"
-            "#SBATCH --gres=gpu:1\n"
-            "#SBATCH --constraint=sm_90\n"
-            "#SBATCH --time=30\n"
-            "#SBATCH --output=/runs/r1/logs/sm_90-%A_%a.out\n"
-            "exec '/opt/faultline' 'suite' '--shard-file' '/runs/r1/shard-'\"${SLURM_ARRAY_TASK_ID}\"'.json'\n");
+  std::string script =
+      sbatch_script(s, {"/opt/faultline", "suite", "--shard-file", "/runs/r1/shard-{task}.json"});
+  EXPECT_EQ(
+      script,
+      "#!/bin/bash\n"
+      "# The faultline reproducer suite as a Slurm job array: task K runs shard K. A task writes its "
+      "results\n"
+      "# file only when its whole shard finished, so `faultline suite collect` reports a task that died as "
+      "lost.\n"
+      "#SBATCH --job-name=faultline-suite\n"
+      "#SBATCH --array=0-2%2\n"
+      "#SBATCH --partition=gpu\n"
+      "#SBATCH --gres=gpu:1\n"
+      "#SBATCH --constraint=sm_90\n"
+      "#SBATCH --time=30\n"
+      "#SBATCH --output=/runs/r1/logs/sm_90-%A_%a.out\n"
+      "exec '/opt/faultline' 'suite' '--shard-file' '/runs/r1/shard-'\"${SLURM_ARRAY_TASK_ID}\"'.json'\n");
 }
 
 TEST(SlurmScript, UnsetSettingsLeaveTheirDirectivesOut) {
@@ -48,9 +52,7 @@ TEST(SlurmScript, ALineBreakInASettingIsRefused) {
   EXPECT_THROW(sbatch_script(s, {"x"}), faultline::Error);
 }
 
-TEST(SlurmScript, ShellQuotingSurvivesSingleQuotes) {
-  EXPECT_EQ(shell_quote("it's"), "'it'\\''s'");
-}
+TEST(SlurmScript, ShellQuotingSurvivesSingleQuotes) { EXPECT_EQ(shell_quote("it's"), "'it'\\''s'"); }
 
 TEST(SlurmClient, SqueueStatesCountPendingRunningAndTheRestAsDone) {
   // 5 tasks: squeue lists 1 pending, 1 running, 1 completing (still running) and 1 completed; the fifth

@@ -8,7 +8,10 @@ using namespace faultline::reproducers;
 namespace {
 
 std::vector<PlannedRun> five_runs() {
-  return {{"a", "host", "buggy"}, {"b", "host", "buggy"}, {"c", "host", "buggy"}, {"d", "host", "buggy"},
+  return {{"a", "host", "buggy"},
+          {"b", "host", "buggy"},
+          {"c", "host", "buggy"},
+          {"d", "host", "buggy"},
           {"e", "host", "buggy"}};
 }
 
@@ -29,8 +32,11 @@ TEST(SlurmShardPlan, WithoutEarlierDurationsRunsAreDealtRoundRobin) {
 }
 
 TEST(SlurmShardPlan, EarlierDurationsBalanceLongestFirst) {
-  Durations d{{{"a", "host", "buggy"}, 5}, {{"b", "host", "buggy"}, 4}, {{"c", "host", "buggy"}, 3},
-              {{"d", "host", "buggy"}, 3}, {{"e", "host", "buggy"}, 2}};
+  Durations d{{{"a", "host", "buggy"}, 5},
+              {{"b", "host", "buggy"}, 4},
+              {{"c", "host", "buggy"}, 3},
+              {{"d", "host", "buggy"}, 3},
+              {{"e", "host", "buggy"}, 2}};
   auto plan = plan_shards(five_runs(), 2, d, 1);
   EXPECT_TRUE(plan.by_durations);
   // Worked by hand, longest first to the shard with least work (ties to the lower one):

@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
 
+#include "common/error.hpp"
 #include "datasets/store/database.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/migrations.hpp"
-#include "common/error.hpp"
 #include "tests/temp_dir.hpp"
 
 using faultline::datasets::Database;
@@ -81,7 +81,9 @@ TEST(Migrations, SamplesOfAVersionEightStoreSurviveTheCensusMigration) {
     r.title = "crash";
     faultline::datasets::upsert_issue(old, r);
     id = *faultline::datasets::find_issue(old, "NVIDIA/cutlass", 7);
-    old.prepare("INSERT INTO samples(name, issue_id, status, origin, seed) VALUES ('main', ?, 'sampled', 'draw', 7)")
+    old.prepare(
+           "INSERT INTO samples(name, issue_id, status, origin, seed) VALUES ('main', ?, 'sampled', 'draw', "
+           "7)")
         .bind_all(id)
         .run();
     EXPECT_THROW(old.exec("INSERT INTO samples(name, issue_id, status, origin, seed) VALUES ('c', " +
@@ -94,8 +96,8 @@ TEST(Migrations, SamplesOfAVersionEightStoreSurviveTheCensusMigration) {
   EXPECT_EQ(kept.text(0), "main");
   EXPECT_EQ(kept.text(1), "draw");
   EXPECT_EQ(kept.integer(2), 7);
-  upgraded.exec("INSERT INTO samples(name, issue_id, status, origin, seed) VALUES ('c', " + std::to_string(id) +
-                ", 'sampled', 'census', 0)");
+  upgraded.exec("INSERT INTO samples(name, issue_id, status, origin, seed) VALUES ('c', " +
+                std::to_string(id) + ", 'sampled', 'census', 0)");
   EXPECT_THROW(upgraded.exec("INSERT INTO samples(name, issue_id, status, origin, seed) VALUES ('d', " +
                              std::to_string(id) + ", 'sampled', 'guess', 0)"),
                faultline::Error);

@@ -2,10 +2,10 @@
 
 #include <sstream>
 
+#include "common/error.hpp"
 #include "datasets/store/database.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/snapshot.hpp"
-#include "common/error.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace faultline::datasets;

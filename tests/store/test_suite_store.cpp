@@ -105,7 +105,8 @@ TEST(SuiteStore, UpgradeTurnsOldCompilePassesIntoBuiltAndKeepsChecks) {
   }
   Database db(dir.file("s.db"));
   std::vector<std::string> outcomes;
-  for (const auto& r : latest_suite_results(db)) outcomes.push_back(r.repro_id + "/" + r.mode + "=" + r.outcome);
+  for (const auto& r : latest_suite_results(db))
+    outcomes.push_back(r.repro_id + "/" + r.mode + "=" + r.outcome);
   // A plain compile becomes built; an inspected artifact and a host check stay what they were.
   EXPECT_EQ(outcomes, (std::vector<std::string>{"a/build=built", "a/host=pass", "b/build=pass"}));
   EXPECT_EQ(latest_suite_results(db)[0].compute_capability, "none");
@@ -143,5 +144,6 @@ TEST(SuiteStore, SubmittedSlurmJobsAreKeptPerRunDirectoryInOrder) {
     record_slurm_job(db, {"/shared/run", "sm_90", "115", "3,5"});  // --rerun-lost
   });
   EXPECT_EQ(load_slurm_jobs(db, "/shared/run"),
-            (std::vector<SlurmJob>{{"/shared/run", "sm_90", "101", "0-7%4"}, {"/shared/run", "sm_90", "115", "3,5"}}));
+            (std::vector<SlurmJob>{{"/shared/run", "sm_90", "101", "0-7%4"},
+                                   {"/shared/run", "sm_90", "115", "3,5"}}));
 }
