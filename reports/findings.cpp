@@ -121,18 +121,20 @@ std::string provenance_finding(const ReportData& data) {
 
 // None when no reproducer covers a root cause yet.
 std::optional<std::string> reproducer_finding(const ReportData& data) {
-  std::set<std::string> covered;
+  if (data.reproducers.empty()) return std::nullopt;
+  // Root causes the suite has shown a bug of, not those a manifest merely names (every one is named).
+  std::set<std::string> reproduced;
   for (const auto& [id, status] : data.reproducers) {
-    if (!status.root_cause.empty()) covered.insert(status.root_cause);
+    if (!status.root_cause.empty() && status.buggy == "reproduced") reproduced.insert(status.root_cause);
   }
-  if (covered.empty()) return std::nullopt;
   int modeled = 0;
   for (const auto& c : data.cases) modeled += !c.reproducers.empty() && c.reproducers.front().how == "source";
   // Cases that only share a root cause with a reproducer are not counted: while every root cause has one,
   // that number is just the rest of the cases.
   return std::to_string(modeled) + " of " + std::to_string(data.cases.size()) +
-         " cases have a reproducer modeled on them; the reproducers cover " + std::to_string(covered.size()) +
-         " of " + std::to_string(tax().root_causes().size()) + " root causes.";
+         " cases have a reproducer modeled on them; for " + std::to_string(reproduced.size()) + " of " +
+         std::to_string(tax().root_causes().size()) +
+         " root causes a reproducer reproduced its bug in the latest suite run.";
 }
 
 }  // namespace

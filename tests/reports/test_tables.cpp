@@ -292,6 +292,8 @@ TEST(CaseReproducers, CoverageTableAndFindingCountLinkedCases) {
     data.reproducers[e.id].fixed = "pass";
   }
   data.reproducers["causal-mask"].fixed = "fail";
+  data.reproducers["bool-index"].buggy = "reproduced";   // code logic, like causal-mask: one root cause
+  data.reproducers["causal-mask"].buggy = "reproduced";
   // Worked by hand: 3 code-logic cases (all linked), 1 performance case (linked), 2 API-misuse cases (none).
   std::vector<std::pair<std::string, std::string>> labels = {
       {"crash", "code_logic_error"}, {"hang", "code_logic_error"}, {"crash", "code_logic_error"},
@@ -312,8 +314,8 @@ TEST(CaseReproducers, CoverageTableAndFindingCountLinkedCases) {
   EXPECT_EQ(t.rows.back(), (std::vector<std::string>{"Total", "6", "1", "3", "3", "", "2"}));
   auto findings = compute_findings(data);
   EXPECT_NE(
-      findings.back().find("1 of 6 cases have a reproducer modeled on them; the reproducers cover 2 of 15 "
-                           "root causes"),
+      findings.back().find("1 of 6 cases have a reproducer modeled on them; for 1 of 15 root causes a reproducer "
+                           "reproduced its bug in the latest suite run"),
       std::string::npos)
       << findings.back();
 }
