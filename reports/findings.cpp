@@ -119,20 +119,14 @@ std::string provenance_finding(const ReportData& data) {
   return text + ".";
 }
 
-// None when no reproducer covers a root cause yet.
+// None when the catalog has no reproducer.
 std::optional<std::string> reproducer_finding(const ReportData& data) {
   if (data.reproducers.empty()) return std::nullopt;
-  // Root causes the suite has shown a bug of, not those a manifest merely names (every one is named).
-  std::set<std::string> reproduced;
-  for (const auto& [id, status] : data.reproducers) {
-    if (!status.root_cause.empty() && status.buggy == "reproduced") reproduced.insert(status.root_cause);
-  }
-  int modeled = 0;
-  for (const auto& c : data.cases) modeled += !c.reproducers.empty() && c.reproducers.front().how == "source";
   // Cases that only share a root cause with a reproducer are not counted: while every root cause has one,
   // that number is just the rest of the cases.
-  return std::to_string(modeled) + " of " + std::to_string(data.cases.size()) +
-         " cases have a reproducer modeled on them; for " + std::to_string(reproduced.size()) + " of " +
+  return std::to_string(cases_with_source_reproducer(data.cases)) + " of " +
+         std::to_string(data.cases.size()) + " cases have a reproducer modeled on them; for " +
+         std::to_string(reproduced_root_causes(data).size()) + " of " +
          std::to_string(tax().root_causes().size()) +
          " root causes a reproducer reproduced its bug in the latest suite run.";
 }

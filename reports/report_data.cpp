@@ -133,6 +133,20 @@ std::vector<std::string> repository_order(const std::vector<Case>& cases) {
   return order;
 }
 
+std::set<std::string> reproduced_root_causes(const ReportData& data) {
+  std::set<std::string> out;
+  for (const auto& [id, status] : data.reproducers) {
+    if (!status.root_cause.empty() && status.buggy == "reproduced") out.insert(status.root_cause);
+  }
+  return out;
+}
+
+int cases_with_source_reproducer(const std::vector<Case>& cases) {
+  return static_cast<int>(std::count_if(cases.begin(), cases.end(), [](const Case& c) {
+    return !c.reproducers.empty() && c.reproducers.front().how == "source";
+  }));
+}
+
 std::string repository_name(const std::string& repo) {
   if (const auto* r = taxonomy::Taxonomy::builtin().study_repository(repo)) return r->name;
   return repo;

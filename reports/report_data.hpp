@@ -4,6 +4,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,12 @@ ReportData load_report_data(datasets::Database& db, const ReportOptions& options
 
 // Repositories in the study's order (FlashInfer … bitsandbytes), then any others alphabetically.
 std::vector<std::string> repository_order(const std::vector<Case>& cases);
+
+// Root causes with a reproducer whose buggy variant's latest result is `reproduced`: what the suite has
+// shown, not what a manifest names (every root cause is named by one).
+std::set<std::string> reproduced_root_causes(const ReportData& data);
+// Cases with a reproducer modeled on them (not only one sharing their root cause).
+int cases_with_source_reproducer(const std::vector<Case>& cases);
 // The study's short name for a repository ("NVIDIA/cutlass" → "CUTLASS"), else the repository itself.
 std::string repository_name(const std::string& repo);
 

@@ -38,17 +38,12 @@ ReportSummary write_report(const ReportData& data, const std::string& out_dir,
   ReportSummary summary;
   summary.cases = static_cast<int>(data.cases.size());
   summary.predicted = static_cast<int>(data.predicted_cases.size());
-  std::set<std::string> with_reproducer, labeled_causes;
-  for (const auto& [id, status] : data.reproducers) {
-    if (status.buggy == "reproduced") with_reproducer.insert(status.root_cause);
-  }
-  for (const auto& c : data.cases) {
-    labeled_causes.insert(c.root_cause);
-    if (!c.reproducers.empty() && c.reproducers.front().how == "source")
-      ++summary.cases_with_source_reproducer;
-  }
+  summary.cases_with_source_reproducer = cases_with_source_reproducer(data.cases);
+  std::set<std::string> labeled_causes;
+  for (const auto& c : data.cases) labeled_causes.insert(c.root_cause);
+  auto reproduced = reproduced_root_causes(data);
   summary.root_causes_labeled = static_cast<int>(labeled_causes.size());
-  for (const auto& rc : labeled_causes) summary.root_causes_reproduced += with_reproducer.count(rc);
+  for (const auto& rc : labeled_causes) summary.root_causes_reproduced += reproduced.count(rc);
   auto tables = all_tables(data);
   summary.findings = compute_findings(data);
 
