@@ -49,9 +49,8 @@ std::vector<std::string> summarize(const std::string& w) {
       "issues:       " + std::to_string(imp.at("issues").get<int>()) + " in the store, " +
           std::to_string(scr.at("candidates").get<int>()) + " candidates after screening (" +
           std::to_string(scr.at("scope_decisions").get<int>()) + " recorded scope decisions, " +
-          std::to_string(scr.at("overriding_rules").get<int>()) + " overriding the rules), " +
-          std::to_string(smp.at("sampled").get<int>()) + " in sample '" + smp.at("name").get<std::string>() +
-          "' (" + smp.at("method").get<std::string>() + ")",
+          std::to_string(scr.at("overriding_rules").get<int>()) + " overriding the rules), sample '" +
+          smp.at("name").get<std::string>() + "' (" + smp.at("method").get<std::string>() + ")",
       "labels:       rater_a " + std::to_string(a.at("labeled").get<int>()) + ", rater_b " +
           std::to_string(b.at("labeled").get<int>()) + "; audit on " +
           std::to_string(audit.at("n").get<int>()) + " issues: kappa " + fixed3(audit.at("kappa_joint")) +
