@@ -74,20 +74,25 @@ ScreeningOutcome screen_issue(const ScreeningRules& rules, const datasets::Issue
 std::map<std::string, RepositoryFunnel> screen_store(datasets::Database& db, const ScreeningRules& rules,
                                                      ScopeDecisions scope) {
   std::map<std::string, RepositoryFunnel> funnel;
-  std::vector<datasets::ScreeningDecision> decisions;
-  for (const auto& issue : datasets::load_issues(db)) {
-    ScreeningOutcome outcome = screen_issue(rules, issue, scope);
-    auto& f = funnel[issue.repo];
-    ++f.raw;
-    if (outcome.candidate) ++f.candidates;
-    if (outcome.rule.rfind("scope:", 0) == 0) {
-      ++f.scope_decisions;
-      f.overriding_rules +=
-          screen_issue(rules, issue, ScopeDecisions::kIgnore).candidate != outcome.candidate;
-    }
-    decisions.push_back({issue.id, outcome.candidate ? "candidate" : "excluded", outcome.rule});
-  }
-  db.transaction([&] { datasets::replace_screening(db, decisions); });
+  // One transaction (a killed screen leaves the previous decisions), the issues read a batch at a time
+  // without their texts, which screening never reads.
+  db.transaction([&] {
+    datasets::ScreeningWriter writer(db);
+    datasets::for_each_issue_headline_batch(db, 2000, [&](std::vector<datasets::IssueRecord>& issues) {
+      for (const auto& issue : issues) {
+        ScreeningOutcome outcome = screen_issue(rules, issue, scope);
+        auto& f = funnel[issue.repo];
+        ++f.raw;
+        if (outcome.candidate) ++f.candidates;
+        if (outcome.rule.rfind("scope:", 0) == 0) {
+          ++f.scope_decisions;
+          f.overriding_rules +=
+              screen_issue(rules, issue, ScopeDecisions::kIgnore).candidate != outcome.candidate;
+        }
+        writer.add({issue.id, outcome.candidate ? "candidate" : "excluded", outcome.rule});
+      }
+    });
+  });
   return funnel;
 }
 

@@ -4,15 +4,23 @@
 
 namespace faultline::datasets {
 
-void replace_screening(Database& db, const std::vector<ScreeningDecision>& decisions) {
+namespace {
+
+// The table emptied, then its insert prepared once: the writer's first act.
+Statement cleared_screening_insert(Database& db) {
   db.exec("DELETE FROM screening");
-  Statement insert =
-      db.prepare("INSERT INTO screening(issue_id, decision, rule, screened_at) VALUES (?,?,?,?)");
-  std::string now = common::utc_now();
-  for (const auto& d : decisions) {
-    insert.bind_all(d.issue_id, d.decision, d.rule, now);
-    insert.run();
-  }
+  return db.prepare("INSERT INTO screening(issue_id, decision, rule, screened_at) VALUES (?,?,?,?)");
+}
+
+}  // namespace
+
+ScreeningWriter::ScreeningWriter(Database& db) : insert_(cleared_screening_insert(db)), now_(common::utc_now()) {}
+
+void ScreeningWriter::add(const ScreeningDecision& d) { insert_.bind_all(d.issue_id, d.decision, d.rule, now_).run(); }
+
+void replace_screening(Database& db, const std::vector<ScreeningDecision>& decisions) {
+  ScreeningWriter writer(db);
+  for (const auto& d : decisions) writer.add(d);
 }
 
 std::map<int64_t, ScreeningDecision> load_screening(Database& db) {

@@ -16,6 +16,17 @@ struct ScreeningDecision {
   std::string rule;
 };
 void replace_screening(Database& db, const std::vector<ScreeningDecision>& decisions);
+// replace_screening one decision at a time, inside the caller's transaction: clears the table when made,
+// then inserts through one prepared statement, so a screen holds no decisions in memory.
+class ScreeningWriter {
+ public:
+  explicit ScreeningWriter(Database& db);
+  void add(const ScreeningDecision& d);
+
+ private:
+  Statement insert_;
+  std::string now_;
+};
 std::map<int64_t, ScreeningDecision> load_screening(Database& db);
 // The decision on one issue; none before the first screen.
 std::optional<ScreeningDecision> find_screening(Database& db, int64_t issue_id);

@@ -189,28 +189,64 @@ void attach_comment_discussions(Database& db, std::vector<IssueRecord>& issues, 
   }
 }
 
-void for_each_issue_batch(Database& db, size_t batch,
-                          const std::function<void(std::vector<IssueRecord>&)>& each,
-                          size_t discussion_limit) {
-  Statement page = db.prepare(std::string(kIssueColumns) + "WHERE i.id > ? ORDER BY i.id LIMIT ?");
+namespace {
+
+const char* const kHeadlineColumns =
+    "SELECT i.id, r.full_name, i.number, i.url, i.state, i.created, i.updated, i.title, i.scope, "
+    "i.scope_reason FROM issues i JOIN repositories r ON r.id = i.repository_id ";
+
+IssueRecord read_headline(Statement& s) {
+  IssueRecord r;
+  r.id = s.integer(0);
+  r.repo = s.text(1);
+  r.number = s.integer(2);
+  r.url = s.text(3);
+  r.state = s.text(4);
+  r.created = s.text(5);
+  r.updated = s.text(6);
+  r.title = s.text(7);
+  if (!s.is_null(8)) r.scope = s.text(8);
+  if (!s.is_null(9)) r.scope_reason = s.text(9);
+  return r;
+}
+
+// Pages through the issues by row id, `batch` at a time, reading `columns` with `read` and each page's
+// labels; `complete(issues, index, first, last)` may add more before `each` sees the page.
+template <typename Read, typename Complete>
+void page_issues(Database& db, const char* columns, size_t batch, Read read, Complete complete,
+                 const std::function<void(std::vector<IssueRecord>&)>& each) {
+  Statement page = db.prepare(std::string(columns) + "WHERE i.id > ? ORDER BY i.id LIMIT ?");
   Statement labels = db.prepare(
       "SELECT issue_id, name FROM issue_labels WHERE issue_id BETWEEN ? AND ? ORDER BY issue_id, name");
-  Statement comments = db.prepare(
-      "SELECT i.id, c.body FROM comments c JOIN issues i ON i.repository_id = c.repository_id AND "
-      "i.number = c.issue_number WHERE i.id BETWEEN ? AND ? ORDER BY i.id, c.created, c.id");
   for (int64_t after = 0;;) {
     std::vector<IssueRecord> issues;
     page.bind_all(after, static_cast<int64_t>(batch));
-    while (page.step()) issues.push_back(read_issue(page));
+    while (page.step()) issues.push_back(read(page));
     page.reset();
     if (issues.empty()) return;
     std::unordered_map<int64_t, size_t> index;
-    std::unordered_map<int64_t, std::string> from_comments;
     for (size_t i = 0; i < issues.size(); ++i) index[issues[i].id] = i;
     int64_t first = issues.front().id, last = issues.back().id;
     labels.bind_all(first, last);
     while (labels.step()) issues[index.at(labels.integer(0))].labels.push_back(labels.text(1));
     labels.reset();
+    complete(issues, index, first, last);
+    each(issues);
+    after = last;
+  }
+}
+
+}  // namespace
+
+void for_each_issue_batch(Database& db, size_t batch,
+                          const std::function<void(std::vector<IssueRecord>&)>& each,
+                          size_t discussion_limit) {
+  Statement comments = db.prepare(
+      "SELECT i.id, c.body FROM comments c JOIN issues i ON i.repository_id = c.repository_id AND "
+      "i.number = c.issue_number WHERE i.id BETWEEN ? AND ? ORDER BY i.id, c.created, c.id");
+  auto attach_comments = [&](std::vector<IssueRecord>& issues, const std::unordered_map<int64_t, size_t>& index,
+                             int64_t first, int64_t last) {
+    std::unordered_map<int64_t, std::string> from_comments;
     comments.bind_all(first, last);
     while (comments.step())
       append_comment(from_comments[comments.integer(0)], comments.text(1), discussion_limit);
@@ -219,9 +255,15 @@ void for_each_issue_batch(Database& db, size_t batch,
       auto& issue = issues[index.at(id)];
       if (issue.discussion.empty()) issue.discussion = std::move(text);
     }
-    each(issues);
-    after = last;
-  }
+  };
+  page_issues(db, kIssueColumns, batch, read_issue, attach_comments, each);
+}
+
+void for_each_issue_headline_batch(Database& db, size_t batch,
+                                   const std::function<void(std::vector<IssueRecord>&)>& each) {
+  auto nothing_more = [](std::vector<IssueRecord>&, const std::unordered_map<int64_t, size_t>&, int64_t,
+                         int64_t) {};
+  page_issues(db, kHeadlineColumns, batch, read_headline, nothing_more, each);
 }
 
 int64_t count_comments(Database& db) {

@@ -72,6 +72,11 @@ void attach_comment_discussions(Database& db, std::vector<IssueRecord>& issues, 
 void for_each_issue_batch(Database& db, size_t batch,
                           const std::function<void(std::vector<IssueRecord>&)>& each,
                           size_t discussion_limit = 4000);
+// for_each_issue_batch without the issues' texts: id, repository, number, URL, state, dates, labels, title
+// and scope only (body, error lines, environment, discussion and API object left empty, comments unread):
+// what screening, the funnel and reports read, a small part of a store's bytes.
+void for_each_issue_headline_batch(Database& db, size_t batch,
+                                   const std::function<void(std::vector<IssueRecord>&)>& each);
 int64_t count_comments(Database& db);
 
 }  // namespace faultline::datasets
