@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
+#include <tuple>
 
 #include "datasets/store/audit_store.hpp"
 #include "datasets/store/funnel_store.hpp"
@@ -71,7 +72,9 @@ ReportData load_report_data(datasets::Database& db, const ReportOptions& options
   data.issue_link_host = options.issue_link_host;
   data.funnel = funnel::compute_funnel(db, funnel::resolve_sample(db, options.sample_name));
   auto finals = datasets::load_final_labels(db);
-  auto predictions = datasets::load_predictions(db);
+  // Predictions are read only for a report that shows them (a whole table of them is large).
+  auto predictions = options.include_predictions ? datasets::load_predictions(db)
+                                                 : std::map<int64_t, datasets::Prediction>{};
   auto links = datasets::load_reproducer_links(db);
   auto catalog = options.catalog ? *options.catalog : datasets::load_reproducer_catalog(db);
   auto screening = datasets::load_screening(db);
@@ -79,10 +82,12 @@ ReportData load_report_data(datasets::Database& db, const ReportOptions& options
     auto s = screening.find(id);
     return s != screening.end() && s->second.decision == "candidate";
   };
-  for (const auto& issue : datasets::load_issues(db)) {
+  // Headlines only (a report shows no bodies), a batch at a time; cases in the order of repository and
+  // number.
+  auto add_case = [&](const datasets::IssueRecord& issue) {
     Case c{issue.key(), issue.repo, issue.number, issue.url, issue.title, "", "", "", 1.0, {}};
     if (auto f = finals.find(issue.id); f != finals.end()) {
-      if (!data.funnel.final_issues.count(issue.id)) continue;  // outside the sample: counted apart
+      if (!data.funnel.final_issues.count(issue.id)) return;  // outside the sample: counted apart
       c.symptom = f->second.symptom;
       c.root_cause = f->second.root_cause;
       c.provenance = f->second.provenance;
@@ -94,12 +99,20 @@ ReportData load_report_data(datasets::Database& db, const ReportOptions& options
       c.provenance = "predicted";
       c.confidence = std::min(p->second.symptom_p, p->second.root_cause_p);
     } else {
-      continue;
+      return;
     }
     auto l = links.find(issue.id);
     c.reproducers = case_reproducers(c, l == links.end() ? std::vector<std::string>{} : l->second, catalog);
     (c.provenance == "predicted" ? data.predicted_cases : data.cases).push_back(std::move(c));
-  }
+  };
+  datasets::for_each_issue_headline_batch(db, 2000, [&](std::vector<datasets::IssueRecord>& issues) {
+    for (const auto& issue : issues) add_case(issue);
+  });
+  auto by_repository_and_number = [](const Case& a, const Case& b) {
+    return std::tie(a.repo, a.number) < std::tie(b.repo, b.number);
+  };
+  std::sort(data.cases.begin(), data.cases.end(), by_repository_and_number);
+  std::sort(data.predicted_cases.begin(), data.predicted_cases.end(), by_repository_and_number);
   if (auto audit = datasets::latest_passed_audit(db)) {
     data.audit_kappa = audit->kappa_joint;
     data.audit_n = audit->n;

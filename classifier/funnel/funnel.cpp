@@ -55,11 +55,13 @@ StudyFunnel compute_funnel(datasets::Database& db, const std::string& sample_nam
   f.sample = sample_name;
   std::map<std::string, FunnelRow> rows;
   std::map<int64_t, std::string> repo_of;
-  for (const auto& issue : datasets::load_issues(db)) {
-    repo_of[issue.id] = issue.repo;
-    rows[issue.repo].repo = issue.repo;
-    ++rows[issue.repo].raw;
-  }
+  datasets::for_each_issue_headline_batch(db, 2000, [&](std::vector<datasets::IssueRecord>& issues) {
+    for (const auto& issue : issues) {
+      repo_of[issue.id] = issue.repo;
+      rows[issue.repo].repo = issue.repo;
+      ++rows[issue.repo].raw;
+    }
+  });
   std::set<int64_t> candidates;
   for (const auto& [id, d] : datasets::load_screening(db)) {
     if (d.rule.rfind("scope:", 0) == 0) ++f.screened_by_person;
