@@ -1,6 +1,10 @@
 #include "classifier/model/classify_store.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <future>
+#include <optional>
+#include <thread>
 #include <nlohmann/json.hpp>
 
 #include "datasets/store/issue_store.hpp"
@@ -54,18 +58,50 @@ TrainSummary train_from_store(datasets::Database& db, const std::string& model_d
           seconds_since(start)};
 }
 
+namespace {
+
+// One batch on its way: predicted on `jobs` threads while the caller reads the next batch from the store.
+struct PendingBatch {
+  std::vector<datasets::IssueRecord> issues;
+  std::vector<IssuePrediction> predictions;
+  std::vector<std::future<void>> work;  // last, so that it is waited for before the data goes
+
+  PendingBatch(const IssueClassifier& model, std::vector<datasets::IssueRecord>&& batch, int jobs)
+      : issues(std::move(batch)), predictions(issues.size()) {
+    for (int part = 0; part < jobs; ++part) {
+      work.push_back(std::async(std::launch::async, [this, &model, part, jobs] {
+        for (size_t i = part; i < issues.size(); i += jobs) predictions[i] = model.predict(issues[i]);
+      }));
+    }
+  }
+  PendingBatch(const PendingBatch&) = delete;  // the workers hold `this`
+  PendingBatch& operator=(const PendingBatch&) = delete;
+  void wait() {
+    for (auto& w : work) w.get();  // rethrows a worker's exception
+  }
+};
+
+}  // namespace
+
 ClassifySummary classify_store(datasets::Database& db, const std::string& model_dir, size_t batch) {
   auto start = std::chrono::steady_clock::now();
   auto model = IssueClassifier::load(model_dir);
   auto finals = datasets::load_final_labels(db);
   ClassifySummary summary;
   summary.version = model.version();
+  // Each issue's prediction is its own (the same on any thread), so batches are predicted on every core
+  // while this thread reads the next batch and writes the previous one's predictions in order.
+  const int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   // One transaction for the whole table (a killed classify leaves the old predictions), read in batches.
   db.transaction([&] {
     datasets::PredictionWriter writer(db);
-    datasets::for_each_issue_batch(db, batch, [&](std::vector<datasets::IssueRecord>& issues) {
-      for (const auto& issue : issues) {
-        IssuePrediction p = model.predict(issue);
+    std::optional<PendingBatch> pending;
+    auto write_pending = [&] {
+      if (!pending) return;
+      pending->wait();
+      for (size_t i = 0; i < pending->issues.size(); ++i) {
+        const auto& issue = pending->issues[i];
+        const IssuePrediction& p = pending->predictions[i];
         writer.add({issue.id, model.version(), p.scope, p.scope_p, p.symptom, p.symptom_p, p.root_cause,
                     p.root_cause_p, p.abstain, nlohmann::json(p.rules_fired).dump()});
         ++summary.classified;
@@ -75,7 +111,13 @@ ClassifySummary classify_store(datasets::Database& db, const std::string& model_
           ++summary.abstained;
         }
       }
+      pending.reset();
+    };
+    datasets::for_each_issue_batch(db, batch, [&](std::vector<datasets::IssueRecord>& issues) {
+      write_pending();
+      pending.emplace(model, std::move(issues), jobs);
     });
+    write_pending();
   });
   summary.seconds = seconds_since(start);
   return summary;
