@@ -145,15 +145,23 @@ std::string case_row(const ReportData& data, const Case& c) {
          confidence + "</td><td>" + repro + "</td></tr>";
 }
 
-// The manual labels first, then (with --with-predictions) the predicted candidates, marked as such.
-std::string cases_html(const ReportData& data) {
-  std::string html =
+// The manual labels first, then (with --with-predictions) the predicted candidates, marked as such. The case
+// list is most of a large report's page: appended in place into room measured first, since temporaries or
+// the doubling of a growing string would each hold it twice.
+void append_cases_html(std::string& html, const ReportData& data) {
+  size_t rows = 0;
+  for (const auto* cases : {&data.cases, &data.predicted_cases}) {
+    for (const auto& c : *cases) rows += case_row(data, c).size();
+  }
+  html.reserve(html.size() + rows + 1024);
+  html +=
       "<h2>Cases</h2>\n<div class=\"table-box tall\"><table "
       "id=\"cases\"><thead><tr><th>Issue</th><th>Title</th><th>Symptom</th>"
       "<th>Root cause</th><th>Label</th><th>Reproducer</th></tr></thead><tbody>";
-  for (const auto& c : data.cases) html += case_row(data, c);
-  for (const auto& c : data.predicted_cases) html += case_row(data, c);
-  return html + "</tbody></table></div>\n";
+  for (const auto* cases : {&data.cases, &data.predicted_cases}) {
+    for (const auto& c : *cases) html += case_row(data, c);
+  }
+  html += "</tbody></table></div>\n";
 }
 
 }  // namespace
@@ -172,8 +180,9 @@ std::string render_html(const ReportData& data, const std::vector<Table>& tables
   for (const auto& f : findings) html += "<li>" + html_escape(f) + "</li>";
   html += "</ol>\n" + charts_html(data) + "<h2>Tables</h2>\n";
   for (const auto& t : tables) html += table_html(t) + "\n";
-  html += reproducers_html(data) + cases_html(data) + "<footer>Written by faultline " +
-          html_escape(common::version()) + ".</footer>\n</body></html>\n";
+  html += reproducers_html(data);
+  append_cases_html(html, data);
+  html += "<footer>Written by faultline " + html_escape(common::version()) + ".</footer>\n</body></html>\n";
   return html;
 }
 

@@ -72,12 +72,14 @@ ReportData load_report_data(datasets::Database& db, const ReportOptions& options
   data.issue_link_host = options.issue_link_host;
   data.funnel = funnel::compute_funnel(db, funnel::resolve_sample(db, options.sample_name));
   auto finals = datasets::load_final_labels(db);
-  // Predictions are read only for a report that shows them (a whole table of them is large).
+  // Predictions, and the screening that admits them, are read only for a report that shows them: a whole
+  // table of either is large.
   auto predictions = options.include_predictions ? datasets::load_predictions(db)
                                                  : std::map<int64_t, datasets::Prediction>{};
   auto links = datasets::load_reproducer_links(db);
   auto catalog = options.catalog ? *options.catalog : datasets::load_reproducer_catalog(db);
-  auto screening = datasets::load_screening(db);
+  auto screening = options.include_predictions ? datasets::load_screening(db)
+                                               : std::map<int64_t, datasets::ScreeningDecision>{};
   auto is_candidate = [&](int64_t id) {
     auto s = screening.find(id);
     return s != screening.end() && s->second.decision == "candidate";
@@ -105,6 +107,7 @@ ReportData load_report_data(datasets::Database& db, const ReportOptions& options
     c.reproducers = case_reproducers(c, l == links.end() ? std::vector<std::string>{} : l->second, catalog);
     (c.provenance == "predicted" ? data.predicted_cases : data.cases).push_back(std::move(c));
   };
+  data.cases.reserve(finals.size());  // at most one case per final label: no doubling of a large list
   datasets::for_each_issue_headline_batch(db, 2000, [&](std::vector<datasets::IssueRecord>& issues) {
     for (const auto& issue : issues) add_case(issue);
   });
