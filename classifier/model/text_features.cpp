@@ -1,10 +1,22 @@
 #include "classifier/model/text_features.hpp"
 
+#include <string_view>
+
 namespace faultline::model {
 
 std::string document_text(const datasets::IssueRecord& issue) {
-  std::string doc = issue.title + "\n" + issue.body + "\n" + issue.env + "\n";
-  for (const auto& line : issue.error_lines) doc += line + "\n";
+  size_t size = issue.title.size() + issue.body.size() + issue.env.size() + issue.discussion.size() + 3;
+  for (const auto& line : issue.error_lines) size += line.size() + 1;
+  std::string doc;
+  doc.reserve(size);  // built once in place: this runs on every issue classified
+  for (const std::string* part : {&issue.title, &issue.body, &issue.env}) {
+    doc += *part;
+    doc += '\n';
+  }
+  for (const auto& line : issue.error_lines) {
+    doc += line;
+    doc += '\n';
+  }
   doc += issue.discussion;
   return doc;
 }
@@ -27,11 +39,11 @@ const WordChars kWordChars;
 bool is_word_char(unsigned char c) { return kWordChars.table[c]; }
 char lower(unsigned char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c | 0x20 : c); }
 
-// Classifies one raw token (a run of non-space characters without surrounding punctuation).
-const std::string& mask(const std::string& token) {
-  static const std::string kHex = "<hex>", kPath = "<path>", kNum = "<num>";
-  if (token.size() > 2 && token[0] == '0' && (token[1] == 'x' || token[1] == 'X')) return kHex;
-  if (token.find('/') != std::string::npos || token.find('\\') != std::string::npos) return kPath;
+// What a raw token (a run of word characters and glued slashes, trailing dots and pluses stripped) is
+// written as: a mask for volatile details, else itself (nullptr).
+const char* mask_of(std::string_view token) {
+  if (token.size() > 2 && token[0] == '0' && (token[1] == 'x' || token[1] == 'X')) return "<hex>";
+  if (token.find('/') != std::string_view::npos || token.find('\\') != std::string_view::npos) return "<path>";
   bool digits = !token.empty(), has_digit = false;
   for (unsigned char c : token) {
     if (c >= '0' && c <= '9')
@@ -39,24 +51,37 @@ const std::string& mask(const std::string& token) {
     else if (c != '.' && c != ',' && c != '-' && c != 'e')
       digits = false;
   }
-  if (digits && has_digit) return kNum;
-  return token;
+  if (digits && has_digit) return "<num>";
+  return nullptr;
 }
 
 }  // namespace
 
 std::string normalize_for_fasttext(const std::string& text) {
+  // Tokens are lowered straight into `out` and masked there when they end: no copy per token (this runs on
+  // every issue classified).
   std::string out;
-  out.reserve(text.size());
-  std::string token;
+  out.reserve(text.size() + 16);
+  constexpr size_t kNone = std::string::npos;
+  size_t start = kNone;  // where the current token begins in `out`
+  auto begin_token = [&] {
+    if (start != kNone) return;
+    if (!out.empty()) out += ' ';
+    start = out.size();
+  };
   auto flush = [&] {
+    if (start == kNone) return;
     // Strip trailing dots so "fails." and "fails" are one word, but keep versions like "2.3".
-    while (!token.empty() && (token.back() == '.' || token.back() == '+')) token.pop_back();
-    if (!token.empty()) {
-      if (!out.empty()) out += ' ';
-      out += mask(token);
+    size_t end = out.size();
+    while (end > start && (out[end - 1] == '.' || out[end - 1] == '+')) --end;
+    if (end == start) {
+      out.resize(start == 0 ? 0 : start - 1);  // nothing left: no token, and no space before it
+    } else if (const char* masked = mask_of(std::string_view(out).substr(start, end - start))) {
+      out.replace(start, kNone, masked);
+    } else {
+      out.resize(end);
     }
-    token.clear();
+    start = kNone;
   };
   bool in_code = false;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -72,15 +97,16 @@ std::string normalize_for_fasttext(const std::string& text) {
     }
     if (c == '/' || c == '\\') {
       // Part of a path only when glued to word characters on the left.
-      if (!token.empty()) {
-        token += static_cast<char>(c);
+      if (start != kNone) {
+        out += static_cast<char>(c);
         continue;
       }
       flush();
       continue;
     }
     if (is_word_char(c)) {
-      token += lower(c);
+      begin_token();
+      out += lower(c);
     } else {
       flush();
     }
