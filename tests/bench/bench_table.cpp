@@ -1,0 +1,134 @@
+#include "tests/bench/bench_table.hpp"
+
+#include <cstdio>
+#include <vector>
+
+#include "common/error.hpp"
+
+namespace faultline::bench {
+
+namespace {
+
+using nlohmann::json;
+
+double figure(const json& results, const std::string& group, const std::string& name) {
+  if (!results.contains(group) || !results[group].contains(name) || !results[group][name].is_number())
+    throw Error("bench results: no figure " + group + "." + name + " (run ./run bench again)");
+  return results[group][name].get<double>();
+}
+
+std::string format(const char* pattern, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, pattern, v);
+  return b;
+}
+
+// 21900.4 → "21,900": rates are read more easily with separators.
+std::string thousands(double v) {
+  std::string digits = format("%.0f", v), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+struct Row {
+  std::string measure, value, baseline, ratio;
+};
+
+// A command run on 10,000 and 100,000 issues: the growth of its time and whether its memory grew.
+Row scaled(const json& r, const std::string& command, const std::string& what) {
+  double t10 = figure(r, command, "seconds_10k"), t100 = figure(r, command, "seconds_100k");
+  return {"`" + command + "` on 10,000 → 100,000 " + what + " (whole process)",
+          format("%.2f", t10) + " → " + format("%.2f s", t100) + "; peak " +
+              format("%.0f", figure(r, command, "peak_mib_10k")) + " → " +
+              format("%.0f MiB", figure(r, command, "peak_mib_100k")),
+          "10.00× the time if linear", format("%.2f×", t100 / t10)};
+}
+
+}  // namespace
+
+std::string render_table(const json& r) {
+  std::vector<Row> rows;
+  double requests = figure(r, "mining", "requests"), naive = figure(r, "mining", "baseline_requests");
+  rows.push_back({"mining 10,000 issues + 50,000 comments (fake GitHub on 127.0.0.1): requests",
+                  thousands(requests), thousands(naive) + " with per-issue comment requests",
+                  format("%.1f× fewer", naive / requests)});
+  double wall = figure(r, "mining", "wall_s"), naive_wall = figure(r, "mining", "baseline_wall_s");
+  rows.push_back({"… wall time per 10,000 issues", format("%.1f s", wall),
+                  format("%.1f s per-issue baseline", naive_wall),
+                  format("%.1f× faster", naive_wall / wall)});
+  double cpu = figure(r, "mining", "cpu_s"), naive_cpu = figure(r, "mining", "baseline_cpu_s");
+  rows.push_back({"… CPU time of the miner per 10,000 issues", format("%.1f s", cpu),
+                  format("%.1f s per-issue baseline", naive_cpu), format("%.1f× less", naive_cpu / cpu)});
+  rows.push_back({"… refresh without changes",
+                  format("%.0f requests", figure(r, "mining", "refresh_requests")),
+                  format("%.0f answered 304", figure(r, "mining", "refresh_not_modified")),
+                  format("%.2f s", figure(r, "mining", "refresh_s"))});
+
+  double train = figure(r, "train", "seconds"), cli_train = figure(r, "train", "fasttext_cli_seconds");
+  rows.push_back({"`train` on the bundled corpus (whole process, CV-chosen parameters)",
+                  format("%.2f s", train) + format(", peak %.0f MiB", figure(r, "train", "peak_mib")),
+                  format("`fasttext supervised` ×%.0f", figure(r, "train", "fasttext_cli_models")) +
+                      format(" (the final models, same settings): %.2f s", cli_train),
+                  format("%.2f× (target ≤ 2.5)", train / cli_train)});
+  double eval = figure(r, "eval", "seconds"), eval_budget = figure(r, "eval", "budget_s");
+  rows.push_back({"`eval --folds 10` on the bundled corpus (whole process)",
+                  format("%.2f s", eval) + format(", peak %.0f MiB", figure(r, "eval", "peak_mib")),
+                  format("budget %.0f s", eval_budget), format("%.2f of budget", eval / eval_budget)});
+
+  double n = figure(r, "classify", "fasttext_cli_documents");
+  double classify = figure(r, "classify", "seconds_100k"),
+         cli = figure(r, "classify", "fasttext_cli_seconds_100k");
+  rows.push_back({"`classify` 100,000 issues (whole process: store in, predictions stored)",
+                  thousands(n / classify) + " issues/s" +
+                      format(", peak %.0f MiB", figure(r, "classify", "peak_mib_100k")),
+                  format("`fasttext predict-prob` ×%.0f", figure(r, "classify", "fasttext_cli_models")) +
+                      " on the same documents: " + thousands(n / cli) + " issues/s" +
+                      format(", peak %.0f MiB", figure(r, "classify", "fasttext_cli_peak_mib")),
+                  format("%.2f× the CLI's time (target ≤ 1.0)", classify / cli)});
+  rows.push_back(
+      {"… classify in memory, one core (bundled issues repeated)",
+       thousands(figure(r, "classify_in_memory", "per_s")) + " issues/s",
+       "rules alone " + thousands(figure(r, "classify_in_memory", "rules_only_per_s")) + " issues/s", "—"});
+  rows.push_back(scaled(r, "import", "corpus records"));
+  rows.push_back(scaled(r, "screen", "issues"));
+  rows.push_back(scaled(r, "classify", "issues"));
+  rows.push_back(scaled(r, "report", "labeled issues"));
+  double report = figure(r, "report", "seconds_100k"), report_peak = figure(r, "report", "peak_mib_100k");
+  rows.push_back(
+      {"`report` of 100,000 labeled issues, all formats (whole process)",
+       format("%.2f s", report) + format(", peak %.0f MiB", report_peak), "budget 3 s, 128 MiB",
+       format("%.2f of the time, ", report / 3) + format("%.2f of the memory", report_peak / 128)});
+
+  std::string table = "| measure | value | baseline / budget | ratio |\n|---|---|---|---|\n";
+  for (const auto& row : rows)
+    table += "| " + row.measure + " | " + row.value + " | " + row.baseline + " | " + row.ratio + " |\n";
+  return table;
+}
+
+namespace {
+
+std::pair<size_t, size_t> table_bounds(const std::string& readme) {
+  size_t begin = readme.find(kTableBegin), end = readme.find(kTableEnd);
+  if (begin == std::string::npos || end == std::string::npos || end < begin)
+    throw Error(std::string("README.md: no benchmark table between '") + kTableBegin + "' and '" + kTableEnd +
+                "'");
+  begin = readme.find('\n', begin) + 1;
+  return {begin, end};
+}
+
+}  // namespace
+
+std::string table_in(const std::string& readme) {
+  auto [begin, end] = table_bounds(readme);
+  return readme.substr(begin, end - begin);
+}
+
+std::string with_table(const std::string& readme, const std::string& table) {
+  auto [begin, end] = table_bounds(readme);
+  return readme.substr(0, begin) + table + readme.substr(end);
+}
+
+}  // namespace faultline::bench
