@@ -90,3 +90,56 @@ TEST(IssueBatches, EveryIssueComesOnceWithItsLabelsAndItsCommentsAsDiscussion) {
   EXPECT_TRUE(seen[1].labels.empty());
   EXPECT_TRUE(seen[5].discussion.empty());
 }
+
+TEST(IssueUpsert, HeadlineBatchesCarryEverythingButTheTexts) {
+  // 3 issues in batches of 2 (2 batches); #2 has a body, error lines, environment, discussion, a scope
+  // decision, two labels and a comment: the headline keeps the labels and scope, and leaves every text empty.
+  faultline::testing::TempDir dir;
+  Database db(dir.file("h.db"));
+  for (int n = 1; n <= 3; ++n) {
+    IssueRecord r = mined("t" + std::to_string(n));
+    r.number = n;
+    r.created = "2024-01-0" + std::to_string(n);
+    if (n == 2) {
+      r.body = "body";
+      r.error_lines = {"RuntimeError: x"};
+      r.env = "CUDA 12";
+      r.discussion = "talk";
+      r.scope = "in";
+      r.scope_reason = "a person said so";
+      r.labels = {"bug", "cuda"};
+    }
+    upsert_issue(db, r);
+  }
+  upsert_comment(db, {10, "Dao-AILab/flash-attention", 2, "x", "2024-01-01", "", "comment", std::nullopt});
+  std::map<int64_t, IssueRecord> seen;
+  int batches = 0;
+  for_each_issue_headline_batch(db, 2, [&](std::vector<IssueRecord>& batch) {
+    ++batches;
+    for (auto& issue : batch) EXPECT_TRUE(seen.emplace(issue.number, issue).second) << issue.number;
+  });
+  EXPECT_EQ(batches, 2);
+  ASSERT_EQ(seen.size(), 3u);
+  const IssueRecord& two = seen[2];
+  EXPECT_EQ(two.repo, "Dao-AILab/flash-attention");
+  EXPECT_EQ(two.url, "https://github.com/Dao-AILab/flash-attention/issues/282");
+  EXPECT_EQ(two.state, "closed");
+  EXPECT_EQ(two.created, "2024-01-02");
+  EXPECT_EQ(two.title, "t2");
+  EXPECT_EQ(two.scope, std::optional<std::string>("in"));
+  EXPECT_EQ(two.scope_reason, std::optional<std::string>("a person said so"));
+  EXPECT_EQ(two.labels, (std::vector<std::string>{"bug", "cuda"}));
+  EXPECT_TRUE(two.body.empty());
+  EXPECT_TRUE(two.error_lines.empty());
+  EXPECT_TRUE(two.env.empty());
+  EXPECT_TRUE(two.discussion.empty());
+  EXPECT_FALSE(seen[1].scope.has_value());
+  // The full reader of the same store does see the texts: the emptiness above is the headline's.
+  for_each_issue_batch(db, 2, [&](std::vector<IssueRecord>& batch) {
+    for (auto& issue : batch) {
+      if (issue.number == 2) {
+        EXPECT_EQ(issue.body, "body");
+      }
+    }
+  });
+}
