@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <future>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <thread>
-#include <nlohmann/json.hpp>
 
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"

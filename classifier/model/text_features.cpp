@@ -43,7 +43,8 @@ char lower(unsigned char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c 
 // written as: a mask for volatile details, else itself (nullptr).
 const char* mask_of(std::string_view token) {
   if (token.size() > 2 && token[0] == '0' && (token[1] == 'x' || token[1] == 'X')) return "<hex>";
-  if (token.find('/') != std::string_view::npos || token.find('\\') != std::string_view::npos) return "<path>";
+  if (token.find('/') != std::string_view::npos || token.find('\\') != std::string_view::npos)
+    return "<path>";
   bool digits = !token.empty(), has_digit = false;
   for (unsigned char c : token) {
     if (c >= '0' && c <= '9')

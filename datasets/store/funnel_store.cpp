@@ -14,9 +14,12 @@ Statement cleared_screening_insert(Database& db) {
 
 }  // namespace
 
-ScreeningWriter::ScreeningWriter(Database& db) : insert_(cleared_screening_insert(db)), now_(common::utc_now()) {}
+ScreeningWriter::ScreeningWriter(Database& db)
+    : insert_(cleared_screening_insert(db)), now_(common::utc_now()) {}
 
-void ScreeningWriter::add(const ScreeningDecision& d) { insert_.bind_all(d.issue_id, d.decision, d.rule, now_).run(); }
+void ScreeningWriter::add(const ScreeningDecision& d) {
+  insert_.bind_all(d.issue_id, d.decision, d.rule, now_).run();
+}
 
 void replace_screening(Database& db, const std::vector<ScreeningDecision>& decisions) {
   ScreeningWriter writer(db);

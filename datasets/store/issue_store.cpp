@@ -244,8 +244,8 @@ void for_each_issue_batch(Database& db, size_t batch,
   Statement comments = db.prepare(
       "SELECT i.id, c.body FROM comments c JOIN issues i ON i.repository_id = c.repository_id AND "
       "i.number = c.issue_number WHERE i.id BETWEEN ? AND ? ORDER BY i.id, c.created, c.id");
-  auto attach_comments = [&](std::vector<IssueRecord>& issues, const std::unordered_map<int64_t, size_t>& index,
-                             int64_t first, int64_t last) {
+  auto attach_comments = [&](std::vector<IssueRecord>& issues,
+                             const std::unordered_map<int64_t, size_t>& index, int64_t first, int64_t last) {
     std::unordered_map<int64_t, std::string> from_comments;
     comments.bind_all(first, last);
     while (comments.step())

@@ -107,10 +107,27 @@ TEST(TextFeatures, DocumentsOfTheBundledCorpusAreByteIdenticalToTheReference) {
 // Edges of the token rules: stripped trailing dots and pluses (down to nothing), glued and lone slashes,
 // unclosed code spans, masks at the start and the end, upper case and UTF-8 bytes.
 TEST(TextFeatures, NormalisationMatchesTheReferenceAtTheEdgesOfItsTokenRules) {
-  for (const std::string text :
-       {"", ".", "...", "+.+", "a. .b", " . x", "x .", "0x", "0x1F 0XAB", "/usr/lib", "a/b/ c\\d \\e", "/ /",
-        "`code` after", "`unclosed span", "``", "C++ 3.11.", "1,000 2-3 1e5 e", "v2.3+ ..5", "Ünïcödé ß",
-        "end.", "CUDA_ERROR_ILLEGAL_ADDRESS at 0x7ffd12 in /src/ops.cu:57."}) {
+  for (const std::string text : {"",
+                                 ".",
+                                 "...",
+                                 "+.+",
+                                 "a. .b",
+                                 " . x",
+                                 "x .",
+                                 "0x",
+                                 "0x1F 0XAB",
+                                 "/usr/lib",
+                                 "a/b/ c\\d \\e",
+                                 "/ /",
+                                 "`code` after",
+                                 "`unclosed span",
+                                 "``",
+                                 "C++ 3.11.",
+                                 "1,000 2-3 1e5 e",
+                                 "v2.3+ ..5",
+                                 "Ünïcödé ß",
+                                 "end.",
+                                 "CUDA_ERROR_ILLEGAL_ADDRESS at 0x7ffd12 in /src/ops.cu:57."}) {
     EXPECT_EQ(normalize_for_fasttext(text), reference_normalize(text)) << "'" << text << "'";
   }
 }
