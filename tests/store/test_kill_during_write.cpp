@@ -152,6 +152,9 @@ TEST(KillDuringWrite, KilledClassifyLeavesThePredictionsAsTheyWereAndARerunCompl
     model::AxisTraining quick;
     quick.grid = {model::FastTextParams{5, 0.5, 1, 10, 7}};
     quick.rule_weights = {0.0};
+    quick.neighbour_weights = {0.0};
+    quick.context_weights = {0.0};
+    quick.prior_corrections = {0.0};
     quick.temperatures = {1.0};
     quick.folds = 2;
     model::IssueClassifier::train(labeled, {}, quick).save(models);
