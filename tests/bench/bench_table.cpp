@@ -88,10 +88,10 @@ std::string render_table(const json& r) {
                       " on the same documents: " + thousands(n / cli) + " issues/s" +
                       format(", peak %.0f MiB", figure(r, "classify", "fasttext_cli_peak_mib")),
                   format("%.2f× the CLI's time (target ≤ 1.0)", classify / cli)});
-  double cpu = figure(r, "classify", "cpu_seconds_100k");
+  double classify_cpu = figure(r, "classify", "cpu_seconds_100k");
   double cli_cpu = figure(r, "classify", "fasttext_cli_cpu_seconds_100k");
-  rows.push_back({"… CPU time of the same runs (user + system, all cores)", format("%.2f s", cpu),
-                  format("%.2f s", cli_cpu), format("%.2f× the CLI's CPU time", cpu / cli_cpu)});
+  rows.push_back({"… CPU time of the same runs (user + system, all cores)", format("%.2f s", classify_cpu),
+                  format("%.2f s", cli_cpu), format("%.2f× the CLI's CPU time", classify_cpu / cli_cpu)});
   rows.push_back(
       {"… classify in memory, one core (bundled issues repeated)",
        thousands(figure(r, "classify_in_memory", "per_s")) + " issues/s",
