@@ -153,7 +153,6 @@ TEST(KillDuringWrite, KilledClassifyLeavesThePredictionsAsTheyWereAndARerunCompl
     quick.grid = {model::FastTextParams{5, 0.5, 1, 10, 7}};
     quick.rule_weights = {0.0};
     quick.neighbour_weights = {0.0};
-    quick.context_weights = {0.0};
     quick.prior_corrections = {0.0};
     quick.temperatures = {1.0};
     quick.folds = 2;
