@@ -119,6 +119,8 @@ TEST(KillDuringWrite, KilledImportLeavesTheStoreAsItWasAndARerunCompletesIt) {
   EXPECT_EQ(integrity(db), "ok");
   // Killed while writing, before its commit: the store as it was (after the commit it would be complete).
   int64_t left = scalar(db, "SELECT COUNT(*) FROM issues");
+  RecordProperty("wal_mib_at_kill", std::to_string(k.wal_mib));  // where it landed, in the XML report
+  RecordProperty("issues_left", std::to_string(left));
   EXPECT_TRUE(left == before || left == before + kRecords)
       << left << " issues, killed at " << k.wal_mib << " MiB of log";
 
@@ -164,6 +166,8 @@ TEST(KillDuringWrite, KilledClassifyLeavesThePredictionsAsTheyWereAndARerunCompl
   ASSERT_TRUE(k.by_sigkill) << "classify ended before the kill: use more issues";
   EXPECT_EQ(integrity(db), "ok");
   int64_t left = scalar(db, "SELECT COUNT(*) FROM predictions");
+  RecordProperty("wal_mib_at_kill", std::to_string(k.wal_mib));
+  RecordProperty("predictions_left", std::to_string(left));
   EXPECT_TRUE(left == 0 || left == kRecords)
       << left << " predictions, killed at " << k.wal_mib << " MiB of log";
 
