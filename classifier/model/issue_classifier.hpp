@@ -57,6 +57,8 @@ class IssueClassifier {
   IssuePrediction predict(const IssueFeatures& features) const;
   const AxisModel& symptom_model() const { return symptom_; }
   const AxisModel& root_cause_model() const { return root_cause_; }
+  // Null when training had too few scope decisions to learn the scope axis.
+  const AxisModel* scope_model() const { return scope_ ? &*scope_ : nullptr; }
   const RuleSet& rules() const { return rules_; }
   // Hash of the training data, the parameters chosen and the rules: recorded with every prediction.
   const std::string& version() const { return version_; }
