@@ -9,7 +9,7 @@ namespace faultline::model {
 
 namespace {
 
-constexpr size_t kMinTries = 20;
+constexpr size_t kMinTries = 5;  // as many as a full list of influences holds
 
 struct Candidate {
   std::string token;

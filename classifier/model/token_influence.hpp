@@ -25,10 +25,10 @@ struct DecisionInfluences {
 };
 
 // Every try re-predicts the whole document, so a long one cannot try each of its distinct tokens: tries ×
-// document length stays within `budget` (but at least 20 tries), and the most frequent tokens (then the
+// document length stays within `budget` (but at least 5 tries), and the most frequent tokens (then the
 // earliest) are tried first. The bundled issues all fit: every token of theirs is tried.
 DecisionInfluences token_influences(const IssueClassifier& model, const IssueFeatures& features,
                                     const IssuePrediction& prediction, size_t top = 5,
-                                    size_t budget = 4'000'000);
+                                    size_t budget = 2'000'000);
 
 }  // namespace faultline::model
