@@ -206,3 +206,23 @@ TEST_F(TriageStore, AnUnknownIssueOrAMissingModelIsAOneLineError) {
     EXPECT_NE(std::string(e.what()).find("no trained model here"), std::string::npos) << e.what();
   }
 }
+
+TEST_F(TriageStore, AnIssueSharingNoTokenWithTheLabeledOnesHasNoSimilarIssue) {
+  datasets::Database db(db_path_);
+  reports::Triage triage(db, model::default_model_dir(db_path_), catalog());
+  datasets::IssueRecord foreign;
+  foreign.repo = "x/y";  // another repository: not even the repository token is shared
+  foreign.number = 1;
+  foreign.url = "https://github.com/x/y/issues/1";
+  foreign.state = "open";
+  foreign.title = "zebra quokka";
+  auto r = triage.triage(foreign);
+  EXPECT_TRUE(r.similar.empty());
+  EXPECT_TRUE(r.similar_modeled.empty());
+  EXPECT_NE(reports::triage_text(r).find("  none shares a token with it\n"), std::string::npos);
+  // One word of the hang vocabulary, and the hangs that hold it come back.
+  foreign.title += " deadlock";
+  auto one = triage.triage(foreign);
+  ASSERT_FALSE(one.similar.empty());
+  EXPECT_EQ(one.similar[0].symptom, "hang");
+}
