@@ -42,12 +42,14 @@ datasets::IssueRecord issue_to_triage(const reports::Triage& triage, const std::
 
 void triage(const Context& ctx, const TriageOptions& o) {
   if (o.issue.empty() == o.batch.empty()) {
-    throw CLI::ValidationError("triage", "give one issue (OWNER/NAME#N, FILE.json or -) or --batch FILE.jsonl");
+    throw CLI::ValidationError("triage",
+                               "give one issue (OWNER/NAME#N, FILE.json or -) or --batch FILE.jsonl");
   }
   auto db = ctx.open_db();
   // The manifests as they are now, read and not registered: triage never writes to the store.
-  reports::Triage t(*db, o.model_dir.empty() ? model::default_model_dir(ctx.db_path) : o.model_dir,
-                    reproducers::catalog_of(reproducers::load_manifests(reproducers::default_manifest_dir())));
+  reports::Triage t(
+      *db, o.model_dir.empty() ? model::default_model_dir(ctx.db_path) : o.model_dir,
+      reproducers::catalog_of(reproducers::load_manifests(reproducers::default_manifest_dir())));
   if (!o.issue.empty()) {
     auto r = t.triage(issue_to_triage(t, o.issue));
     ctx.emit(reports::triage_json(r), reports::triage_text(r));
@@ -68,7 +70,8 @@ void add_triage_command(CLI::App& app, Context& ctx) {
   auto* cmd = app.add_subcommand(
       "triage",
       "Triage one issue: predicted scope, symptom and root cause with probabilities and whether it would be "
-      "queued for a person, the rules and tokens behind each decision, the 5 most similar labeled issues, and "
+      "queued for a person, the rules and tokens behind each decision, the 5 most similar labeled issues, "
+      "and "
       "the reproducers to try with their last suite outcome. The issue is one in the store (OWNER/NAME#N), a "
       "corpus record in a JSON file, or one on stdin (-); --batch triages every record of a JSONL file (with "
       "--json, one object per line).\n"

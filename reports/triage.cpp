@@ -36,7 +36,8 @@ std::string one_line(const std::string& text) {
 
 }  // namespace
 
-Triage::Triage(datasets::Database& db, const std::string& model_dir, std::vector<datasets::CatalogEntry> catalog)
+Triage::Triage(datasets::Database& db, const std::string& model_dir,
+               std::vector<datasets::CatalogEntry> catalog)
     : db_(db), model_(model::IssueClassifier::load(model_dir)), catalog_(std::move(catalog)) {
   auto links = datasets::load_reproducer_links(db);
   std::vector<std::vector<std::string>> documents;
@@ -79,7 +80,8 @@ TriageResult Triage::triage(const datasets::IssueRecord& issue) const {
   r.influences = model::token_influences(model_, features, r.prediction);
 
   auto matches = index_.nearest(model::index_tokens(features), index_.size());
-  for (size_t i = 0; i < matches.size() && i < kSimilarShown; ++i) r.similar.push_back(similar_case(matches[i]));
+  for (size_t i = 0; i < matches.size() && i < kSimilarShown; ++i)
+    r.similar.push_back(similar_case(matches[i]));
   // The reproducers modeled on a case, as the report links them (case_reproducers gives those first).
   for (const auto& m : matches) {
     const Labeled& l = labeled_[m.item];
@@ -90,10 +92,12 @@ TriageResult Triage::triage(const datasets::IssueRecord& issue) const {
     c.root_cause = l.root_cause;
     for (const auto& link : case_reproducers(c, l.manual_links, catalog_)) {
       if (link.how != "source") continue;
-      auto entry = std::find_if(catalog_.begin(), catalog_.end(), [&](const auto& e) { return e.id == link.id; });
+      auto entry =
+          std::find_if(catalog_.begin(), catalog_.end(), [&](const auto& e) { return e.id == link.id; });
       // A `faultline link` to a reproducer the manifests no longer have keeps its id, without a title.
       r.similar_modeled.push_back(
-          {entry == catalog_.end() ? TriageReproducer{link.id, "", {}} : reproducer(*entry), similar_case(m)});
+          {entry == catalog_.end() ? TriageReproducer{link.id, "", {}} : reproducer(*entry),
+           similar_case(m)});
     }
     if (!r.similar_modeled.empty()) break;
   }
@@ -132,7 +136,8 @@ nlohmann::json reproducer_json(const TriageReproducer& r) {
 std::string last_suite_text(const TriageReproducer& r) {
   if (r.last_suite.empty()) return "never run";
   std::string out;
-  for (const auto& s : r.last_suite) out += (out.empty() ? "" : ", ") + s.mode + " " + s.variant + " " + s.outcome;
+  for (const auto& s : r.last_suite)
+    out += (out.empty() ? "" : ", ") + s.mode + " " + s.variant + " " + s.outcome;
   return out;
 }
 
@@ -179,7 +184,8 @@ std::string triage_text(const TriageResult& r) {
   const auto& p = r.prediction;
   std::string t = r.issue + "  " + one_line(r.url) + "\n";
   t += "title:       " + one_line(r.title) + "\n";
-  t += "scope:       " + p.scope + (p.scope == "unknown" ? " (no scope model)" : " (p " + probability(p.scope_p) + ")") + "\n";
+  t += "scope:       " + p.scope +
+       (p.scope == "unknown" ? " (no scope model)" : " (p " + probability(p.scope_p) + ")") + "\n";
   t += "symptom:     " + p.symptom + " (p " + probability(p.symptom_p) + ")\n";
   t += "root cause:  " + p.root_cause + " (p " + probability(p.root_cause_p) + ")\n";
   t += "queue:       " +
@@ -205,8 +211,8 @@ std::string triage_text(const TriageResult& r) {
     t += "reproducer modeled on a similar case: none (no similar labeled issue has one)\n";
   }
   for (const auto& m : r.similar_modeled) {
-    t += "reproducer modeled on a similar case: " + m.reproducer.id + " (" + m.modeled_on.issue + ", similarity " +
-         probability(m.modeled_on.similarity) + "): " + one_line(m.reproducer.title) +
+    t += "reproducer modeled on a similar case: " + m.reproducer.id + " (" + m.modeled_on.issue +
+         ", similarity " + probability(m.modeled_on.similarity) + "): " + one_line(m.reproducer.title) +
          "; last suite: " + last_suite_text(m.reproducer) + "\n";
   }
   t += "reproducers of " + p.root_cause + ":" + (r.root_cause_reproducers.empty() ? " none\n" : "\n");

@@ -46,8 +46,8 @@ struct TriageResult {
   double abstain_below = 0;
   model::IssuePrediction prediction;  // prediction.abstain: it would be queued for a person
   model::DecisionInfluences influences;
-  std::vector<SimilarCase> similar;                 // the nearest labeled issues, most similar first
-  std::vector<ModeledReproducer> similar_modeled;   // those modeled on the most similar case that has any
+  std::vector<SimilarCase> similar;                // the nearest labeled issues, most similar first
+  std::vector<ModeledReproducer> similar_modeled;  // those modeled on the most similar case that has any
   std::vector<TriageReproducer> root_cause_reproducers;  // of the predicted root cause, by id
 };
 

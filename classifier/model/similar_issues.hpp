@@ -20,9 +20,9 @@ struct SimilarMatch {
 
 class SimilarIssues {
  public:
-  // Each document is its token list; repeated tokens count. A token's weight is tf·idf with tf = 1 + ln(count)
-  // and the smoothed idf = 1 + ln((1 + N) / (1 + df)), N documents of which df hold the token: a token in
-  // every document still counts a little, so an issue's own copy is always similarity 1.
+  // Each document is its token list; repeated tokens count. A token's weight is tf·idf with tf = 1 +
+  // ln(count) and the smoothed idf = 1 + ln((1 + N) / (1 + df)), N documents of which df hold the token: a
+  // token in every document still counts a little, so an issue's own copy is always similarity 1.
   explicit SimilarIssues(const std::vector<std::vector<std::string>>& documents);
   SimilarIssues() = default;  // no documents: every query has no match
 

@@ -13,12 +13,13 @@ namespace faultline::testing {
 
 inline std::vector<model::LabeledIssue> mixed_corpus(int per_class = 20) {
   const std::vector<std::vector<std::string>> vocabulary{
-      {"deadlock", "barrier", "hangs", "stuck", "warps", "allreduce", "waits", "forever", "semaphore", "spin"},
+      {"deadlock", "barrier", "hangs", "stuck", "warps", "allreduce", "waits", "forever", "semaphore",
+       "spin"},
       {"illegal", "memory", "access", "segfault", "bounds", "misaligned", "pointer", "overflow", "corrupt",
        "address"},
       {"build", "nvcc", "compile", "gencode", "cmake", "linker", "wheel", "fatal", "toolchain", "install"}};
-  const std::vector<std::string> shared{"kernel", "cuda", "version", "gpu", "error", "when",
-                                        "running", "model", "batch", "please"};
+  const std::vector<std::string> shared{"kernel", "cuda",    "version", "gpu",   "error",
+                                        "when",   "running", "model",   "batch", "please"};
   const char* labels[3][2] = {{"hang", "concurrency_error"},
                               {"crash", "improper_memory_access"},
                               {"build_failure", "build_misconfiguration"}};
@@ -37,7 +38,8 @@ inline std::vector<model::LabeledIssue> mixed_corpus(int per_class = 20) {
       r.url = "https://github.com/o/r/issues/" + std::to_string(r.number);
       r.state = "closed";
       r.title = words(vocabulary[c], 2, 1);
-      r.body = words(vocabulary[c], 4, 2) + words(shared, 4, 3) + words(vocabulary[(c + 1 + i % 2) % 3], 2, 4);
+      r.body =
+          words(vocabulary[c], 4, 2) + words(shared, 4, 3) + words(vocabulary[(c + 1 + i % 2) % 3], 2, 4);
       out.push_back({r, labels[c][0], labels[c][1]});
     }
   }

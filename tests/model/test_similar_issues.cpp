@@ -52,8 +52,8 @@ TEST(SimilarIssues, ADocumentSharingNoTokenIsNotReturned) {
 }
 
 TEST(SimilarIssues, RemovingTheSharedTokenChangesTheOrder) {
-  // warp has df 2 (a); hang, barrier, build, nvcc df 1 (b). D0 = (hang b, warp a, barrier b), |D0| = 2.718753;
-  // D1 = (warp a).
+  // warp has df 2 (a); hang, barrier, build, nvcc df 1 (b). D0 = (hang b, warp a, barrier b), |D0|
+  // = 2.718753; D1 = (warp a).
   auto index = index_of({"hang warp barrier", "warp", "build nvcc"});
   // q = (hang b, warp a), |q| = sqrt(a² + b²) = 2.127175:
   //   cos(q, D0) = (b² + a²) / (|q| |D0|) = 4.524872 / 5.783264 = 0.782408

@@ -34,7 +34,9 @@ faultline::datasets::IssueRecord mixed_issue() {
   r.number = 999;
   r.state = "open";
   r.title = "kernel stuck at barrier";
-  r.body = "the build hangs forever when running allreduce and an illegal memory access is seen once with cuda version 12";
+  r.body =
+      "the build hangs forever when running allreduce and an illegal memory access is seen once with cuda "
+      "version 12";
   return r;
 }
 

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "classifier/model/classify_store.hpp"
@@ -27,7 +28,7 @@ constexpr int64_t kCommented = 61;
 class TriageStore : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new faultline::testing::TempDir;
+    dir_ = std::make_unique<faultline::testing::TempDir>();
     db_path_ = dir_->file("store.db");
     datasets::Database db(db_path_);
     auto corpus = faultline::testing::mixed_corpus();
@@ -45,15 +46,16 @@ class TriageStore : public ::testing::Test {
       commented.state = "open";
       commented.title = "kernel error";
       datasets::upsert_issue(db, commented);
-      datasets::upsert_comment(db, {1, "o/r", kCommented, "x", "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z",
-                                    "deadlock at the barrier, warps stuck forever in allreduce", std::nullopt});
+      datasets::upsert_comment(db,
+                               {1, "o/r", kCommented, "x", "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z",
+                                "deadlock at the barrier, warps stuck forever in allreduce", std::nullopt});
       int64_t audit = datasets::record_audit(db, "a,b", static_cast<int>(finals.size()), 1.0, 0.8, "pass");
       datasets::replace_final_labels(db, finals, audit);
     });
     model::train_from_store(db, model::default_model_dir(db_path_), 0.5);
     model::classify_store(db, model::default_model_dir(db_path_));
   }
-  static void TearDownTestSuite() { delete dir_; }
+  static void TearDownTestSuite() { dir_.reset(); }
 
   // The catalog: one reproducer modeled on issue 3 (a hang), one of the crash class modeled on none.
   static std::vector<datasets::CatalogEntry> catalog() {
@@ -62,12 +64,9 @@ class TriageStore : public ::testing::Test {
             {"hang-other", "Another hang", "hang", "concurrency_error", {}}};
   }
 
-  static faultline::testing::TempDir* dir_;
-  static std::string db_path_;
+  inline static std::unique_ptr<faultline::testing::TempDir> dir_;
+  inline static std::string db_path_;
 };
-
-faultline::testing::TempDir* TriageStore::dir_ = nullptr;
-std::string TriageStore::db_path_;
 
 }  // namespace
 
@@ -175,8 +174,8 @@ TEST_F(TriageStore, JsonKeysAreTheDocumentedOnes) {
   for (const auto& [k, v] : j.items()) keys.push_back(k);
   EXPECT_EQ(keys, (std::vector<std::string>{"abstain_below", "issue", "model_version", "moved_by", "queued",
                                             "root_cause", "root_cause_reproducers", "rules_fired", "scope",
-                                            "similar", "similar_case_reproducers", "symptom", "tokens_distinct",
-                                            "tokens_tried"}));
+                                            "similar", "similar_case_reproducers", "symptom",
+                                            "tokens_distinct", "tokens_tried"}));
   EXPECT_EQ(j["symptom"].size(), 2u);
   EXPECT_TRUE(j["symptom"].contains("label") && j["symptom"].contains("p"));
   EXPECT_TRUE(j["moved_by"].contains("scope") && j["moved_by"].contains("symptom") &&
