@@ -58,9 +58,9 @@ datasets::IssueRecord Triage::stored_issue(const std::string& repo, int64_t numb
   return issue.front();
 }
 
-TriageReproducer Triage::reproducer(const datasets::CatalogEntry& entry) const {
-  auto it = last_suite_.find(entry.id);
-  return {entry.id, entry.title, it == last_suite_.end() ? std::vector<datasets::SuiteResult>{} : it->second};
+TriageReproducer Triage::reproducer(const std::string& id, const std::string& title) const {
+  auto it = last_suite_.find(id);
+  return {id, title, it == last_suite_.end() ? std::vector<datasets::SuiteResult>{} : it->second};
 }
 
 SimilarCase Triage::similar_case(const model::SimilarMatch& m) const {
@@ -96,13 +96,13 @@ TriageResult Triage::triage(const datasets::IssueRecord& issue) const {
           std::find_if(catalog_.begin(), catalog_.end(), [&](const auto& e) { return e.id == link.id; });
       // A `faultline link` to a reproducer the manifests no longer have keeps its id, without a title.
       r.similar_modeled.push_back(
-          {entry == catalog_.end() ? TriageReproducer{link.id, "", {}} : reproducer(*entry),
-           similar_case(m)});
+          {reproducer(link.id, entry == catalog_.end() ? "" : entry->title), similar_case(m)});
     }
     if (!r.similar_modeled.empty()) break;
   }
   for (const auto& e : catalog_) {
-    if (e.root_cause == r.prediction.root_cause) r.root_cause_reproducers.push_back(reproducer(e));
+    if (e.root_cause == r.prediction.root_cause)
+      r.root_cause_reproducers.push_back(reproducer(e.id, e.title));
   }
   return r;
 }

@@ -74,7 +74,7 @@ class Triage {
     std::string root_cause;
     std::vector<std::string> manual_links;  // `faultline link`
   };
-  TriageReproducer reproducer(const datasets::CatalogEntry& entry) const;
+  TriageReproducer reproducer(const std::string& id, const std::string& title) const;
   SimilarCase similar_case(const model::SimilarMatch& m) const;
 
   datasets::Database& db_;
