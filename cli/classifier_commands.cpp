@@ -25,6 +25,7 @@ struct ClassifyOptions {
 struct EvalOptions {
   int folds = 10;
   uint64_t seed = 7;
+  double time_split = 0.8;
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 };
 
@@ -32,23 +33,65 @@ std::string model_dir(const Context& ctx, const std::string& chosen) {
   return chosen.empty() ? model::default_model_dir(ctx.db_path) : chosen;
 }
 
-std::string evaluation_text(const model::Evaluation& e) {
-  std::vector<std::vector<std::string>> rows{{"axis / method", "accuracy", "macro-F1", "kappa"}};
+void add_method_rows(std::vector<std::vector<std::string>>& rows, const model::Evaluation& e, bool split) {
   auto add = [&](const std::string& name, const model::AxisMetrics& m) {
     rows.push_back({name, fixed(m.accuracy), fixed(m.macro_f1), fixed(m.kappa)});
   };
-  for (const auto& [axis, ev] : {std::pair{"symptom", &e.symptom}, std::pair{"root cause", &e.root_cause}}) {
-    add(std::string(axis) + ": rules + fastText", ev->combined);
+  const auto& symptom = split ? e.time_split->symptom : e.symptom;
+  const auto& cause = split ? e.time_split->root_cause : e.root_cause;
+  for (const auto& [axis, ev] : {std::pair{"symptom", &symptom}, std::pair{"root cause", &cause}}) {
+    add(std::string(axis) + ": ensemble", ev->combined);
     add(std::string(axis) + ": fastText alone", ev->fasttext);
     add(std::string(axis) + ": rules alone", ev->rules);
     add(std::string(axis) + ": majority class", ev->majority);
   }
-  return std::to_string(e.folds) + "-fold cross-validation over " + std::to_string(e.n) +
-         " manually labeled issues\n" + text_table(rows) + "coverage at accuracy 0.9: symptom " +
-         fixed(e.symptom.combined.coverage_at_90) + ", root cause " +
-         fixed(e.root_cause.combined.coverage_at_90) + "\nexpected calibration error: symptom " +
-         fixed(e.symptom.combined.expected_calibration_error) + ", root cause " +
-         fixed(e.root_cause.combined.expected_calibration_error) + "\n";
+}
+
+std::string threshold_text(const model::AxisMetrics& symptom, const model::AxisMetrics& cause) {
+  std::vector<std::vector<std::string>> rows{{"threshold", "symptom: coverage", "accuracy", "macro-F1",
+                                              "root cause: coverage", "accuracy", "macro-F1"}};
+  for (size_t i = 0; i < symptom.thresholds.size(); ++i) {
+    const auto &s = symptom.thresholds[i], &c = cause.thresholds[i];
+    rows.push_back({fixed(s.threshold), fixed(s.coverage), s.labeled ? fixed(s.accuracy) : "-",
+                    s.labeled ? fixed(s.macro_f1) : "-", fixed(c.coverage),
+                    c.labeled ? fixed(c.accuracy) : "-", c.labeled ? fixed(c.macro_f1) : "-"});
+  }
+  return text_table(rows);
+}
+
+std::string selective_text(const model::AxisMetrics& m) {
+  std::string out;
+  for (const auto& p : m.selective) {
+    out += (out.empty() ? "" : ", ") + fixed(p.coverage, 1) + " → " + fixed(p.accuracy);
+  }
+  return out;
+}
+
+std::string evaluation_text(const model::Evaluation& e) {
+  std::vector<std::vector<std::string>> rows{{"axis / method", "accuracy", "macro-F1", "kappa"}};
+  add_method_rows(rows, e, false);
+  std::string out = std::to_string(e.folds) + "-fold cross-validation over " + std::to_string(e.n) +
+                    " manually labeled issues\n" + text_table(rows) + "coverage at accuracy 0.9: symptom " +
+                    fixed(e.symptom.combined.coverage_at_90) + ", root cause " +
+                    fixed(e.root_cause.combined.coverage_at_90) + "\nexpected calibration error: symptom " +
+                    fixed(e.symptom.combined.expected_calibration_error) + ", root cause " +
+                    fixed(e.root_cause.combined.expected_calibration_error) +
+                    "\naccuracy of the most confident share (coverage → accuracy): symptom " +
+                    selective_text(e.symptom.combined) + "; root cause " +
+                    selective_text(e.root_cause.combined) +
+                    "\nlabeling only above a confidence threshold:\n" +
+                    threshold_text(e.symptom.combined, e.root_cause.combined);
+  if (e.time_split) {
+    const auto& t = *e.time_split;
+    std::vector<std::vector<std::string>> split_rows{{"axis / method", "accuracy", "macro-F1", "kappa"}};
+    add_method_rows(split_rows, e, true);
+    out +=
+        "time split: trained on the " + std::to_string(t.train) + " issues created before " + t.cut +
+        ", tested on the " + std::to_string(t.test) + " created since" +
+        (t.undated ? " (" + std::to_string(t.undated) + " without a date, in neither part)" : std::string()) +
+        "\n" + text_table(split_rows);
+  }
+  return out;
 }
 
 void train(const Context& ctx, const TrainOptions& o) {
@@ -93,10 +136,16 @@ void eval(const Context& ctx, const EvalOptions& o) {
            " done; accuracy so far " + "symptom " + fixed(r.symptom_accuracy) + ", root cause " +
            fixed(r.root_cause_accuracy) + " (" + std::to_string(r.held_out) + " issues held out)";
   };
-  auto e = model::evaluate(model::load_labeled_issues(*db), o.folds, o.seed, model::AxisTraining::standard(),
-                           o.jobs, [&](const model::FoldReport& r) {
+  auto labeled = model::load_labeled_issues(*db);
+  auto e = model::evaluate(labeled, o.folds, o.seed, model::AxisTraining::standard(), o.jobs,
+                           [&](const model::FoldReport& r) {
                              r.done == r.folds ? progress->finish(line(r)) : progress->update(line(r));
                            });
+  if (o.time_split > 0) {
+    progress->update("eval: time split (training on the oldest " + fixed(o.time_split, 2) + ")");
+    e.time_split = model::evaluate_time_split(labeled, o.time_split, model::AxisTraining::standard());
+    progress->finish("eval: time split done");
+  }
   ctx.emit(model::evaluation_json(e), evaluation_text(e));
 }
 
@@ -107,7 +156,8 @@ void add_classifier_commands(CLI::App& app, Context& ctx) {
   auto* train_cmd =
       app.add_subcommand("train",
                          "Train the classifier (RE2 rules + fastText) on the final manual labels; "
-                         "hyper-parameters, rule weight and calibration are chosen by 3-fold CV.\n"
+                         "the ensemble weights (rules, similar issues, prior correction) and calibration are "
+                         "chosen by 3-fold CV.\n"
                          "Example: faultline train --abstain-below 0.5");
   train_cmd->add_option("--models", train_options->model_dir, "model directory (default: <db>.models)");
   train_cmd
@@ -134,6 +184,11 @@ void add_classifier_commands(CLI::App& app, Context& ctx) {
                          "Example: faultline eval --folds 10 --json");
   eval_cmd->add_option("--folds", eval_options->folds, "number of folds")->check(CLI::Range(2, 100));
   eval_cmd->add_option("--seed", eval_options->seed, "seed of the fold assignment");
+  eval_cmd
+      ->add_option("--time-split", eval_options->time_split,
+                   "also train on the issues created before this quantile of creation dates and test on "
+                   "the newer ones (0: skip)")
+      ->check(CLI::Range(0.0, 0.95));
   eval_cmd
       ->add_option("--jobs", eval_options->jobs,
                    "folds trained at once (default: the number of cores); results do not depend on it")

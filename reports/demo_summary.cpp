@@ -67,6 +67,10 @@ std::vector<std::string> summarize(const std::string& w) {
       "  baselines:  accuracy symptom/root cause: " + baseline_pair(ev.at("baselines"), "rules") + ", " +
           baseline_pair(ev.at("baselines"), "fasttext") + ", " +
           baseline_pair(ev.at("baselines"), "majority"),
+      "  time split: " + std::to_string(ev.at("time_split").at("train").get<int>()) + " older train, " +
+          std::to_string(ev.at("time_split").at("test").get<int>()) + " newer test: symptom " +
+          axis_figures(ev.at("time_split").at("symptom")) + "; root cause " +
+          axis_figures(ev.at("time_split").at("root_cause")),
       "predictions:  " + std::to_string(cls.at("classified").get<int>()) + " issues classified; " +
           std::to_string(cls.at("manual").get<int>()) + " keep their manual label; " +
           std::to_string(cls.at("abstained").get<int>()) + " unlabeled queued as uncertain",

@@ -18,10 +18,11 @@ std::string probability(double p) {
   return buffer;
 }
 
-// Drops are often under 0.01, which two decimals would show as 0.00.
+// A drop as the text shows it: "-0.030", or "<0.001" where three decimals would show none.
 std::string drop(double d) {
+  if (d < 0.0005) return "<0.001";
   char buffer[16];
-  std::snprintf(buffer, sizeof buffer, "%.3f", d);
+  std::snprintf(buffer, sizeof buffer, "-%.3f", d);
   return buffer;
 }
 
@@ -45,9 +46,9 @@ Triage::Triage(datasets::Database& db, const std::string& model_dir,
     auto it = links.find(l.issue.id);
     labeled_.push_back({l.issue.key(), l.issue.repo, l.issue.number, l.issue.url, l.symptom, l.root_cause,
                         it == links.end() ? std::vector<std::string>{} : it->second});
-    documents.push_back(model::index_tokens(model::extract_features(model_.rules(), l.issue)));
+    documents.push_back(model::split_tokens(model::extract_features(model_.rules(), l.issue).document));
   }
-  index_ = model::SimilarIssues(documents);
+  index_ = model::TfidfIndex(documents);
   for (auto& r : datasets::latest_suite_results(db)) last_suite_[r.repro_id].push_back(std::move(r));
 }
 
@@ -63,9 +64,9 @@ TriageReproducer Triage::reproducer(const std::string& id, const std::string& ti
   return {id, title, it == last_suite_.end() ? std::vector<datasets::SuiteResult>{} : it->second};
 }
 
-SimilarCase Triage::similar_case(const model::SimilarMatch& m) const {
-  const Labeled& l = labeled_[m.item];
-  return {l.issue, l.url, l.symptom, l.root_cause, m.similarity};
+SimilarCase Triage::similar_case(const model::Neighbour& n) const {
+  const Labeled& l = labeled_[n.item];
+  return {l.issue, l.url, l.symptom, l.root_cause, n.similarity};
 }
 
 TriageResult Triage::triage(const datasets::IssueRecord& issue) const {
@@ -79,7 +80,7 @@ TriageResult Triage::triage(const datasets::IssueRecord& issue) const {
   r.prediction = model_.predict(features);
   r.influences = model::token_influences(model_, features, r.prediction);
 
-  auto matches = index_.nearest(model::index_tokens(features), index_.size());
+  auto matches = index_.nearest(model::split_tokens(features.document), index_.size());
   for (size_t i = 0; i < matches.size() && i < kSimilarShown; ++i)
     r.similar.push_back(similar_case(matches[i]));
   // The reproducers modeled on a case, as the report links them (case_reproducers gives those first).
@@ -144,7 +145,7 @@ std::string last_suite_text(const TriageReproducer& r) {
 std::string influences_text(const std::vector<model::TokenInfluence>& influences) {
   if (influences.empty()) return "none";
   std::string out;
-  for (const auto& i : influences) out += (out.empty() ? "" : ", ") + i.token + " (-" + drop(i.drop) + ")";
+  for (const auto& i : influences) out += (out.empty() ? "" : ", ") + i.token + " (" + drop(i.drop) + ")";
   return out;
 }
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "classifier/model/issue_classifier.hpp"
-#include "classifier/model/similar_issues.hpp"
+#include "classifier/model/tfidf_index.hpp"
 #include "classifier/model/token_influence.hpp"
 #include "datasets/store/database.hpp"
 #include "datasets/store/suite_store.hpp"
@@ -75,13 +75,13 @@ class Triage {
     std::vector<std::string> manual_links;  // `faultline link`
   };
   TriageReproducer reproducer(const std::string& id, const std::string& title) const;
-  SimilarCase similar_case(const model::SimilarMatch& m) const;
+  SimilarCase similar_case(const model::Neighbour& n) const;
 
   datasets::Database& db_;
   model::IssueClassifier model_;
   std::vector<datasets::CatalogEntry> catalog_;
   std::vector<Labeled> labeled_;
-  model::SimilarIssues index_;
+  model::TfidfIndex index_;  // of the labeled issues' normalised documents, in the order of labeled_
   std::map<std::string, std::vector<datasets::SuiteResult>> last_suite_;  // by reproducer id
 };
 

@@ -8,6 +8,7 @@
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "common/largest_entry.hpp"
+#include "common/parallel_tasks.hpp"
 #include "common/seeded_random.hpp"
 #include "common/text_file.hpp"
 
@@ -15,30 +16,14 @@ namespace faultline::model {
 
 AxisTraining AxisTraining::standard() {
   AxisTraining t;
-  for (int ngrams : {1, 2}) {
-    FastTextParams p;
-    p.word_ngrams = ngrams;
-    p.lr = 1.0;
-    p.epoch = 40;
-    t.grid.push_back(p);
-  }
+  // Word bigrams never won the inner cross-validation on the bundled corpus and double the fits.
+  FastTextParams p;
+  p.word_ngrams = 1;
+  p.lr = 1.0;
+  p.epoch = 40;
+  t.grid.push_back(p);
+  t.jobs = common::default_jobs();
   return t;
-}
-
-Distribution combine(const Distribution& fasttext, const Distribution& rule_scores, double rule_weight,
-                     double temperature) {
-  Distribution z;
-  double top = -std::numeric_limits<double>::infinity();
-  for (const auto& [c, p] : fasttext) {
-    auto it = rule_scores.find(c);
-    double score = std::log(std::max(p, 1e-4)) + rule_weight * (it == rule_scores.end() ? 0.0 : it->second);
-    z[c] = score / temperature;
-    top = std::max(top, z[c]);
-  }
-  double sum = 0;
-  for (auto& [c, v] : z) sum += (v = std::exp(v - top));
-  for (auto& [c, v] : z) v /= sum;
-  return z;
 }
 
 std::vector<int> stratified_folds(const std::vector<std::string>& labels, int folds, uint64_t seed) {
@@ -54,9 +39,88 @@ std::vector<int> stratified_folds(const std::vector<std::string>& labels, int fo
 
 namespace {
 
-double log_loss(const Distribution& d, const std::string& label) {
-  auto it = d.find(label);
-  return -std::log(std::max(it == d.end() ? 0.0 : it->second, 1e-6));
+constexpr double kProbabilityFloor = 1e-4;  // what fastText's log probability is clipped at
+constexpr double kVoteSmoothing = 0.1;      // similarity mass added to every class of a neighbour vote
+constexpr double kCountSmoothing = 0.5;     // pseudo-count of every class in the priors
+
+std::vector<double> log_fasttext_by_class(const Distribution& fasttext,
+                                          const std::vector<std::string>& classes) {
+  std::vector<double> out;
+  for (const auto& c : classes) {
+    auto it = fasttext.find(c);
+    out.push_back(std::log(std::max(it == fasttext.end() ? 0.0 : it->second, kProbabilityFloor)));
+  }
+  return out;
+}
+
+std::vector<double> rules_by_class(const Distribution* rule_scores, const std::vector<std::string>& classes) {
+  std::vector<double> out(classes.size(), 0.0);
+  if (!rule_scores) return out;
+  for (size_t c = 0; c < classes.size(); ++c) {
+    auto it = rule_scores->find(classes[c]);
+    if (it != rule_scores->end()) out[c] = it->second;
+  }
+  return out;
+}
+
+size_t class_index(const std::vector<std::string>& classes, const std::string& label) {
+  return static_cast<size_t>(std::lower_bound(classes.begin(), classes.end(), label) - classes.begin());
+}
+
+std::vector<double> log_priors_of(const std::vector<std::string>& labels,
+                                  const std::vector<std::string>& classes) {
+  std::vector<double> counts(classes.size(), kCountSmoothing);
+  for (const auto& l : labels) counts[class_index(classes, l)] += 1;
+  double total = static_cast<double>(labels.size()) + kCountSmoothing * static_cast<double>(classes.size());
+  for (auto& c : counts) c = std::log(c / total);
+  return counts;
+}
+
+Distribution to_distribution(const std::vector<double>& p, const std::vector<std::string>& classes) {
+  Distribution out;
+  for (size_t c = 0; c < classes.size(); ++c) out.emplace(classes[c], p[c]);
+  return out;
+}
+
+size_t argmax(const std::vector<double>& p) {
+  return static_cast<size_t>(std::max_element(p.begin(), p.end()) - p.begin());
+}
+
+// Accuracy plus macro-F1 (the two figures the axis is judged by), log loss to break ties.
+struct Score {
+  double merit = -1;
+  double loss = 0;
+  bool better_than(const Score& o) const {
+    return std::abs(merit - o.merit) > 1e-12 ? merit > o.merit : loss < o.loss - 1e-9;
+  }
+};
+
+Score score(const std::vector<AxisEvidence>& evidence, const std::vector<size_t>& gold,
+            const AxisWeights& w) {
+  const size_t classes = evidence.empty() ? 0 : evidence[0].log_fasttext.size();
+  std::vector<int> tp(classes), fp(classes), fn(classes);
+  Score s{0, 0};
+  int correct = 0;
+  for (size_t i = 0; i < evidence.size(); ++i) {
+    auto p = combine(evidence[i], w);
+    size_t predicted = argmax(p);
+    if (predicted == gold[i]) {
+      ++correct, ++tp[predicted];
+    } else {
+      ++fp[predicted], ++fn[gold[i]];
+    }
+    s.loss -= std::log(std::max(p[gold[i]], 1e-6));
+  }
+  double f1_sum = 0;
+  int counted = 0;
+  for (size_t c = 0; c < classes; ++c) {
+    if (tp[c] + fp[c] + fn[c] == 0) continue;  // neither true nor predicted: not counted (as in metrics)
+    f1_sum += 2.0 * tp[c] / (2.0 * tp[c] + fp[c] + fn[c]);
+    ++counted;
+  }
+  s.merit = static_cast<double>(correct) / static_cast<double>(evidence.size()) +
+            (counted ? f1_sum / counted : 0.0);
+  return s;
 }
 
 std::string majority_label(const std::vector<AxisExample>& examples) {
@@ -75,45 +139,40 @@ FastTextModel fit(const std::vector<AxisExample>& examples, const std::vector<si
   return FastTextModel::train(docs, labels, params);
 }
 
-// Out-of-fold fastText distributions for every example under `params`.
-std::vector<Distribution> out_of_fold(const std::vector<AxisExample>& examples, const std::vector<int>& fold,
-                                      int folds, const FastTextParams& params) {
-  std::vector<Distribution> out(examples.size());
-  for (int f = 0; f < folds; ++f) {
-    std::vector<size_t> train;
-    for (size_t i = 0; i < examples.size(); ++i) {
-      if (fold[i] != f) train.push_back(i);
-    }
-    if (train.size() == examples.size()) continue;
-    FastTextModel model = fit(examples, train, params);
-    for (size_t i = 0; i < examples.size(); ++i) {
-      if (fold[i] == f) out[i] = model.predict(examples[i].document);
-    }
-  }
-  return out;
-}
-
-// Accuracy first, log loss to break ties: the criterion every grid below is searched with.
-struct Score {
-  int correct = 0;
-  double loss = 0;
-  bool better_than(const Score& o) const {
-    return correct != o.correct ? correct > o.correct : loss < o.loss - 1e-9;
-  }
-};
-
-Score score(const std::vector<AxisExample>& examples, const std::vector<Distribution>& oof, double weight,
-            double t) {
-  Score s;
-  for (size_t i = 0; i < examples.size(); ++i) {
-    Distribution d = combine(oof[i], examples[i].rule_scores, weight, t);
-    if (common::largest_entry(d).first == examples[i].label) ++s.correct;
-    s.loss += log_loss(d, examples[i].label);
-  }
-  return s;
-}
-
 }  // namespace
+
+std::vector<double> neighbour_vote(const std::vector<Neighbour>* neighbours,
+                                   const std::vector<std::string>& item_labels,
+                                   const std::vector<std::string>& classes) {
+  std::vector<double> mass(classes.size(), kVoteSmoothing);
+  double total = kVoteSmoothing * static_cast<double>(classes.size());
+  if (neighbours) {
+    for (const auto& n : *neighbours) {
+      if (n.item >= item_labels.size()) continue;
+      size_t c = class_index(classes, item_labels[n.item]);
+      if (c == classes.size()) continue;
+      mass[c] += n.similarity;
+      total += n.similarity;
+    }
+  }
+  for (auto& m : mass) m = std::log(m / total);
+  return mass;
+}
+
+std::vector<double> combine(const AxisEvidence& e, const AxisWeights& w) {
+  std::vector<double> z(e.log_fasttext.size());
+  double top = -std::numeric_limits<double>::infinity();
+  for (size_t c = 0; c < z.size(); ++c) {
+    double score = e.log_fasttext[c] + w.rule * e.rules[c] + w.neighbour * e.log_neighbours[c] -
+                   w.prior_correction * e.log_prior[c];
+    z[c] = score / w.temperature;
+    top = std::max(top, z[c]);
+  }
+  double sum = 0;
+  for (double& v : z) sum += (v = std::exp(v - top));
+  for (double& v : z) v /= sum;
+  return z;
+}
 
 AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExample>& examples,
                            const AxisTraining& training) {
@@ -122,43 +181,104 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
                 " labeled examples, fewer than the " + std::to_string(training.folds) +
                 " cross-validation folds");
   }
+  const size_t n = examples.size();
   std::vector<std::string> labels;
-  for (const auto& e : examples) labels.push_back(e.label);
+  std::vector<std::vector<std::string>> tokens;
+  for (const auto& e : examples) {
+    labels.push_back(e.label);
+    tokens.push_back(split_tokens(e.document));
+  }
   std::vector<int> fold = stratified_folds(labels, training.folds, training.seed);
 
   AxisModel m;
   m.axis_ = axis;
   m.majority_ = majority_label(examples);
-  Score best_score;
-  best_score.correct = -1;
-  std::vector<Distribution> best_oof;
-  for (const auto& params : training.grid) {
-    auto oof = out_of_fold(examples, fold, training.folds, params);
-    Score s = score(examples, oof, 0.0, 1.0);
-    if (best_score.correct < 0 || s.better_than(best_score)) {
-      best_score = s;
-      best_oof = std::move(oof);
-      m.params_ = params;
+  m.classes_ = labels;
+  std::sort(m.classes_.begin(), m.classes_.end());
+  m.classes_.erase(std::unique(m.classes_.begin(), m.classes_.end()), m.classes_.end());
+  std::vector<size_t> gold;
+  for (const auto& l : labels) gold.push_back(class_index(m.classes_, l));
+
+  // Every fastText fit is independent: the out-of-fold fits of each grid setting and the final fit of
+  // each, run in parallel. (Only the chosen setting's final fit is kept; the grid is usually one setting.)
+  const size_t grid = training.grid.size(), folds = static_cast<size_t>(training.folds);
+  std::vector<std::vector<size_t>> train_rows(folds), test_rows(folds);
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t f = 0; f < folds; ++f)
+      (static_cast<size_t>(fold[i]) == f ? test_rows : train_rows)[f].push_back(i);
+  }
+  std::vector<size_t> all(n);
+  for (size_t i = 0; i < n; ++i) all[i] = i;
+  std::vector<FastTextModel> models(grid * (folds + 1));
+  common::run_in_parallel(models.size(), training.jobs, [&](size_t task) {
+    size_t g = task / (folds + 1), f = task % (folds + 1);
+    models[task] = fit(examples, f == folds ? all : train_rows[f], training.grid[g]);
+  });
+
+  // The evidence of every example from models that never saw it: fastText, neighbours and priors of its
+  // fold's training rows.
+  std::vector<std::vector<AxisEvidence>> evidence(grid, std::vector<AxisEvidence>(n));
+  for (size_t f = 0; f < folds; ++f) {
+    std::vector<std::vector<std::string>> fold_tokens;
+    std::vector<std::string> fold_labels;
+    for (size_t i : train_rows[f]) {
+      fold_tokens.push_back(tokens[i]);
+      fold_labels.push_back(labels[i]);
+    }
+    TfidfIndex index(fold_tokens);
+    auto priors = log_priors_of(fold_labels, m.classes_);
+    for (size_t i : test_rows[f]) {
+      auto neighbours = index.nearest(tokens[i], training.neighbours);
+      AxisEvidence base;
+      base.rules = rules_by_class(&examples[i].rule_scores, m.classes_);
+      base.log_neighbours = neighbour_vote(&neighbours, fold_labels, m.classes_);
+      base.log_prior = priors;
+      for (size_t g = 0; g < grid; ++g) {
+        evidence[g][i] = base;
+        evidence[g][i].log_fasttext =
+            log_fasttext_by_class(models[g * (folds + 1) + f].predict(examples[i].document), m.classes_);
+      }
     }
   }
-  best_score.correct = -1;
-  for (double w : training.rule_weights) {
-    Score s = score(examples, best_oof, w, 1.0);
-    if (best_score.correct < 0 || s.better_than(best_score)) best_score = s, m.rule_weight_ = w;
+
+  size_t best_grid = 0;
+  Score best;
+  for (size_t g = 0; g < grid; ++g) {
+    Score s = score(evidence[g], gold, AxisWeights{});
+    if (g == 0 || s.better_than(best)) best = s, best_grid = g;
+  }
+  m.params_ = training.grid[best_grid];
+  const auto& chosen = evidence[best_grid];
+  best = Score{};
+  for (double rule : training.rule_weights) {
+    for (double neighbour : training.neighbour_weights) {
+      for (double correction : training.prior_corrections) {
+        AxisWeights w{rule, neighbour, correction, 1.0};
+        Score s = score(chosen, gold, w);
+        if (s.better_than(best)) best = s, m.weights_ = w;
+      }
+    }
   }
   double best_loss = std::numeric_limits<double>::infinity();
+  AxisWeights calibrated = m.weights_;
   for (double t : training.temperatures) {
-    double loss = score(examples, best_oof, m.rule_weight_, t).loss;
-    if (loss < best_loss - 1e-9) best_loss = loss, m.temperature_ = t;
+    calibrated.temperature = t;
+    double loss = score(chosen, gold, calibrated).loss;
+    if (loss < best_loss - 1e-9) best_loss = loss, m.weights_.temperature = t;
   }
-  std::vector<size_t> all(examples.size());
-  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
-  m.fasttext_ = fit(examples, all, m.params_);
+  m.fasttext_ = std::move(models[best_grid * (folds + 1) + folds]);
+  m.log_priors_ = log_priors_of(labels, m.classes_);
+  m.training_labels_ = labels;
   return m;
 }
 
-Distribution AxisModel::predict(const Tokens& tokens, const Distribution& rule_scores) const {
-  return combine(fasttext_.predict(tokens), rule_scores, rule_weight_, temperature_);
+Distribution AxisModel::predict(const Tokens& tokens, const AxisInputs& inputs) const {
+  AxisEvidence e;
+  e.log_fasttext = log_fasttext_by_class(fasttext_.predict(tokens), classes_);
+  e.rules = rules_by_class(inputs.rule_scores, classes_);
+  e.log_neighbours = neighbour_vote(inputs.neighbours, training_labels_, classes_);
+  e.log_prior = log_priors_;
+  return to_distribution(combine(e, weights_), classes_);
 }
 
 std::string AxisModel::predict_rules(const Distribution& rule_scores) const {
@@ -167,10 +287,21 @@ std::string AxisModel::predict_rules(const Distribution& rule_scores) const {
 }
 
 nlohmann::json AxisModel::describe() const {
-  return {{"axis", axis_},        {"fasttext", params_.describe()},     {"epoch", params_.epoch},
-          {"lr", params_.lr},     {"word_ngrams", params_.word_ngrams}, {"dim", params_.dim},
-          {"seed", params_.seed}, {"rule_weight", rule_weight_},        {"temperature", temperature_},
-          {"majority", majority_}};
+  return {{"axis", axis_},
+          {"fasttext", params_.describe()},
+          {"epoch", params_.epoch},
+          {"lr", params_.lr},
+          {"word_ngrams", params_.word_ngrams},
+          {"dim", params_.dim},
+          {"seed", params_.seed},
+          {"rule_weight", weights_.rule},
+          {"neighbour_weight", weights_.neighbour},
+          {"prior_correction", weights_.prior_correction},
+          {"temperature", weights_.temperature},
+          {"majority", majority_},
+          {"classes", classes_},
+          {"log_priors", log_priors_},
+          {"training_labels", training_labels_}};
 }
 
 void AxisModel::save(const std::string& directory) const {
@@ -189,11 +320,22 @@ AxisModel AxisModel::load(const std::string& directory, const std::string& axis)
     m.params_.word_ngrams = j.at("word_ngrams").get<int>();
     m.params_.dim = j.at("dim").get<int>();
     m.params_.seed = j.at("seed").get<int>();
-    m.rule_weight_ = j.at("rule_weight").get<double>();
-    m.temperature_ = j.at("temperature").get<double>();
+    m.weights_.rule = j.at("rule_weight").get<double>();
+    m.weights_.neighbour = j.at("neighbour_weight").get<double>();
+    m.weights_.prior_correction = j.at("prior_correction").get<double>();
+    m.weights_.temperature = j.at("temperature").get<double>();
     m.majority_ = j.at("majority").get<std::string>();
+    m.classes_ = j.at("classes").get<std::vector<std::string>>();
+    m.log_priors_ = j.at("log_priors").get<std::vector<double>>();
+    m.training_labels_ = j.at("training_labels").get<std::vector<std::string>>();
   } catch (const nlohmann::json::exception& e) {
-    throw Error(path + ": damaged model description (" + e.what() + "); retrain with 'faultline train'");
+    throw Error(path + ": damaged model description (" + e.what() +
+                "), or one written by an older faultline; retrain with 'faultline train'");
+  }
+  bool consistent =
+      std::is_sorted(m.classes_.begin(), m.classes_.end()) && m.log_priors_.size() == m.classes_.size();
+  if (!consistent || m.weights_.temperature <= 0) {
+    throw Error(path + ": inconsistent model description; retrain with 'faultline train'");
   }
   m.fasttext_ = FastTextModel::load(directory + "/" + axis + ".ftz");
   return m;

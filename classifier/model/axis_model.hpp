@@ -1,5 +1,6 @@
-// One axis of the classifier (scope, symptom or root cause): a fastText model and the rule scores,
-// combined log-linearly and calibrated by a temperature, all chosen by cross-validation.
+// One axis of the classifier (scope, symptom or root cause): an ensemble of a fastText model, the rule
+// scores and a vote of the most similar labeled issues, combined log-linearly with a prior correction for
+// rare classes and calibrated by a temperature, every weight chosen by cross-validation.
 #pragma once
 
 #include <map>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "classifier/model/fasttext_model.hpp"
+#include "classifier/model/tfidf_index.hpp"
 
 namespace faultline::model {
 
@@ -21,25 +23,63 @@ struct AxisExample {
 
 struct AxisTraining {
   std::vector<FastTextParams> grid;  // candidate fastText settings
-  std::vector<double> rule_weights{0.0, 0.25, 0.5, 1.0, 2.0, 3.0};
+  std::vector<double> rule_weights{0.0, 0.5, 1.0, 2.0, 3.0, 4.0, 6.0};
+  std::vector<double> neighbour_weights{0.0, 0.5, 1.0, 2.0, 3.0, 4.0};
+  // How much of log prior(c) is taken off each class's score: 0 keeps the frequent classes' advantage,
+  // 1 scores every class as if all were equally frequent.
+  std::vector<double> prior_corrections{0.0, 0.25, 0.5, 0.75, 1.0};
   std::vector<double> temperatures{0.5, 0.7, 0.85, 1.0, 1.25, 1.5, 2.0, 3.0};
+  size_t neighbours = 10;  // k of the neighbour vote
   int folds = 3;
   uint64_t seed = 7;
+  int jobs = 1;  // threads for the independent fastText fits; the model does not depend on it
   static AxisTraining standard();
+};
+
+// The ensemble's weights for one axis.
+struct AxisWeights {
+  double rule = 0;
+  double neighbour = 0;
+  double prior_correction = 0;
+  double temperature = 1;
+};
+
+// What one example says of each class of an axis (by index into its sorted classes): fastText's log
+// probability, the rule score, the log share of the neighbour vote and the log prior.
+struct AxisEvidence {
+  std::vector<double> log_fasttext, rules, log_neighbours, log_prior;
+};
+
+// softmax((log p_ft + w_r·rules + w_n·log vote − α·log prior) / T), by class.
+std::vector<double> combine(const AxisEvidence& evidence, const AxisWeights& weights);
+
+// log((similarity of the neighbours of class c + s) / (similarity of all + s·classes)), s = 0.1: the
+// neighbours' similarity-weighted vote, smoothed. Neighbours of a label outside `classes` are skipped.
+std::vector<double> neighbour_vote(const std::vector<Neighbour>* neighbours,
+                                   const std::vector<std::string>& item_labels,
+                                   const std::vector<std::string>& classes);
+
+// What an axis reads of one issue besides its tokens.
+struct AxisInputs {
+  const Distribution* rule_scores = nullptr;
+  const std::vector<Neighbour>* neighbours = nullptr;  // in the index built from the training documents
 };
 
 class AxisModel {
  public:
+  // Examples of the symptom and root-cause axes come in the same order, so that one neighbour search over
+  // their documents serves both.
   static AxisModel train(const std::string& axis, const std::vector<AxisExample>& examples,
                          const AxisTraining& training);
 
-  // Calibrated combination of fastText and rules.
-  Distribution predict(const Tokens& tokens, const Distribution& rule_scores) const;
+  // Calibrated combination of every member.
+  Distribution predict(const Tokens& tokens, const AxisInputs& inputs) const;
   // The parts alone, for baselines: fastText's distribution, and the rules' best category (majority if none
   // fired).
   Distribution predict_fasttext(const Tokens& tokens) const { return fasttext_.predict(tokens); }
   std::string predict_rules(const Distribution& rule_scores) const;
   const std::string& majority() const { return majority_; }
+  const AxisWeights& weights() const { return weights_; }
 
   void save(const std::string& directory) const;
   static AxisModel load(const std::string& directory, const std::string& axis);
@@ -49,14 +89,12 @@ class AxisModel {
   std::string axis_;
   FastTextModel fasttext_;
   FastTextParams params_;
-  double rule_weight_ = 0;
-  double temperature_ = 1;
+  AxisWeights weights_;
   std::string majority_;
+  std::vector<std::string> classes_;          // sorted
+  std::vector<double> log_priors_;            // by class, smoothed shares of the training labels
+  std::vector<std::string> training_labels_;  // by training example, for the neighbour vote
 };
-
-// Combination rule shared by training and prediction: softmax((log p_ft(c) + w·rules(c)) / T).
-Distribution combine(const Distribution& fasttext, const Distribution& rule_scores, double rule_weight,
-                     double temperature);
 
 // Fold of each example, stratified by label: within each label, a seeded shuffle dealt round-robin.
 std::vector<int> stratified_folds(const std::vector<std::string>& labels, int folds, uint64_t seed);

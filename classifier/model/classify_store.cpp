@@ -1,7 +1,9 @@
 #include "classifier/model/classify_store.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
@@ -15,27 +17,37 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-}  // namespace
+struct TrainingIssues {
+  std::vector<LabeledIssue> labeled;
+  std::vector<datasets::IssueRecord> scoped;  // with a human scope decision
+};
 
-namespace {
-
-// Every issue as the classifier reads it: a mined issue's comments stand in for its discussion.
-std::vector<datasets::IssueRecord> issues_with_discussions(datasets::Database& db) {
-  auto issues = datasets::load_issues(db);
-  datasets::attach_comment_discussions(db, issues);
-  return issues;
+// One pass over the store, keeping only the issues training reads (a mined issue's comments stand in for
+// its discussion), ordered by repository and number: the order the folds are dealt in, whatever the order
+// of import.
+TrainingIssues load_training_issues(datasets::Database& db) {
+  auto finals = datasets::load_final_labels(db);
+  TrainingIssues t;
+  datasets::for_each_issue_batch(db, 2000, [&](std::vector<datasets::IssueRecord>& issues) {
+    for (auto& issue : issues) {
+      auto it = finals.find(issue.id);
+      if (it != finals.end()) t.labeled.push_back({issue, it->second.symptom, it->second.root_cause});
+      if (issue.scope) t.scoped.push_back(std::move(issue));
+    }
+  });
+  auto by_key = [](const datasets::IssueRecord& a, const datasets::IssueRecord& b) {
+    return std::tie(a.repo, a.number) < std::tie(b.repo, b.number);
+  };
+  std::sort(t.labeled.begin(), t.labeled.end(),
+            [&](const LabeledIssue& a, const LabeledIssue& b) { return by_key(a.issue, b.issue); });
+  std::sort(t.scoped.begin(), t.scoped.end(), by_key);
+  return t;
 }
 
 }  // namespace
 
 std::vector<LabeledIssue> load_labeled_issues(datasets::Database& db) {
-  auto finals = datasets::load_final_labels(db);
-  std::vector<LabeledIssue> out;
-  for (auto& issue : issues_with_discussions(db)) {
-    auto it = finals.find(issue.id);
-    if (it != finals.end()) out.push_back({std::move(issue), it->second.symptom, it->second.root_cause});
-  }
-  return out;
+  return load_training_issues(db).labeled;
 }
 
 std::string default_model_dir(const std::string& db_path) { return db_path + ".models"; }
@@ -43,14 +55,11 @@ std::string default_model_dir(const std::string& db_path) { return db_path + ".m
 TrainSummary train_from_store(datasets::Database& db, const std::string& model_dir, double abstain_below,
                               const AxisProgress& progress) {
   auto start = std::chrono::steady_clock::now();
-  auto labeled = load_labeled_issues(db);
-  std::vector<datasets::IssueRecord> scoped;
-  for (auto& issue : issues_with_discussions(db)) {
-    if (issue.scope) scoped.push_back(std::move(issue));
-  }
-  auto model = IssueClassifier::train(labeled, scoped, AxisTraining::standard(), abstain_below, progress);
+  auto issues = load_training_issues(db);
+  auto model = IssueClassifier::train(issues.labeled, issues.scoped, AxisTraining::standard(), abstain_below,
+                                      progress);
   model.save(model_dir);
-  return {model.version(), static_cast<int>(labeled.size()), static_cast<int>(scoped.size()),
+  return {model.version(), static_cast<int>(issues.labeled.size()), static_cast<int>(issues.scoped.size()),
           seconds_since(start)};
 }
 

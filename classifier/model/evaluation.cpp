@@ -1,14 +1,12 @@
 #include "classifier/model/evaluation.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
 #include <mutex>
 #include <nlohmann/json.hpp>
-#include <thread>
 
 #include "common/error.hpp"
 #include "common/largest_entry.hpp"
+#include "common/parallel_tasks.hpp"
 
 namespace faultline::model {
 
@@ -59,6 +57,7 @@ FoldResult run_fold(const std::vector<LabeledIssue>& labeled, const std::vector<
   std::vector<LabeledIssue> train;
   std::vector<const LabeledIssue*> test;
   for (size_t i = 0; i < labeled.size(); ++i) {
+    if (fold[i] < 0) continue;  // in neither part
     fold[i] == f ? test.push_back(&labeled[i]) : train.push_back(labeled[i]);
   }
   IssueClassifier model = IssueClassifier::train(train, {}, training);
@@ -89,44 +88,59 @@ Evaluation evaluate(const std::vector<LabeledIssue>& labeled, int folds, uint64_
 
   // Folds are independent and each trains single-threaded with its own seed, so running them on
   // several threads changes only the wall time; results are merged in fold order.
+  AxisTraining inner = training;
+  inner.jobs = 1;
   std::vector<FoldResult> results(folds);
-  std::vector<std::exception_ptr> errors(folds);
-  std::atomic<int> next{0};
   FoldReport report{.folds = folds};
   int symptom_correct = 0, root_cause_correct = 0;
   std::mutex progress_mutex;
-  auto worker = [&] {
-    for (int f = next++; f < folds; f = next++) {
-      try {
-        results[f] = run_fold(labeled, fold, f, training);
-      } catch (...) {
-        errors[f] = std::current_exception();
-      }
-      std::lock_guard<std::mutex> lock(progress_mutex);
-      ++report.done;
-      for (const auto& h : results[f].symptom) symptom_correct += h.truth == h.combined;
-      for (const auto& h : results[f].root_cause) root_cause_correct += h.truth == h.combined;
-      report.held_out += static_cast<int>(results[f].symptom.size());
-      if (report.held_out > 0) {
-        report.symptom_accuracy = static_cast<double>(symptom_correct) / report.held_out;
-        report.root_cause_accuracy = static_cast<double>(root_cause_correct) / report.held_out;
-      }
-      if (progress) progress(report);
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int t = 1; t < std::clamp(jobs, 1, folds); ++t) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
-  for (const auto& e : errors) {
-    if (e) std::rethrow_exception(e);
-  }
+  common::run_in_parallel(static_cast<size_t>(folds), jobs, [&](size_t f) {
+    results[f] = run_fold(labeled, fold, static_cast<int>(f), inner);
+    std::lock_guard<std::mutex> lock(progress_mutex);
+    ++report.done;
+    for (const auto& h : results[f].symptom) symptom_correct += h.truth == h.combined;
+    for (const auto& h : results[f].root_cause) root_cause_correct += h.truth == h.combined;
+    report.held_out += static_cast<int>(results[f].symptom.size());
+    report.symptom_accuracy = static_cast<double>(symptom_correct) / report.held_out;
+    report.root_cause_accuracy = static_cast<double>(root_cause_correct) / report.held_out;
+    if (progress) progress(report);
+  });
   Column symptom, cause;
   for (const auto& r : results) {
     for (const auto& h : r.symptom) symptom.add(h);
     for (const auto& h : r.root_cause) cause.add(h);
   }
   return {static_cast<int>(labeled.size()), folds, symptom.score(), cause.score()};
+}
+
+TimeSplit evaluate_time_split(const std::vector<LabeledIssue>& labeled, double share,
+                              const AxisTraining& training) {
+  std::vector<std::string> dates;
+  for (const auto& l : labeled) {
+    if (!l.issue.created.empty()) dates.push_back(l.issue.created);
+  }
+  std::sort(dates.begin(), dates.end());
+  TimeSplit split;
+  split.undated = static_cast<int>(labeled.size() - dates.size());
+  size_t at = static_cast<size_t>(share * static_cast<double>(dates.size()));
+  if (dates.empty() || at == 0 || at >= dates.size()) {
+    throw Error("eval: too few dated labeled issues (" + std::to_string(dates.size()) + ") for a time split");
+  }
+  split.cut = dates[at];
+  // Fold 0 is the test part, 1 the training part, −1 neither.
+  std::vector<int> part;
+  for (const auto& l : labeled) {
+    part.push_back(l.issue.created.empty() ? -1 : l.issue.created < split.cut ? 1 : 0);
+    split.train += part.back() == 1;
+    split.test += part.back() == 0;
+  }
+  FoldResult r = run_fold(labeled, part, 0, training);
+  Column symptom, cause;
+  for (const auto& h : r.symptom) symptom.add(h);
+  for (const auto& h : r.root_cause) cause.add(h);
+  split.symptom = symptom.score();
+  split.root_cause = cause.score();
+  return split;
 }
 
 nlohmann::json evaluation_json(const Evaluation& e) {
@@ -143,6 +157,25 @@ nlohmann::json evaluation_json(const Evaluation& e) {
                     {"fasttext",
                      {{"symptom", metrics_json(e.symptom.fasttext, false)},
                       {"root_cause", metrics_json(e.root_cause.fasttext, false)}}}};
+  if (e.time_split) {
+    const auto& t = *e.time_split;
+    j["time_split"] = {{"cut", t.cut},
+                       {"train", t.train},
+                       {"test", t.test},
+                       {"undated", t.undated},
+                       {"symptom", metrics_json(t.symptom.combined, true)},
+                       {"root_cause", metrics_json(t.root_cause.combined, true)},
+                       {"baselines",
+                        {{"majority",
+                          {{"symptom", metrics_json(t.symptom.majority, false)},
+                           {"root_cause", metrics_json(t.root_cause.majority, false)}}},
+                         {"rules",
+                          {{"symptom", metrics_json(t.symptom.rules, false)},
+                           {"root_cause", metrics_json(t.root_cause.rules, false)}}},
+                         {"fasttext",
+                          {{"symptom", metrics_json(t.symptom.fasttext, false)},
+                           {"root_cause", metrics_json(t.root_cause.fasttext, false)}}}}}};
+  }
   return j;
 }
 

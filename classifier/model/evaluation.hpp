@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,11 +21,22 @@ struct AxisEvaluation {
   AxisMetrics fasttext;
 };
 
+// Train on the older issues, test on the newer: how a model does on issues newer than its labels.
+struct TimeSplit {
+  std::string cut;  // the first creation date of the test part
+  int train = 0;
+  int test = 0;
+  int undated = 0;  // labeled issues without a creation date, in neither part
+  AxisEvaluation symptom;
+  AxisEvaluation root_cause;
+};
+
 struct Evaluation {
   int n = 0;
   int folds = 0;
   AxisEvaluation symptom;
   AxisEvaluation root_cause;
+  std::optional<TimeSplit> time_split;
 };
 
 // Where a cross-validation stands after a fold: the folds finished so far and the accuracy of the combined
@@ -45,6 +57,11 @@ using FoldProgress = std::function<void(const FoldReport& report)>;
 // not depend on `jobs`.
 Evaluation evaluate(const std::vector<LabeledIssue>& labeled, int folds, uint64_t seed,
                     const AxisTraining& training, int jobs = 1, const FoldProgress& progress = {});
+
+// Trains on the labeled issues created before the `share` quantile of their creation dates (ISO 8601
+// strings, compared as text) and tests on the rest.
+TimeSplit evaluate_time_split(const std::vector<LabeledIssue>& labeled, double share,
+                              const AxisTraining& training);
 
 // The DESIGN.md shape ({"symptom":{accuracy,macro_f1,kappa},"root_cause":{…},"n":N}) plus details and
 // baselines.

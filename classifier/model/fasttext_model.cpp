@@ -86,8 +86,9 @@ FastTextModel FastTextModel::train(const std::vector<std::string>& documents,
   } catch (const std::exception& e) {
     throw Error(std::string("fastText training failed: ") + e.what());
   }
-  m.cache_labels();
-  return m;
+  // fastText's training dictionary keeps a 30-million-entry table (120 MB); a model read back from its
+  // bytes sizes the table to its vocabulary and predicts the same.
+  return from_fasttext_bytes(m.fasttext_bytes(), "the model just trained");
 }
 
 std::string FastTextModel::fasttext_bytes() const {
@@ -132,9 +133,13 @@ FastTextModel FastTextModel::load(const std::string& path) {
     throw Error(path +
                 ": the model file is damaged (size or checksum mismatch); retrain with 'faultline train'");
   }
+  return from_fasttext_bytes(payload, path);
+}
+
+FastTextModel FastTextModel::from_fasttext_bytes(const std::string& bytes, const std::string& origin) {
   FastTextModel m;
   m.model_ = std::make_unique<fasttext::FastText>();
-  std::istringstream in(payload);
+  std::istringstream in(bytes);
   try {
     // loadModel(istream) expects the stream past fastText's own magic number and version (two int32),
     // which loadModel(filename) checks itself; check them here the same way.
@@ -145,7 +150,7 @@ FastTextModel FastTextModel::load(const std::string& path) {
       throw std::invalid_argument("not a fastText model");
     m.model_->loadModel(in);
   } catch (const std::exception& e) {
-    throw Error(path + ": fastText could not read the model: " + e.what());
+    throw Error(origin + ": fastText could not read the model: " + e.what());
   }
   m.cache_labels();
   return m;

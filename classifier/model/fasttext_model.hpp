@@ -44,6 +44,8 @@ class FastTextModel {
   static FastTextModel train(const std::vector<std::string>& documents,
                              const std::vector<std::string>& labels, const FastTextParams& params);
   static FastTextModel load(const std::string& path);
+  // A model from what fastText's saveModel writes (fasttext_bytes); errors name `origin`.
+  static FastTextModel from_fasttext_bytes(const std::string& bytes, const std::string& origin);
   void save(const std::string& path) const;
   // What fastText's saveModel would write, built in memory (save() adds faultline's header and checksum).
   std::string fasttext_bytes() const;

@@ -29,6 +29,16 @@ IssueFeatures extract_features(const RuleSet& rules, const datasets::IssueRecord
   return f;
 }
 
+namespace {
+
+TfidfIndex index_of(const std::vector<std::string>& documents) {
+  std::vector<std::vector<std::string>> tokens;
+  for (const auto& d : documents) tokens.push_back(split_tokens(d));
+  return TfidfIndex(tokens);
+}
+
+}  // namespace
+
 IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
                                        const std::vector<datasets::IssueRecord>& scoped,
                                        const AxisTraining& training, double abstain_below,
@@ -47,6 +57,7 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
     IssueFeatures f = extract_features(c.rules_, l.issue);
     symptoms.push_back({f.document, f.symptom_rules, l.symptom});
     causes.push_back({f.document, f.root_cause_rules, l.root_cause});
+    c.documents_.push_back(f.document);
     h = common::fnv1a(f.document + "\x1f" + l.symptom + "\x1f" + l.root_cause + "\n", h);
   }
   for (const auto& issue : scoped) {
@@ -64,12 +75,15 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
   c.symptom_ = AxisModel::train("symptom", symptoms, training);
   starting("root_cause", 2);
   c.root_cause_ = AxisModel::train("root_cause", causes, training);
+  c.neighbours_ = training.neighbours;
+  c.index_ = index_of(c.documents_);
   if (train_scope) {
     starting("scope", 3);
     // Scope has no rules and only two classes: one fastText setting (the first of the grid) is enough, and
     // the cross-validation then only calibrates the temperature. This keeps training within its budget.
     AxisTraining scope_training = training;
     scope_training.rule_weights = {0.0};
+    scope_training.neighbour_weights = {0.0};
     scope_training.grid.resize(1);
     c.scope_ = AxisModel::train("scope", scopes, scope_training);
     h = common::fnv1a(c.scope_->describe().dump(), h);
@@ -82,12 +96,23 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
   return c;
 }
 
+IssueAnalysis IssueClassifier::analyse(const IssueFeatures& f) const {
+  IssueAnalysis a;
+  // The document's words without fastText's end-of-line token.
+  std::span<const std::string> words(f.tokens.words.data(), f.tokens.words.size() - 1);
+  a.neighbours = index_.nearest(words, neighbours_);
+  if (scope_) a.scope = scope_->predict(f.tokens, {});
+  a.symptom = symptom_.predict(f.tokens, {&f.symptom_rules, &a.neighbours});
+  a.root_cause = root_cause_.predict(f.tokens, {&f.root_cause_rules, &a.neighbours});
+  return a;
+}
+
 IssuePrediction IssueClassifier::predict(const IssueFeatures& f) const {
   IssuePrediction p;
-  if (scope_) std::tie(p.scope, p.scope_p) = common::largest_entry(scope_->predict(f.tokens, {}));
-  std::tie(p.symptom, p.symptom_p) = common::largest_entry(symptom_.predict(f.tokens, f.symptom_rules));
-  std::tie(p.root_cause, p.root_cause_p) =
-      common::largest_entry(root_cause_.predict(f.tokens, f.root_cause_rules));
+  IssueAnalysis a = analyse(f);
+  if (scope_) std::tie(p.scope, p.scope_p) = common::largest_entry(a.scope);
+  std::tie(p.symptom, p.symptom_p) = common::largest_entry(a.symptom);
+  std::tie(p.root_cause, p.root_cause_p) = common::largest_entry(a.root_cause);
   for (int i : f.fired) p.rules_fired.push_back(rules_.rules()[i].id);
   p.abstain = std::min(p.symptom_p, p.root_cause_p) < abstain_below_;
   return p;
@@ -104,9 +129,12 @@ void IssueClassifier::save(const std::string& directory) const {
     symptom_.save(staging);
     root_cause_.save(staging);
     if (scope_) scope_->save(staging);
-    nlohmann::json j = {
-        {"version", version_}, {"abstain_below", abstain_below_}, {"has_scope", scope_.has_value()}};
+    nlohmann::json j = {{"version", version_},
+                        {"abstain_below", abstain_below_},
+                        {"has_scope", scope_.has_value()},
+                        {"neighbours", neighbours_}};
     common::write_file_atomically(staging + "/model.json", j.dump(2) + "\n");
+    common::write_file_atomically(staging + "/documents.json", nlohmann::json(documents_).dump() + "\n");
   });
 }
 
@@ -120,10 +148,18 @@ IssueClassifier IssueClassifier::load(const std::string& directory) {
     auto j = nlohmann::json::parse(common::read_text_file(path));
     c.version_ = j.at("version").get<std::string>();
     c.abstain_below_ = j.at("abstain_below").get<double>();
+    c.neighbours_ = j.at("neighbours").get<size_t>();
     if (j.at("has_scope").get<bool>()) c.scope_ = AxisModel::load(directory, "scope");
   } catch (const nlohmann::json::exception& e) {
     throw Error(path + ": damaged model description (" + e.what() + "); retrain with 'faultline train'");
   }
+  std::string documents = directory + "/documents.json";
+  try {
+    c.documents_ = nlohmann::json::parse(common::read_text_file(documents)).get<std::vector<std::string>>();
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(documents + ": damaged (" + std::string(e.what()) + "); retrain with 'faultline train'");
+  }
+  c.index_ = index_of(c.documents_);
   c.symptom_ = AxisModel::load(directory, "symptom");
   c.root_cause_ = AxisModel::load(directory, "root_cause");
   return c;

@@ -38,6 +38,13 @@ struct IssueFeatures {
   Distribution symptom_rules;
   Distribution root_cause_rules;
 };
+
+// The labeled issues most similar to one issue, with the distributions each axis gives it: what the
+// classifier computes on the way to a prediction, for a caller that wants to show why.
+struct IssueAnalysis {
+  std::vector<Neighbour> neighbours;  // items index the training documents
+  Distribution scope, symptom, root_cause;
+};
 IssueFeatures extract_features(const RuleSet& rules, const datasets::IssueRecord& issue);
 
 // Called before each axis is trained: its name ("symptom", "root_cause", "scope"), its place and the count.
@@ -55,10 +62,9 @@ class IssueClassifier {
 
   IssuePrediction predict(const datasets::IssueRecord& issue) const;
   IssuePrediction predict(const IssueFeatures& features) const;
+  IssueAnalysis analyse(const IssueFeatures& features) const;
   const AxisModel& symptom_model() const { return symptom_; }
   const AxisModel& root_cause_model() const { return root_cause_; }
-  // Null when training had too few scope decisions to learn the scope axis.
-  const AxisModel* scope_model() const { return scope_ ? &*scope_ : nullptr; }
   const RuleSet& rules() const { return rules_; }
   // Hash of the training data, the parameters chosen and the rules: recorded with every prediction.
   const std::string& version() const { return version_; }
@@ -66,6 +72,11 @@ class IssueClassifier {
 
  private:
   RuleSet rules_ = RuleSet::builtin();
+  // The labeled issues' documents, in the order of the symptom and root-cause examples: their neighbour
+  // index serves both axes' votes.
+  std::vector<std::string> documents_;
+  TfidfIndex index_;
+  size_t neighbours_ = 10;
   std::optional<AxisModel> scope_;
   AxisModel symptom_;
   AxisModel root_cause_;

@@ -52,6 +52,29 @@ AxisMetrics score_axis(const std::vector<std::string>& gold, const std::vector<s
       if (gold[order[k]] == predicted[order[k]]) ++hits;
       if (hits >= 0.9 * (k + 1)) m.coverage_at_90 = static_cast<double>(k + 1) / m.n;
     }
+    for (int step = 1; step <= 18; ++step) {
+      ThresholdRow row{.threshold = step / 20.0};
+      std::vector<std::string> g, p;
+      for (size_t i = 0; i < gold.size(); ++i) {
+        if (confidence[i] >= row.threshold - 1e-12) g.push_back(gold[i]), p.push_back(predicted[i]);
+      }
+      row.labeled = static_cast<int>(g.size());
+      row.coverage = static_cast<double>(g.size()) / m.n;
+      if (!g.empty()) {
+        AxisMetrics on_labeled = score_axis(g, p);
+        row.accuracy = on_labeled.accuracy;
+        row.macro_f1 = on_labeled.macro_f1;
+      }
+      m.thresholds.push_back(row);
+    }
+    for (int fifth = 1; fifth <= 5; ++fifth) {
+      CoveragePoint point{.coverage = fifth / 5.0};
+      point.labeled = static_cast<int>(std::ceil(point.coverage * m.n - 1e-9));
+      int correct = 0;
+      for (int k = 0; k < point.labeled; ++k) correct += gold[order[k]] == predicted[order[k]];
+      point.accuracy = point.labeled ? static_cast<double>(correct) / point.labeled : 0.0;
+      m.selective.push_back(point);
+    }
   }
   return m;
 }
@@ -70,6 +93,18 @@ nlohmann::json metrics_json(const AxisMetrics& m, bool with_details) {
                                   {"count", b.count},
                                   {"mean_confidence", b.mean_confidence},
                                   {"accuracy", b.accuracy}});
+    }
+    j["thresholds"] = nlohmann::json::array();
+    for (const auto& r : m.thresholds) {
+      j["thresholds"].push_back({{"threshold", r.threshold},
+                                 {"labeled", r.labeled},
+                                 {"coverage", r.coverage},
+                                 {"accuracy", r.accuracy},
+                                 {"macro_f1", r.macro_f1}});
+    }
+    j["selective"] = nlohmann::json::array();
+    for (const auto& s : m.selective) {
+      j["selective"].push_back({{"coverage", s.coverage}, {"labeled", s.labeled}, {"accuracy", s.accuracy}});
     }
   }
   return j;

@@ -15,6 +15,23 @@ struct ReliabilityBin {
   double accuracy = 0;
 };
 
+// What a classifier that labels only its confident items achieves: the items whose confidence is at
+// least `threshold`, their share of all items, and the accuracy and macro-F1 on them.
+struct ThresholdRow {
+  double threshold = 0;
+  int labeled = 0;
+  double coverage = 0;
+  double accuracy = 0;  // 0 when nothing is labeled
+  double macro_f1 = 0;
+};
+
+// The accuracy of the `coverage` share of items the classifier is most confident of.
+struct CoveragePoint {
+  double coverage = 0;
+  int labeled = 0;
+  double accuracy = 0;
+};
+
 struct AxisMetrics {
   int n = 0;
   double accuracy = 0;
@@ -28,6 +45,8 @@ struct AxisMetrics {
   // Largest share of items, taken in order of decreasing confidence, whose accuracy is still ≥ 0.9
   // (0 when even the most confident item is wrong).
   double coverage_at_90 = 0;
+  std::vector<ThresholdRow> thresholds;  // 0.05, 0.10, …, 0.90
+  std::vector<CoveragePoint> selective;  // coverage 0.2, 0.4, 0.6, 0.8, 1.0
 };
 
 AxisMetrics score_axis(const std::vector<std::string>& gold, const std::vector<std::string>& predicted,

@@ -34,23 +34,29 @@ std::vector<Candidate> candidates(const Tokens& tokens) {
   return out;
 }
 
-Tokens without(const Tokens& tokens, const std::string& token) {
-  Tokens out;
-  for (size_t i = 0; i < tokens.words.size(); ++i) {
-    if (tokens.words[i] == token) continue;
-    out.words.push_back(tokens.words[i]);
-    out.hashes.push_back(tokens.hashes[i]);
+// The features with every occurrence of `token` gone from the document and its tokens; the rule hits stay.
+IssueFeatures without(const IssueFeatures& features, const std::string& token) {
+  IssueFeatures out;
+  out.fired = features.fired;
+  out.symptom_rules = features.symptom_rules;
+  out.root_cause_rules = features.root_cause_rules;
+  const Tokens& t = features.tokens;
+  for (size_t i = 0; i < t.words.size(); ++i) {
+    if (t.words[i] == token) continue;
+    out.tokens.words.push_back(t.words[i]);
+    out.tokens.hashes.push_back(t.hashes[i]);
+    if (t.words[i] == fasttext::Dictionary::EOS) continue;
+    out.document += (out.document.empty() ? "" : " ") + t.words[i];
   }
   return out;
 }
 
-// One axis: its model, the rule scores it combines, the class it chose, and the influences found so far.
+// One axis: the class it chose, its distribution in an analysis, and the influences found so far.
 struct Axis {
-  const AxisModel* model;
-  const Distribution* rule_scores;
   std::string chosen;
-  double base = 0;
+  const Distribution IssueAnalysis::*distribution;
   std::vector<TokenInfluence>* out;
+  double base = 0;
 };
 
 double probability_of(const Distribution& d, const std::string& label) {
@@ -63,14 +69,11 @@ double probability_of(const Distribution& d, const std::string& label) {
 DecisionInfluences token_influences(const IssueClassifier& model, const IssueFeatures& features,
                                     const IssuePrediction& prediction, size_t top, size_t budget) {
   DecisionInfluences result;
-  std::vector<Axis> axes{
-      {&model.symptom_model(), &features.symptom_rules, prediction.symptom, 0, &result.symptom},
-      {&model.root_cause_model(), &features.root_cause_rules, prediction.root_cause, 0, &result.root_cause}};
-  static const Distribution kNoRules;
-  if (const AxisModel* scope = model.scope_model()) {
-    axes.push_back({scope, &kNoRules, prediction.scope, 0, &result.scope});
-  }
-  for (auto& a : axes) a.base = probability_of(a.model->predict(features.tokens, *a.rule_scores), a.chosen);
+  std::vector<Axis> axes{{prediction.symptom, &IssueAnalysis::symptom, &result.symptom},
+                         {prediction.root_cause, &IssueAnalysis::root_cause, &result.root_cause}};
+  if (prediction.scope != "unknown") axes.push_back({prediction.scope, &IssueAnalysis::scope, &result.scope});
+  const IssueAnalysis base = model.analyse(features);
+  for (auto& a : axes) a.base = probability_of(base.*a.distribution, a.chosen);
 
   auto tried = candidates(features.tokens);
   result.tokens_distinct = tried.size();
@@ -78,9 +81,10 @@ DecisionInfluences token_influences(const IssueClassifier& model, const IssueFea
   tried.resize(std::min(tried.size(), std::max(kMinTries, budget / length)));
   result.tokens_tried = tried.size();
   for (const auto& c : tried) {
-    Tokens rest = without(features.tokens, c.token);
+    // The whole classifier again, its neighbour vote included: the token also leaves the similarity search.
+    const IssueAnalysis rest = model.analyse(without(features, c.token));
     for (auto& a : axes) {
-      double drop = a.base - probability_of(a.model->predict(rest, *a.rule_scores), a.chosen);
+      double drop = a.base - probability_of(rest.*a.distribution, a.chosen);
       if (drop > 0) a.out->push_back({c.token, drop});
     }
   }

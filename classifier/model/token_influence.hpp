@@ -1,7 +1,8 @@
 // Why the classifier decided as it did, token by token (leave-one-token-out): a token's influence on an axis
 // is the drop in the probability of the class that axis chose when every occurrence of the token is removed
-// from the document. The rule scores stay as they are (the rules that fired are reported apart), so
-// the tokens the rules add to the document (__rule_…) are not tried.
+// from the document and the whole classifier (fastText and the neighbour vote) runs again. The rule
+// scores stay as they are (the rules that fired are reported apart), so the tokens the rules add to the
+// document (__rule_…) are not tried.
 #pragma once
 
 #include <string>

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs the demo pipeline on the whole bundled dataset, as ./run demo does, and compares the ten lines it
+"""Runs the demo pipeline on the whole bundled dataset, as ./run demo does, and compares the lines it
 prints with the block the README shows under "What `./run demo` prints": the README must stay true.
 The report path is the checkout's, so it is compared with the README's placeholder put in its place; the
 suite line is compared only where CUDA is built, and without the gpu part a GPU machine adds (the README says

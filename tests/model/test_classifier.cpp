@@ -248,3 +248,64 @@ TEST(Classifier, ClassifyingInBatchesGivesWhatTheModelSaysOfEachStoredIssue) {
     EXPECT_NEAR(got.scope_p, expected.scope_p, 1e-9) << issue.key();
   }
 }
+
+TEST(Classifier, TheModelDoesNotDependOnTheNumberOfTrainingThreads) {
+  // Relabel a few issues so that the cross-validation has choices to make.
+  auto corpus = tiny_corpus();
+  for (size_t i = 0; i < corpus.size(); i += 7)
+    corpus[i].root_cause = corpus[(i + 10) % corpus.size()].root_cause;
+  faultline::testing::TempDir dir;
+  for (int jobs : {1, 3}) {
+    AxisTraining t = quick();
+    t.jobs = jobs;
+    IssueClassifier::train(corpus, {}, t).save(dir.file("jobs" + std::to_string(jobs)));
+  }
+  for (const char* file :
+       {"symptom.ftz", "symptom.json", "root_cause.ftz", "root_cause.json", "model.json"}) {
+    auto read = [&](const std::string& d) {
+      std::ifstream in(dir.file(d) + "/" + file, std::ios::binary);
+      return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    EXPECT_FALSE(read("jobs1").empty()) << file;
+    EXPECT_EQ(read("jobs1"), read("jobs3")) << file;
+  }
+}
+
+TEST(Classifier, ALabeledIssueIsItsOwnNearestNeighbour) {
+  // Issues of a class differ only in their case number, which normalisation masks: one word makes issue 4
+  // unlike the others of its class.
+  auto corpus = tiny_corpus();
+  corpus[4].issue.body += " sporadically";
+  auto model = IssueClassifier::train(corpus, {}, quick());
+  auto a = model.analyse(extract_features(model.rules(), corpus[4].issue));
+  ASSERT_FALSE(a.neighbours.empty());
+  EXPECT_EQ(a.neighbours[0].item, 4u);  // documents are kept in training order
+  EXPECT_NEAR(a.neighbours[0].similarity, 1.0, 1e-9);
+  // The neighbours of a hang issue are hang issues (items 0–9): the classes share no words.
+  for (const auto& n : a.neighbours) EXPECT_LT(n.item, 10u);
+}
+
+TEST(Evaluation, TheTimeSplitTestsOnTheNewestIssuesOnly) {
+  // 30 issues created on days 1–30 (one a day, in corpus order), one undated. The 0.8 quantile of the 29
+  // dated ones is the date at index floor(.8·29) = 23 (day 24): 23 older issues train, 6 newer test.
+  auto corpus = tiny_corpus();
+  std::vector<int> day(corpus.size());
+  for (size_t i = 0; i < corpus.size(); ++i) {
+    day[i] = static_cast<int>((i * 11) % corpus.size()) + 1;  // a permutation of 1…30, classes mixed in time
+    char date[32];
+    std::snprintf(date, sizeof date, "2024-01-%02dT00:00:00Z", day[i]);
+    corpus[i].issue.created = date;
+  }
+  size_t undated = 0;
+  for (size_t i = 0; i < corpus.size(); ++i) {
+    if (day[i] == 30) undated = i;
+  }
+  corpus[undated].issue.created.clear();
+  auto split = evaluate_time_split(corpus, 0.8, quick());
+  EXPECT_EQ(split.cut, "2024-01-24T00:00:00Z");
+  EXPECT_EQ(split.undated, 1);
+  EXPECT_EQ(split.train, 23);
+  EXPECT_EQ(split.test, 6);
+  EXPECT_EQ(split.symptom.combined.n, 6);
+  EXPECT_THROW(evaluate_time_split(corpus, 0.01, quick()), faultline::Error);  // nothing to train on
+}

@@ -1,0 +1,95 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "classifier/model/axis_model.hpp"
+#include "classifier/model/tfidf_index.hpp"
+
+using namespace faultline::model;
+
+namespace {
+
+// Documents D0 = {a, b}, D1 = {a, c}, D2 = {d}; N = 3, so idf(a) = ln(1 + 3/2), idf(b|c|d) = ln(1 + 3/1),
+// and every count-1 term has tf weight 1. |D0| = |D1| = sqrt(idf(a)² + idf(b)²).
+const double kIdfA = std::log(2.5), kIdfB = std::log(4.0);
+const double kNorm = std::sqrt(kIdfA * kIdfA + kIdfB * kIdfB);
+
+TfidfIndex three_documents() { return TfidfIndex({{"a", "b"}, {"a", "c"}, {"d"}}); }
+
+}  // namespace
+
+TEST(TfidfIndex, CosinesAsWorkedOutByHand) {
+  auto index = three_documents();
+  std::vector<std::string> q{"a", "b"};
+  auto n = index.nearest(q, 5);
+  // D0 is the query itself: 1. D1 shares only a: idf(a)² / |D|². D2 shares nothing: left out.
+  ASSERT_EQ(n.size(), 2u);
+  EXPECT_EQ(n[0].item, 0u);
+  EXPECT_NEAR(n[0].similarity, 1.0, 1e-12);
+  EXPECT_EQ(n[1].item, 1u);
+  EXPECT_NEAR(n[1].similarity, kIdfA * kIdfA / (kNorm * kNorm), 1e-12);
+}
+
+TEST(TfidfIndex, RepeatedTermsWeighByOnePlusLogCount) {
+  // Query {a, a, c}: a weighs (1 + ln 2)·idf(a), c weighs idf(c); cos with D1 = (wa·idf(a) + idf(c)²) /
+  // (|q|·|D1|), with D0 = wa·idf(a) / (|q|·|D0|). D1 comes first.
+  auto index = three_documents();
+  std::vector<std::string> q{"a", "a", "c"};
+  const double wa = (1 + std::log(2.0)) * kIdfA, q_norm = std::sqrt(wa * wa + kIdfB * kIdfB);
+  auto n = index.nearest(q, 5);
+  ASSERT_EQ(n.size(), 2u);
+  EXPECT_EQ(n[0].item, 1u);
+  EXPECT_NEAR(n[0].similarity, (wa * kIdfA + kIdfB * kIdfB) / (q_norm * kNorm), 1e-12);
+  EXPECT_EQ(n[1].item, 0u);
+  EXPECT_NEAR(n[1].similarity, wa * kIdfA / (q_norm * kNorm), 1e-12);
+}
+
+TEST(TfidfIndex, RemovingTheSharedTokenChangesWhoIsNearest) {
+  auto index = three_documents();
+  std::vector<std::string> with_b{"a", "b", "d"}, without_b{"a", "d"};
+  EXPECT_EQ(index.nearest(with_b, 1)[0].item, 0u);  // a and b: D0
+  // Without b, D2 = {d} shares d (idf ln 4) and beats D0 and D1, which share only a (idf ln 2.5).
+  EXPECT_EQ(index.nearest(without_b, 1)[0].item, 2u);
+}
+
+TEST(TfidfIndex, TiesGoToTheEarlierDocumentAndUnknownTokensWeighNothing) {
+  auto index = three_documents();
+  std::vector<std::string> q{"a", "never-seen"};
+  auto n = index.nearest(q, 2);
+  ASSERT_EQ(n.size(), 2u);
+  EXPECT_EQ(n[0].item, 0u);
+  EXPECT_EQ(n[1].item, 1u);
+  EXPECT_NEAR(n[0].similarity, kIdfA / kNorm, 1e-12);  // the unknown token adds nothing to |q|
+  std::vector<std::string> unknown{"zzz"};
+  EXPECT_TRUE(index.nearest(unknown, 3).empty());
+}
+
+TEST(NeighbourVote, SharesOfSimilarityAsWorkedOutByHand) {
+  // x: .5 + .2, y: .3; the label z is not a class and is skipped. Smoothed by .1 per class:
+  // x (.7 + .1) / (1.0 + .2), y (.3 + .1) / 1.2.
+  std::vector<Neighbour> n{{0, 0.5}, {1, 0.3}, {2, 0.2}, {3, 0.9}};
+  auto vote = neighbour_vote(&n, {"x", "y", "x", "z"}, {"x", "y"});
+  ASSERT_EQ(vote.size(), 2u);
+  EXPECT_NEAR(vote[0], std::log(0.8 / 1.2), 1e-12);
+  EXPECT_NEAR(vote[1], std::log(0.4 / 1.2), 1e-12);
+  auto none = neighbour_vote(nullptr, {}, {"x", "y"});
+  EXPECT_NEAR(none[0], std::log(0.5), 1e-12);
+}
+
+TEST(AxisCombination, PriorCorrectionLetsTheRareClassWinAsWorkedOut) {
+  // Class 0 is frequent (prior .8), class 1 rare (.2). fastText .6/.4, rules 1/0, vote even.
+  AxisEvidence e{
+      {std::log(0.6), std::log(0.4)}, {1, 0}, {std::log(0.5), std::log(0.5)}, {std::log(0.8), std::log(0.2)}};
+  // No correction, w_r = .5, T = 2: z0 = (ln .6 + .5 + ln .5) / 2, z1 = (ln .4 + ln .5) / 2.
+  AxisWeights plain{0.5, 1.0, 0.0, 2.0};
+  double z0 = (std::log(0.6) + 0.5 + std::log(0.5)) / 2, z1 = (std::log(0.4) + std::log(0.5)) / 2;
+  auto p = combine(e, plain);
+  EXPECT_NEAR(p[0], std::exp(z0) / (std::exp(z0) + std::exp(z1)), 1e-12);
+  EXPECT_GT(p[0], p[1]);
+  // Full correction subtracts ln prior: z0 −= ln .8 / 2, z1 −= ln .2 / 2, and class 1 wins.
+  AxisWeights corrected{0.5, 1.0, 1.0, 2.0};
+  z0 -= std::log(0.8) / 2, z1 -= std::log(0.2) / 2;
+  auto q = combine(e, corrected);
+  EXPECT_NEAR(q[1], std::exp(z1) / (std::exp(z0) + std::exp(z1)), 1e-12);
+  EXPECT_GT(q[1], q[0]);
+}
