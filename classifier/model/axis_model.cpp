@@ -183,10 +183,10 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
   }
   const size_t n = examples.size();
   std::vector<std::string> labels;
-  std::vector<std::vector<std::string>> tokens;
+  std::vector<Tokens> tokens;
   for (const auto& e : examples) {
     labels.push_back(e.label);
-    tokens.push_back(split_tokens(e.document));
+    tokens.push_back(tokenize(e.document));
   }
   std::vector<int> fold = stratified_folds(labels, training.folds, training.seed);
 
@@ -219,13 +219,13 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
   // fold's training rows.
   std::vector<std::vector<AxisEvidence>> evidence(grid, std::vector<AxisEvidence>(n));
   for (size_t f = 0; f < folds; ++f) {
-    std::vector<std::vector<std::string>> fold_tokens;
+    std::vector<Tokens> fold_tokens;
     std::vector<std::string> fold_labels;
     for (size_t i : train_rows[f]) {
       fold_tokens.push_back(tokens[i]);
       fold_labels.push_back(labels[i]);
     }
-    TfidfIndex index(fold_tokens);
+    TfidfIndex index(fold_tokens, training.neighbour_max_document_share);
     auto priors = log_priors_of(fold_labels, m.classes_);
     for (size_t i : test_rows[f]) {
       auto neighbours = index.nearest(tokens[i], training.neighbours);

@@ -30,6 +30,8 @@ struct AxisTraining {
   std::vector<double> prior_corrections{0.0, 0.25, 0.5, 0.75, 1.0};
   std::vector<double> temperatures{0.5, 0.7, 0.85, 1.0, 1.25, 1.5, 2.0, 3.0};
   size_t neighbours = 10;  // k of the neighbour vote
+  // Terms in more than this share of the labeled documents are left out of their similarity.
+  double neighbour_max_document_share = 0.25;
   int folds = 3;
   uint64_t seed = 7;
   int jobs = 1;  // threads for the independent fastText fits; the model does not depend on it

@@ -31,10 +31,10 @@ IssueFeatures extract_features(const RuleSet& rules, const datasets::IssueRecord
 
 namespace {
 
-TfidfIndex index_of(const std::vector<std::string>& documents) {
-  std::vector<std::vector<std::string>> tokens;
-  for (const auto& d : documents) tokens.push_back(split_tokens(d));
-  return TfidfIndex(tokens);
+TfidfIndex index_of(const std::vector<std::string>& documents, double max_document_share) {
+  std::vector<Tokens> tokens;
+  for (const auto& d : documents) tokens.push_back(tokenize(d));
+  return TfidfIndex(tokens, max_document_share);
 }
 
 }  // namespace
@@ -76,7 +76,8 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
   starting("root_cause", 2);
   c.root_cause_ = AxisModel::train("root_cause", causes, training);
   c.neighbours_ = training.neighbours;
-  c.index_ = index_of(c.documents_);
+  c.neighbour_max_document_share_ = training.neighbour_max_document_share;
+  c.index_ = index_of(c.documents_, c.neighbour_max_document_share_);
   if (train_scope) {
     starting("scope", 3);
     // Scope has no rules and only two classes: one fastText setting (the first of the grid) is enough, and
@@ -88,8 +89,10 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
     c.scope_ = AxisModel::train("scope", scopes, scope_training);
     h = common::fnv1a(c.scope_->describe().dump(), h);
   }
-  h = common::fnv1a(
-      c.symptom_.describe().dump() + c.root_cause_.describe().dump() + std::to_string(abstain_below), h);
+  h = common::fnv1a(c.symptom_.describe().dump() + c.root_cause_.describe().dump() +
+                        std::to_string(abstain_below) + " " + std::to_string(c.neighbours_) + " " +
+                        std::to_string(c.neighbour_max_document_share_),
+                    h);
   char version[17];
   std::snprintf(version, sizeof version, "%016llx", static_cast<unsigned long long>(h));
   c.version_ = version;
@@ -98,9 +101,7 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
 
 IssueAnalysis IssueClassifier::analyse(const IssueFeatures& f) const {
   IssueAnalysis a;
-  // The document's words without fastText's end-of-line token.
-  std::span<const std::string> words(f.tokens.words.data(), f.tokens.words.size() - 1);
-  a.neighbours = index_.nearest(words, neighbours_);
+  a.neighbours = index_.nearest(f.tokens, neighbours_);
   if (scope_) a.scope = scope_->predict(f.tokens, {});
   a.symptom = symptom_.predict(f.tokens, {&f.symptom_rules, &a.neighbours});
   a.root_cause = root_cause_.predict(f.tokens, {&f.root_cause_rules, &a.neighbours});
@@ -132,7 +133,8 @@ void IssueClassifier::save(const std::string& directory) const {
     nlohmann::json j = {{"version", version_},
                         {"abstain_below", abstain_below_},
                         {"has_scope", scope_.has_value()},
-                        {"neighbours", neighbours_}};
+                        {"neighbours", neighbours_},
+                        {"neighbour_max_document_share", neighbour_max_document_share_}};
     common::write_file_atomically(staging + "/model.json", j.dump(2) + "\n");
     common::write_file_atomically(staging + "/documents.json", nlohmann::json(documents_).dump() + "\n");
   });
@@ -149,6 +151,7 @@ IssueClassifier IssueClassifier::load(const std::string& directory) {
     c.version_ = j.at("version").get<std::string>();
     c.abstain_below_ = j.at("abstain_below").get<double>();
     c.neighbours_ = j.at("neighbours").get<size_t>();
+    c.neighbour_max_document_share_ = j.at("neighbour_max_document_share").get<double>();
     if (j.at("has_scope").get<bool>()) c.scope_ = AxisModel::load(directory, "scope");
   } catch (const nlohmann::json::exception& e) {
     throw Error(path + ": damaged model description (" + e.what() + "); retrain with 'faultline train'");
@@ -159,7 +162,7 @@ IssueClassifier IssueClassifier::load(const std::string& directory) {
   } catch (const nlohmann::json::exception& e) {
     throw Error(documents + ": damaged (" + std::string(e.what()) + "); retrain with 'faultline train'");
   }
-  c.index_ = index_of(c.documents_);
+  c.index_ = index_of(c.documents_, c.neighbour_max_document_share_);
   c.symptom_ = AxisModel::load(directory, "symptom");
   c.root_cause_ = AxisModel::load(directory, "root_cause");
   return c;

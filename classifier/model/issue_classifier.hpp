@@ -77,6 +77,7 @@ class IssueClassifier {
   std::vector<std::string> documents_;
   TfidfIndex index_;
   size_t neighbours_ = 10;
+  double neighbour_max_document_share_ = 1.0;
   std::optional<AxisModel> scope_;
   AxisModel symptom_;
   AxisModel root_cause_;

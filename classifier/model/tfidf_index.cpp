@@ -2,81 +2,105 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 namespace faultline::model {
 
 namespace {
 
-// Term counts of one document, ordered so that sums run in the same order everywhere.
-std::map<std::string, int> term_counts(const std::vector<std::string>& tokens) {
-  std::map<std::string, int> counts;
-  for (const auto& t : tokens) ++counts[t];
-  return counts;
-}
+double tf_weight(size_t count) { return 1.0 + std::log(static_cast<double>(count)); }
 
-double tf_weight(int count) { return 1.0 + std::log(static_cast<double>(count)); }
-
-}  // namespace
-
-std::vector<std::string> split_tokens(const std::string& document) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start < document.size()) {
-    size_t end = document.find(' ', start);
-    if (end == std::string::npos) end = document.size();
-    if (end > start) out.push_back(document.substr(start, end - start));
-    start = end + 1;
+// The distinct ids with their counts, by ascending id (so every sum over them runs in the same order).
+std::vector<std::pair<size_t, size_t>> id_counts(std::vector<size_t> ids) {
+  std::sort(ids.begin(), ids.end());
+  std::vector<std::pair<size_t, size_t>> out;
+  for (size_t id : ids) {
+    if (!out.empty() && out.back().first == id) {
+      ++out.back().second;
+    } else {
+      out.emplace_back(id, 1);
+    }
   }
   return out;
 }
 
-TfidfIndex::TfidfIndex(const std::vector<std::vector<std::string>>& documents) : size_(documents.size()) {
-  std::vector<std::map<std::string, int>> counts;
+// The tokens of a document that are terms: all but tokenize()'s end-of-line token.
+size_t term_count(const Tokens& tokens) { return tokens.words.empty() ? 0 : tokens.words.size() - 1; }
+
+}  // namespace
+
+size_t TfidfIndex::find(const std::string& word, uint32_t hash) const {
+  auto it = first_term_by_hash_.find(hash);
+  for (size_t id = it == first_term_by_hash_.end() ? SIZE_MAX : it->second; id != SIZE_MAX;
+       id = terms_[id].next_same_hash) {
+    if (terms_[id].word == word) return id;
+  }
+  return SIZE_MAX;
+}
+
+TfidfIndex::TfidfIndex(const std::vector<Tokens>& documents, double max_document_share)
+    : size_(documents.size()) {
+  std::vector<std::vector<std::pair<size_t, size_t>>> counts;
   counts.reserve(documents.size());
   for (const auto& d : documents) {
-    counts.push_back(term_counts(d));
-    for (const auto& [term, n] : counts.back()) terms_[term].postings.push_back({counts.size() - 1, 0});
+    std::vector<size_t> ids;
+    for (size_t i = 0; i < term_count(d); ++i) {
+      size_t id = find(d.words[i], d.hashes[i]);
+      if (id == SIZE_MAX) {
+        id = terms_.size();
+        auto [first, added] = first_term_by_hash_.try_emplace(d.hashes[i], id);
+        terms_.push_back({d.words[i], added ? SIZE_MAX : first->second, 0, {}});
+        first->second = id;
+      }
+      ids.push_back(id);
+    }
+    counts.push_back(id_counts(std::move(ids)));
+    for (const auto& [id, n] : counts.back()) terms_[id].postings.push_back({counts.size() - 1, 0});
   }
-  for (auto& [term, t] : terms_) {
+  for (auto& t : terms_) {
     t.idf = std::log(1.0 + static_cast<double>(size_) / static_cast<double>(t.postings.size()));
+    // A term in too many documents says little about which are alike and costs the longest postings.
+    if (static_cast<double>(t.postings.size()) > max_document_share * static_cast<double>(size_)) {
+      t.idf = 0;
+      t.postings.clear();
+    }
   }
   for (size_t i = 0; i < counts.size(); ++i) {
     double norm = 0;
-    for (const auto& [term, n] : counts[i]) norm += std::pow(tf_weight(n) * terms_[term].idf, 2);
+    for (const auto& [id, n] : counts[i]) norm += std::pow(tf_weight(n) * terms_[id].idf, 2);
+    if (norm == 0) continue;  // only dropped terms
     norm = std::sqrt(norm);
-    for (const auto& [term, n] : counts[i]) {
-      auto& postings = terms_[term].postings;
+    for (const auto& [id, n] : counts[i]) {
+      auto& postings = terms_[id].postings;
+      if (postings.empty()) continue;
       auto it = std::lower_bound(postings.begin(), postings.end(), i,
                                  [](const Posting& p, size_t item) { return p.item < item; });
-      it->weight = tf_weight(n) * terms_[term].idf / norm;
+      it->weight = tf_weight(n) * terms_[id].idf / norm;
     }
   }
 }
 
-std::vector<Neighbour> TfidfIndex::nearest(std::span<const std::string> tokens, size_t k) const {
-  // Distinct tokens in sorted order, counted without copying them: this runs for every issue classified.
-  std::vector<const std::string*> sorted;
-  sorted.reserve(tokens.size());
-  for (const auto& t : tokens) sorted.push_back(&t);
-  std::sort(sorted.begin(), sorted.end(), [](const std::string* a, const std::string* b) { return *a < *b; });
-  std::vector<std::pair<const Term*, double>> query;
+std::vector<size_t> TfidfIndex::known_ids(const Tokens& tokens) const {
+  std::vector<size_t> ids;
+  ids.reserve(term_count(tokens));
+  for (size_t i = 0; i < term_count(tokens); ++i) {
+    size_t id = find(tokens.words[i], tokens.hashes[i]);
+    if (id != SIZE_MAX && !terms_[id].postings.empty()) ids.push_back(id);
+  }
+  return ids;
+}
+
+std::vector<Neighbour> TfidfIndex::nearest(const Tokens& query, size_t k) const {
+  std::vector<std::pair<const Term*, double>> weights;
   double norm = 0;
-  for (size_t i = 0; i < sorted.size();) {
-    size_t j = i;
-    while (j < sorted.size() && *sorted[j] == *sorted[i]) ++j;
-    auto it = terms_.find(*sorted[i]);
-    if (it != terms_.end()) {
-      double w = tf_weight(static_cast<int>(j - i)) * it->second.idf;
-      query.emplace_back(&it->second, w);
-      norm += w * w;
-    }
-    i = j;
+  for (const auto& [id, n] : id_counts(known_ids(query))) {
+    double w = tf_weight(n) * terms_[id].idf;
+    weights.emplace_back(&terms_[id], w);
+    norm += w * w;
   }
   if (norm == 0) return {};
   norm = std::sqrt(norm);
   std::vector<double> score(size_, 0.0);
-  for (const auto& [term, w] : query) {
+  for (const auto& [term, w] : weights) {
     const double unit = w / norm;
     for (const auto& p : term->postings) score[p.item] += p.weight * unit;
   }

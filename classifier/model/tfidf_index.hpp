@@ -2,10 +2,11 @@
 // of a document, for the classifier's neighbour vote.
 #pragma once
 
-#include <span>
-#include <string>
+#include <cstdint>
 #include <unordered_map>
 #include <vector>
+
+#include "classifier/model/fasttext_model.hpp"
 
 namespace faultline::model {
 
@@ -17,12 +18,14 @@ struct Neighbour {
 class TfidfIndex {
  public:
   TfidfIndex() = default;
-  // Each document is a list of tokens. Weights: (1 + ln tf) · ln(1 + N / df), rows L2-normalised.
-  explicit TfidfIndex(const std::vector<std::vector<std::string>>& documents);
+  // Documents as tokenize() gives them (its end-of-line token is not a term). Weights: (1 + ln tf) ·
+  // ln(1 + N / df), rows L2-normalised. Terms in more than `max_document_share` of the documents are left
+  // out (as if never seen).
+  explicit TfidfIndex(const std::vector<Tokens>& documents, double max_document_share = 1.0);
 
   // The `k` most similar documents with a similarity above 0, most similar first (ties: lower index).
   // Tokens the index has never seen carry no weight.
-  std::vector<Neighbour> nearest(std::span<const std::string> tokens, size_t k) const;
+  std::vector<Neighbour> nearest(const Tokens& query, size_t k) const;
   size_t size() const { return size_; }
 
  private:
@@ -31,14 +34,18 @@ class TfidfIndex {
     double weight;
   };
   struct Term {
+    std::string word;
+    size_t next_same_hash = SIZE_MAX;  // another term whose word has the same hash
     double idf = 0;
     std::vector<Posting> postings;
   };
-  std::unordered_map<std::string, Term> terms_;
+  // Terms are found by the word hash tokenize() computed anyway, then checked by their word.
+  size_t find(const std::string& word, uint32_t hash) const;
+  std::vector<size_t> known_ids(const Tokens& tokens) const;
+
+  std::unordered_map<uint32_t, size_t> first_term_by_hash_;
+  std::vector<Term> terms_;  // by id
   size_t size_ = 0;
 };
-
-// Splits a normalised document on spaces.
-std::vector<std::string> split_tokens(const std::string& document);
 
 }  // namespace faultline::model

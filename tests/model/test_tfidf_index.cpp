@@ -14,13 +14,15 @@ namespace {
 const double kIdfA = std::log(2.5), kIdfB = std::log(4.0);
 const double kNorm = std::sqrt(kIdfA * kIdfA + kIdfB * kIdfB);
 
-TfidfIndex three_documents() { return TfidfIndex({{"a", "b"}, {"a", "c"}, {"d"}}); }
+TfidfIndex three_documents(double max_share = 1.0) {
+  return TfidfIndex({tokenize("a b"), tokenize("a c"), tokenize("d")}, max_share);
+}
 
 }  // namespace
 
 TEST(TfidfIndex, CosinesAsWorkedOutByHand) {
   auto index = three_documents();
-  std::vector<std::string> q{"a", "b"};
+  Tokens q = tokenize("a b");
   auto n = index.nearest(q, 5);
   // D0 is the query itself: 1. D1 shares only a: idf(a)² / |D|². D2 shares nothing: left out.
   ASSERT_EQ(n.size(), 2u);
@@ -34,7 +36,7 @@ TEST(TfidfIndex, RepeatedTermsWeighByOnePlusLogCount) {
   // Query {a, a, c}: a weighs (1 + ln 2)·idf(a), c weighs idf(c); cos with D1 = (wa·idf(a) + idf(c)²) /
   // (|q|·|D1|), with D0 = wa·idf(a) / (|q|·|D0|). D1 comes first.
   auto index = three_documents();
-  std::vector<std::string> q{"a", "a", "c"};
+  Tokens q = tokenize("a a c");
   const double wa = (1 + std::log(2.0)) * kIdfA, q_norm = std::sqrt(wa * wa + kIdfB * kIdfB);
   auto n = index.nearest(q, 5);
   ASSERT_EQ(n.size(), 2u);
@@ -46,7 +48,7 @@ TEST(TfidfIndex, RepeatedTermsWeighByOnePlusLogCount) {
 
 TEST(TfidfIndex, RemovingTheSharedTokenChangesWhoIsNearest) {
   auto index = three_documents();
-  std::vector<std::string> with_b{"a", "b", "d"}, without_b{"a", "d"};
+  Tokens with_b = tokenize("a b d"), without_b = tokenize("a d");
   EXPECT_EQ(index.nearest(with_b, 1)[0].item, 0u);  // a and b: D0
   // Without b, D2 = {d} shares d (idf ln 4) and beats D0 and D1, which share only a (idf ln 2.5).
   EXPECT_EQ(index.nearest(without_b, 1)[0].item, 2u);
@@ -54,13 +56,13 @@ TEST(TfidfIndex, RemovingTheSharedTokenChangesWhoIsNearest) {
 
 TEST(TfidfIndex, TiesGoToTheEarlierDocumentAndUnknownTokensWeighNothing) {
   auto index = three_documents();
-  std::vector<std::string> q{"a", "never-seen"};
+  Tokens q = tokenize("a never-seen");
   auto n = index.nearest(q, 2);
   ASSERT_EQ(n.size(), 2u);
   EXPECT_EQ(n[0].item, 0u);
   EXPECT_EQ(n[1].item, 1u);
   EXPECT_NEAR(n[0].similarity, kIdfA / kNorm, 1e-12);  // the unknown token adds nothing to |q|
-  std::vector<std::string> unknown{"zzz"};
+  Tokens unknown = tokenize("zzz");
   EXPECT_TRUE(index.nearest(unknown, 3).empty());
 }
 
@@ -92,4 +94,30 @@ TEST(AxisCombination, PriorCorrectionLetsTheRareClassWinAsWorkedOut) {
   auto q = combine(e, corrected);
   EXPECT_NEAR(q[1], std::exp(z1) / (std::exp(z0) + std::exp(z1)), 1e-12);
   EXPECT_GT(q[1], q[0]);
+}
+
+TEST(TfidfIndex, TermsInTooManyDocumentsAreLeftOut) {
+  // a is in 2 of 3 documents: above a share of 0.5 it is dropped, so {a, b} matches D0 through b alone
+  // (similarity 1: b is all that is left of both) and D1, which shared only a, is no longer returned.
+  auto index = three_documents(0.5);
+  Tokens q = tokenize("a b");
+  auto n = index.nearest(q, 5);
+  ASSERT_EQ(n.size(), 1u);
+  EXPECT_EQ(n[0].item, 0u);
+  EXPECT_NEAR(n[0].similarity, 1.0, 1e-12);
+  Tokens only_a = tokenize("a");
+  EXPECT_TRUE(index.nearest(only_a, 5).empty());
+  // At a share of 1 (the default) a stays: D1 is found again.
+  EXPECT_EQ(three_documents().nearest(q, 5).size(), 2u);
+}
+
+TEST(TfidfIndex, TwoWordsWithTheSameHashStayTwoTerms) {
+  // "bgpvu" and "b13ea" have the same 32-bit FNV-1a hash (found by search): the index finds terms by hash
+  // and must then tell them apart by their words.
+  ASSERT_EQ(tokenize("bgpvu").hashes[0], tokenize("b13ea").hashes[0]);
+  TfidfIndex index({tokenize("bgpvu x"), tokenize("b13ea y")});
+  Tokens q = tokenize("b13ea");
+  auto n = index.nearest(q, 5);
+  ASSERT_EQ(n.size(), 1u);
+  EXPECT_EQ(n[0].item, 1u);
 }
