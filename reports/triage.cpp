@@ -41,14 +41,14 @@ Triage::Triage(datasets::Database& db, const std::string& model_dir,
                std::vector<datasets::CatalogEntry> catalog)
     : db_(db), model_(model::IssueClassifier::load(model_dir)), catalog_(std::move(catalog)) {
   auto links = datasets::load_reproducer_links(db);
-  std::vector<std::vector<std::string>> documents;
+  std::vector<model::Tokens> documents;
   for (const auto& l : model::load_labeled_issues(db)) {
     auto it = links.find(l.issue.id);
     labeled_.push_back({l.issue.key(), l.issue.repo, l.issue.number, l.issue.url, l.symptom, l.root_cause,
                         it == links.end() ? std::vector<std::string>{} : it->second});
-    documents.push_back(model::split_tokens(model::extract_features(model_.rules(), l.issue).document));
+    documents.push_back(model::extract_features(model_.rules(), l.issue).tokens);
   }
-  index_ = model::TfidfIndex(documents);
+  index_ = model::TfidfIndex(documents, model_.neighbour_max_document_share());
   for (auto& r : datasets::latest_suite_results(db)) last_suite_[r.repro_id].push_back(std::move(r));
 }
 
@@ -80,7 +80,7 @@ TriageResult Triage::triage(const datasets::IssueRecord& issue) const {
   r.prediction = model_.predict(features);
   r.influences = model::token_influences(model_, features, r.prediction);
 
-  auto matches = index_.nearest(model::split_tokens(features.document), index_.size());
+  auto matches = index_.nearest(features.tokens, index_.size());
   for (size_t i = 0; i < matches.size() && i < kSimilarShown; ++i)
     r.similar.push_back(similar_case(matches[i]));
   // The reproducers modeled on a case, as the report links them (case_reproducers gives those first).
