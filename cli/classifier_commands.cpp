@@ -7,6 +7,7 @@
 #include "classifier/model/classify_store.hpp"
 #include "classifier/model/evaluation.hpp"
 #include "cli/commands.hpp"
+#include "common/atomic_file.hpp"
 #include "cli/text_table.hpp"
 
 namespace faultline::cli {
@@ -26,6 +27,7 @@ struct EvalOptions {
   int folds = 10;
   uint64_t seed = 7;
   double time_split = 0.8;
+  std::string out;
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 };
 
@@ -146,7 +148,9 @@ void eval(const Context& ctx, const EvalOptions& o) {
     e.time_split = model::evaluate_time_split(labeled, o.time_split, model::AxisTraining::standard());
     progress->finish("eval: time split done");
   }
-  ctx.emit(model::evaluation_json(e), evaluation_text(e));
+  auto json = model::evaluation_json(e);
+  if (!o.out.empty()) common::write_file_atomically(o.out, json.dump(2) + "\n");
+  ctx.emit(json, evaluation_text(e));
 }
 
 }  // namespace
@@ -189,6 +193,8 @@ void add_classifier_commands(CLI::App& app, Context& ctx) {
                    "also train on the issues created before this quantile of creation dates and test on "
                    "the newer ones (0: skip)")
       ->check(CLI::Range(0.0, 0.95));
+  eval_cmd->add_option("--out", eval_options->out,
+                       "also write the JSON evaluation to this file (for 'faultline report --evaluation')");
   eval_cmd
       ->add_option("--jobs", eval_options->jobs,
                    "folds trained at once (default: the number of cores); results do not depend on it")

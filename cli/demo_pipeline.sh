@@ -25,6 +25,6 @@ step "train the classifier";             run train > "$work/train.json"
 step "classify every issue";             run classify > "$work/classify.json"
 step "cross-validate ($folds folds)";    run eval --folds "$folds" > "$work/eval.json"
 step "run the reproducer suite";         run suite --mode auto --junit "$work/suite.xml" > "$work/suite.json" || true
-step "write the report";                 run report --out "$work/report" > "$work/report.json"
+step "write the report";                 run report --out "$work/report" --evaluation "$work/eval.json" > "$work/report.json"
 
 "$faultline" demo-summary "$work"

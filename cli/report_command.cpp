@@ -17,6 +17,7 @@ struct ReportOptions {
   std::string formats = "md,csv,tex,json,html";
   bool with_predictions = false;
   std::string sample;
+  std::string evaluation;
 };
 
 void report(const Context& ctx, const ReportOptions& o) {
@@ -33,6 +34,7 @@ void report(const Context& ctx, const ReportOptions& o) {
   options.catalog = reproducers::catalog_of(reproducers::load_manifests(reproducers::default_manifest_dir()));
   options.include_predictions = o.with_predictions;
   options.sample_name = o.sample;
+  options.evaluation_path = o.evaluation;
   const char* api_url = std::getenv("GITHUB_API_URL");
   options.issue_link_host = reports::issue_link_host(api_url ? api_url : "");
   auto data = reports::load_report_data(*db, options);
@@ -78,13 +80,18 @@ void add_report_command(CLI::App& app, Context& ctx) {
                          "only sample)");
   report_cmd->add_flag("--with-predictions", o->with_predictions,
                        "also count predictions for screened-in candidates without a manual label");
+  report_cmd
+      ->add_option("--evaluation", o->evaluation,
+                   "add the classifier's figures and threshold table from this output of "
+                   "'faultline --json eval'")
+      ->check(CLI::ExistingFile);
   report_cmd->callback([&ctx, o] { report(ctx, *o); });
 }
 
 void add_demo_summary_command(CLI::App& app, Context& ctx) {
   auto work_dir = std::make_shared<std::string>();
   auto* summary = app.add_subcommand("demo-summary",
-                                     "Print the ten-line summary of a demo run from the JSON its steps wrote "
+                                     "Print the summary lines of a demo run from the JSON its steps wrote "
                                      "(./run demo calls it last).\n"
                                      "Example: faultline demo-summary out/demo");
   summary->add_option("WORK_DIR", *work_dir, "the demo's working directory")->required();

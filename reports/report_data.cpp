@@ -4,12 +4,15 @@
 #include <cctype>
 #include <set>
 
+#include "common/error.hpp"
+#include "common/text_file.hpp"
 #include "datasets/store/audit_store.hpp"
 #include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
 #include "datasets/store/prediction_store.hpp"
 #include "datasets/store/suite_store.hpp"
+#include "reports/classifier_tables.hpp"
 #include "taxonomy/taxonomy.hpp"
 
 namespace faultline::reports {
@@ -119,6 +122,17 @@ ReportData load_report_data(datasets::Database& db, const ReportOptions& options
     status.mode = r.mode;
   }
   data.gpu_results_by_architecture = datasets::latest_gpu_results_by_architecture(db);
+  if (!options.evaluation_path.empty()) {
+    data.evaluation_origin = options.evaluation_path;
+    try {
+      data.evaluation = nlohmann::json::parse(common::read_text_file(options.evaluation_path));
+    } catch (const nlohmann::json::exception& e) {
+      throw Error(options.evaluation_path + ": not JSON (" + e.what() +
+                  "); give the output of 'faultline --json eval'");
+    }
+    classifier_tables(*data.evaluation, data.audit_kappa,
+                      data.evaluation_origin);  // a bad file fails here, before any output
+  }
   return data;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
@@ -57,6 +58,9 @@ struct ReportData {
   // come from Slurm arrays with one --constraint each).
   std::vector<datasets::SuiteResult> gpu_results_by_architecture;
   std::string issue_link_host = "https://github.com/";  // only issue URLs under it become links
+  // What `faultline eval --json` wrote, when the report was given it; and the file it came from.
+  std::optional<nlohmann::json> evaluation;
+  std::string evaluation_origin;
 };
 
 // The reproducers of a case: those modeled on it — `manual_links` (from `faultline link`) and every
@@ -79,6 +83,7 @@ struct ReportOptions {
   // Passing it keeps a report from writing to the store, which may be read-only.
   std::optional<std::vector<datasets::CatalogEntry>> catalog;
   std::string issue_link_host = "https://github.com/";
+  std::string evaluation_path;  // eval --json output to add the classifier's tables from; none when empty
 };
 
 // The web host whose issue pages a report may link to, for the GitHub API the issues were mined from:

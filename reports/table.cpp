@@ -1,5 +1,6 @@
 #include "reports/table.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 
 #include "common/error.hpp"
@@ -58,9 +59,24 @@ const char* column_type_name(ColumnType type) {
       return "count";
     case ColumnType::share:
       return "share";
+    case ColumnType::measure:
+      return "measure";
     default:
       return "text";
   }
 }
+
+namespace {
+
+std::string printed(const char* format, double x) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, x == 0 ? 0.0 : x);  // no "-0.000"
+  return buffer;
+}
+
+}  // namespace
+
+std::string measure_text(double x) { return printed("%.3f", x); }
+std::string measure_fraction(double x) { return printed("%.6f", x); }
 
 }  // namespace faultline::reports

@@ -1,6 +1,6 @@
-// A report table as data: typed columns (text, count, share), one observation per row, each row marked
-// data, subtotal or total. CSV and JSON write it as it is, for programs; Markdown, LaTeX and HTML show it
-// through display_grid() (reports/table_display.hpp), which may spread one column across, as the study's
+// A report table as data: typed columns (text, count, share, measure), one observation per row, each row
+// marked data, subtotal or total. CSV and JSON write it as it is, for programs; Markdown, LaTeX and HTML show
+// it through display_grid() (reports/table_display.hpp), which may spread one column across, as the study's
 // Table II spreads the repositories.
 #pragma once
 
@@ -11,7 +11,7 @@
 
 namespace faultline::reports {
 
-enum class ColumnType { text, count, share };
+enum class ColumnType { text, count, share, measure };
 enum class RowKind { data, subtotal, total };
 
 struct Column {
@@ -20,14 +20,17 @@ struct Column {
   ColumnType type = ColumnType::text;
 };
 
-// One cell. A share keeps its count and total, so that people read a percentage and programs a fraction.
+// One cell. A share keeps its count and total, so that people read a percentage and programs a fraction;
+// a measure is a figure of merit that is no share of anything (macro-F1, kappa, a threshold).
 struct Value {
   std::string text;     // text columns
   long long count = 0;  // count columns; the numerator of a share
   long long of = 0;     // the denominator of a share
-  static Value of_text(std::string text) { return {std::move(text), 0, 0}; }
-  static Value of_count(long long n) { return {"", n, 0}; }
-  static Value of_share(long long n, long long total) { return {"", n, total}; }
+  double measure = 0;   // measure columns
+  static Value of_text(std::string text) { return {std::move(text), 0, 0, 0}; }
+  static Value of_count(long long n) { return {"", n, 0, 0}; }
+  static Value of_share(long long n, long long total) { return {"", n, total, 0}; }
+  static Value of_measure(double x) { return {"", 0, 0, x}; }
 };
 
 struct Row {
@@ -62,6 +65,9 @@ std::string percent(long long count, long long total);
 std::string fraction(long long count, long long total);
 
 const char* row_kind_name(RowKind kind);        // "data", "subtotal", "total"
-const char* column_type_name(ColumnType type);  // "text", "count", "share"
+const char* column_type_name(ColumnType type);  // "text", "count", "share", "measure"
+// A measure as people read it (three decimals) and as programs read it (six decimals).
+std::string measure_text(double x);
+std::string measure_fraction(double x);
 
 }  // namespace faultline::reports

@@ -13,6 +13,8 @@ std::string shown(const Column& column, const Value& v) {
       return std::to_string(v.count);
     case ColumnType::share:
       return percent(v.count, v.of);
+    case ColumnType::measure:
+      return measure_text(v.measure);
     default:
       return v.text;
   }

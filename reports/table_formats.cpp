@@ -82,6 +82,8 @@ std::string machine_cell(const Column& column, const Value& v) {
       return std::to_string(v.count);
     case ColumnType::share:
       return fraction(v.count, v.of);
+    case ColumnType::measure:
+      return measure_fraction(v.measure);
     default:
       return v.text;
   }
@@ -247,6 +249,9 @@ nlohmann::json to_json(const Table& t) {
           break;
         case ColumnType::share:
           cells[t.columns[i].id] = v.of > 0 ? static_cast<double>(v.count) / static_cast<double>(v.of) : 0.0;
+          break;
+        case ColumnType::measure:
+          cells[t.columns[i].id] = v.measure;
           break;
         default:
           cells[t.columns[i].id] = v.text;

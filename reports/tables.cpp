@@ -4,6 +4,7 @@
 #include <map>
 
 #include "reports/architecture_table.hpp"
+#include "reports/classifier_tables.hpp"
 #include "taxonomy/taxonomy.hpp"
 
 namespace faultline::reports {
@@ -280,6 +281,10 @@ std::vector<Table> all_tables(const ReportData& data) {
                             reproducer_coverage_table(data)};
   if (auto t = architecture_table(data)) tables.push_back(std::move(*t));
   for (auto& t : prediction_tables(data)) tables.push_back(std::move(t));
+  if (data.evaluation) {
+    for (auto& t : classifier_tables(*data.evaluation, data.audit_kappa, data.evaluation_origin))
+      tables.push_back(std::move(t));
+  }
   return tables;
 }
 

@@ -24,7 +24,7 @@ Table reproducer_coverage_table(const ReportData& data);
 std::vector<Table> prediction_tables(const ReportData& data);
 
 // The study's tables over the manual labels, the reproducer × GPU architecture table when there is one,
-// then the prediction tables.
+// then the prediction tables, then the classifier's evaluation when the report was given one.
 std::vector<Table> all_tables(const ReportData& data);
 
 }  // namespace faultline::reports

@@ -57,7 +57,7 @@ with tempfile.TemporaryDirectory() as tmp:
     keys = make_slice(data)
     first = run_demo(data, work)
     lines = first.strip().splitlines()
-    assert len(lines) == 10, first
+    assert len(lines) == 11, first
 
     db = sqlite3.connect(os.path.join(work, "faultline.db"))
     one = lambda sql: db.execute(sql).fetchone()[0]
@@ -87,6 +87,13 @@ with tempfile.TemporaryDirectory() as tmp:
     assert adjudicated == one("SELECT COUNT(*) FROM final_labels WHERE provenance='adjudicated'")
     assert number(r"model ([0-9a-f]{16})", first) == one("SELECT DISTINCT model_version FROM predictions")
     assert int(number(r"predictions:\s+(\d+) issues classified", first)) == one("SELECT COUNT(*) FROM predictions")
+    # The time split tests on the newest dated labeled issues and trains on the older: together every dated one,
+    # and the test part holds none older than any training issue.
+    older, newer = int(number(r"time split: (\d+) older", first)), int(number(r"(\d+) newer test", first))
+    dated = sorted(r[0] for r in db.execute(
+        "SELECT i.created FROM final_labels f JOIN issues i ON i.id = f.issue_id WHERE i.created != ''"))
+    assert older + newer == len(dated), first
+    assert older > 0 and newer > 0 and dated[older - 1] < dated[older], first
     run_id = one("SELECT MAX(id) FROM suite_runs")
     suite_line = next(l for l in lines if l.startswith("suite:"))
     # "suite: build: 4 reproduced, 36 built; host: ...": each count is of one mode and one outcome.
