@@ -16,5 +16,6 @@ void add_show_command(CLI::App& app, Context& ctx);          // show
 void add_demo_summary_command(CLI::App& app, Context& ctx);  // demo-summary
 void add_repro_commands(CLI::App& app, Context& ctx);        // repro, suite, link, doctor
 void add_mine_command(CLI::App& app, Context& ctx);          // mine
+void add_triage_command(CLI::App& app, Context& ctx);        // triage
 
 }  // namespace faultline::cli

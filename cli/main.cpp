@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
   faultline::cli::add_demo_summary_command(app, ctx);
   faultline::cli::add_repro_commands(app, ctx);
   faultline::cli::add_mine_command(app, ctx);
+  faultline::cli::add_triage_command(app, ctx);
 
   auto reading = faultline::cli::read_command_line(app, std::vector<std::string>(argv + 1, argv + argc));
   if (reading.unknown) {

@@ -69,6 +69,8 @@ class IssueClassifier {
   // Hash of the training data, the parameters chosen and the rules: recorded with every prediction.
   const std::string& version() const { return version_; }
   double abstain_below() const { return abstain_below_; }
+  // Terms in more than this share of the labeled issues are left out of the neighbour search.
+  double neighbour_max_document_share() const { return neighbour_max_document_share_; }
 
  private:
   RuleSet rules_ = RuleSet::builtin();

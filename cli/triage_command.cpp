@@ -1,0 +1,85 @@
+#include <filesystem>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "classifier/model/classify_store.hpp"
+#include "cli/commands.hpp"
+#include "common/repository_name.hpp"
+#include "common/text_file.hpp"
+#include "datasets/store/snapshot.hpp"
+#include "reports/triage.hpp"
+#include "reproducers/environment.hpp"
+#include "reproducers/manifest.hpp"
+#include "reproducers/suite.hpp"
+
+namespace faultline::cli {
+
+namespace {
+
+struct TriageOptions {
+  std::string issue;  // OWNER/NAME#N, FILE.json or -
+  std::string batch;
+  std::string model_dir;
+};
+
+// "-" is stdin, an existing file is a record, anything else must be an issue key of the store.
+datasets::IssueRecord issue_to_triage(const reports::Triage& triage, const std::string& argument) {
+  if (argument == "-") {
+    std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+    return datasets::parse_record(text, "stdin");
+  }
+  if (std::filesystem::is_regular_file(argument)) {
+    return datasets::parse_record(common::read_text_file(argument), argument);
+  }
+  if (argument.find('#') == std::string::npos) {
+    throw Error("triage: '" + argument + "' is neither a file nor an issue key OWNER/NAME#NUMBER");
+  }
+  auto [repo, number] = common::parse_issue_key(argument);
+  return triage.stored_issue(repo, number);
+}
+
+void triage(const Context& ctx, const TriageOptions& o) {
+  if (o.issue.empty() == o.batch.empty()) {
+    throw CLI::ValidationError("triage",
+                               "give one issue (OWNER/NAME#N, FILE.json or -) or --batch FILE.jsonl");
+  }
+  auto db = ctx.open_db();
+  // The manifests as they are now, read and not registered: triage never writes to the store.
+  reports::Triage t(
+      *db, o.model_dir.empty() ? model::default_model_dir(ctx.db_path) : o.model_dir,
+      reproducers::catalog_of(reproducers::load_manifests(reproducers::default_manifest_dir())));
+  if (!o.issue.empty()) {
+    auto r = t.triage(issue_to_triage(t, o.issue));
+    ctx.emit(reports::triage_json(r), reports::triage_text(r));
+    return;
+  }
+  // Every record is checked before the first is triaged, so a bad line leaves no partial output.
+  auto records = datasets::read_snapshot(o.batch);
+  for (size_t i = 0; i < records.size(); ++i) {
+    auto r = t.triage(records[i]);
+    ctx.emit(reports::triage_json(r), (i ? "\n" : "") + reports::triage_text(r));
+  }
+}
+
+}  // namespace
+
+void add_triage_command(CLI::App& app, Context& ctx) {
+  auto options = std::make_shared<TriageOptions>();
+  auto* cmd = app.add_subcommand(
+      "triage",
+      "Triage one issue: predicted scope, symptom and root cause with probabilities and whether it would be "
+      "queued for a person, the rules and tokens behind each decision, the 5 most similar labeled issues, "
+      "and "
+      "the reproducers to try with their last suite outcome. The issue is one in the store (OWNER/NAME#N), a "
+      "corpus record in a JSON file, or one on stdin (-); --batch triages every record of a JSONL file (with "
+      "--json, one object per line).\n"
+      "Example: faultline triage NVIDIA/cutlass#12");
+  auto* issue = cmd->add_option("issue", options->issue, "OWNER/NAME#NUMBER, FILE.json or - (stdin)");
+  cmd->add_option("--batch", options->batch, "JSONL file of corpus records, one per line")->excludes(issue);
+  cmd->add_option("--models", options->model_dir, "model directory (default: <db>.models)");
+  cmd->callback([&ctx, options] { triage(ctx, *options); });
+}
+
+}  // namespace faultline::cli

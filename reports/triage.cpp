@@ -1,0 +1,226 @@
+#include "reports/triage.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "classifier/model/classify_store.hpp"
+#include "datasets/store/issue_store.hpp"
+#include "reports/report_data.hpp"
+
+namespace faultline::reports {
+
+namespace {
+
+std::string probability(double p) {
+  char buffer[16];
+  std::snprintf(buffer, sizeof buffer, "%.2f", p);
+  return buffer;
+}
+
+// A drop as the text shows it: "-0.030", or "<0.001" where three decimals would show none.
+std::string drop(double d) {
+  if (d < 0.0005) return "<0.001";
+  char buffer[16];
+  std::snprintf(buffer, sizeof buffer, "-%.3f", d);
+  return buffer;
+}
+
+// Issue text comes from outside: on a terminal it must not start lines of its own or send escape codes.
+std::string one_line(const std::string& text) {
+  std::string out = text;
+  for (char& c : out) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  }
+  return out;
+}
+
+}  // namespace
+
+Triage::Triage(datasets::Database& db, const std::string& model_dir,
+               std::vector<datasets::CatalogEntry> catalog)
+    : db_(db), model_(model::IssueClassifier::load(model_dir)), catalog_(std::move(catalog)) {
+  auto links = datasets::load_reproducer_links(db);
+  std::vector<model::Tokens> documents;
+  for (const auto& l : model::load_labeled_issues(db)) {
+    auto it = links.find(l.issue.id);
+    labeled_.push_back({l.issue.key(), l.issue.repo, l.issue.number, l.issue.url, l.symptom, l.root_cause,
+                        it == links.end() ? std::vector<std::string>{} : it->second});
+    documents.push_back(model::extract_features(model_.rules(), l.issue).tokens);
+  }
+  index_ = model::TfidfIndex(documents, model_.neighbour_max_document_share());
+  for (auto& r : datasets::latest_suite_results(db)) last_suite_[r.repro_id].push_back(std::move(r));
+}
+
+datasets::IssueRecord Triage::stored_issue(const std::string& repo, int64_t number) const {
+  std::vector<datasets::IssueRecord> issue{
+      datasets::load_issue(db_, datasets::require_issue(db_, repo, number, "triage"))};
+  datasets::attach_comment_discussions(db_, issue);
+  return issue.front();
+}
+
+TriageReproducer Triage::reproducer(const std::string& id, const std::string& title) const {
+  auto it = last_suite_.find(id);
+  return {id, title, it == last_suite_.end() ? std::vector<datasets::SuiteResult>{} : it->second};
+}
+
+SimilarCase Triage::similar_case(const model::Neighbour& n) const {
+  const Labeled& l = labeled_[n.item];
+  return {l.issue, l.url, l.symptom, l.root_cause, n.similarity};
+}
+
+TriageResult Triage::triage(const datasets::IssueRecord& issue) const {
+  TriageResult r;
+  r.issue = issue.key();
+  r.url = issue.url;
+  r.title = issue.title;
+  r.model_version = model_.version();
+  r.abstain_below = model_.abstain_below();
+  auto features = model::extract_features(model_.rules(), issue);
+  r.prediction = model_.predict(features);
+  r.influences = model::token_influences(model_, features, r.prediction);
+
+  auto matches = index_.nearest(features.tokens, index_.size());
+  for (size_t i = 0; i < matches.size() && i < kSimilarShown; ++i)
+    r.similar.push_back(similar_case(matches[i]));
+  // The reproducers modeled on a case, as the report links them (case_reproducers gives those first).
+  for (const auto& m : matches) {
+    const Labeled& l = labeled_[m.item];
+    Case c;
+    c.repo = l.repo;
+    c.number = l.number;
+    c.symptom = l.symptom;
+    c.root_cause = l.root_cause;
+    for (const auto& link : case_reproducers(c, l.manual_links, catalog_)) {
+      if (link.how != "source") continue;
+      auto entry =
+          std::find_if(catalog_.begin(), catalog_.end(), [&](const auto& e) { return e.id == link.id; });
+      // A `faultline link` to a reproducer the manifests no longer have keeps its id, without a title.
+      r.similar_modeled.push_back(
+          {reproducer(link.id, entry == catalog_.end() ? "" : entry->title), similar_case(m)});
+    }
+    if (!r.similar_modeled.empty()) break;
+  }
+  for (const auto& e : catalog_) {
+    if (e.root_cause == r.prediction.root_cause)
+      r.root_cause_reproducers.push_back(reproducer(e.id, e.title));
+  }
+  return r;
+}
+
+namespace {
+
+nlohmann::json decision_json(const std::string& label, double p) { return {{"label", label}, {"p", p}}; }
+
+nlohmann::json influences_json(const std::vector<model::TokenInfluence>& influences) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& i : influences) out.push_back({{"token", i.token}, {"drop", i.drop}});
+  return out;
+}
+
+nlohmann::json similar_json(const SimilarCase& c) {
+  return {{"issue", c.issue},
+          {"url", c.url},
+          {"symptom", c.symptom},
+          {"root_cause", c.root_cause},
+          {"similarity", c.similarity}};
+}
+
+nlohmann::json reproducer_json(const TriageReproducer& r) {
+  nlohmann::json last = nlohmann::json::array();
+  for (const auto& s : r.last_suite) {
+    last.push_back({{"mode", s.mode}, {"variant", s.variant}, {"outcome", s.outcome}});
+  }
+  return {{"id", r.id}, {"title", r.title}, {"last_suite", last}};
+}
+
+std::string last_suite_text(const TriageReproducer& r) {
+  if (r.last_suite.empty()) return "never run";
+  std::string out;
+  for (const auto& s : r.last_suite)
+    out += (out.empty() ? "" : ", ") + s.mode + " " + s.variant + " " + s.outcome;
+  return out;
+}
+
+std::string influences_text(const std::vector<model::TokenInfluence>& influences) {
+  if (influences.empty()) return "none";
+  std::string out;
+  for (const auto& i : influences) out += (out.empty() ? "" : ", ") + i.token + " (" + drop(i.drop) + ")";
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json triage_json(const TriageResult& r) {
+  const auto& p = r.prediction;
+  nlohmann::json similar = nlohmann::json::array(), modeled = nlohmann::json::array(),
+                 related = nlohmann::json::array();
+  for (const auto& c : r.similar) similar.push_back(similar_json(c));
+  for (const auto& m : r.similar_modeled) {
+    auto j = reproducer_json(m.reproducer);
+    j["modeled_on"] = similar_json(m.modeled_on);
+    modeled.push_back(j);
+  }
+  for (const auto& rep : r.root_cause_reproducers) related.push_back(reproducer_json(rep));
+  return {{"issue", {{"key", r.issue}, {"url", r.url}, {"title", r.title}}},
+          {"model_version", r.model_version},
+          {"scope", decision_json(p.scope, p.scope_p)},
+          {"symptom", decision_json(p.symptom, p.symptom_p)},
+          {"root_cause", decision_json(p.root_cause, p.root_cause_p)},
+          {"queued", p.abstain},
+          {"abstain_below", r.abstain_below},
+          {"rules_fired", p.rules_fired},
+          {"moved_by",
+           {{"scope", influences_json(r.influences.scope)},
+            {"symptom", influences_json(r.influences.symptom)},
+            {"root_cause", influences_json(r.influences.root_cause)}}},
+          {"tokens_tried", r.influences.tokens_tried},
+          {"tokens_distinct", r.influences.tokens_distinct},
+          {"similar", similar},
+          {"similar_case_reproducers", modeled},
+          {"root_cause_reproducers", related}};
+}
+
+std::string triage_text(const TriageResult& r) {
+  const auto& p = r.prediction;
+  std::string t = r.issue + "  " + one_line(r.url) + "\n";
+  t += "title:       " + one_line(r.title) + "\n";
+  t += "scope:       " + p.scope +
+       (p.scope == "unknown" ? " (no scope model)" : " (p " + probability(p.scope_p) + ")") + "\n";
+  t += "symptom:     " + p.symptom + " (p " + probability(p.symptom_p) + ")\n";
+  t += "root cause:  " + p.root_cause + " (p " + probability(p.root_cause_p) + ")\n";
+  t += "queue:       " +
+       std::string(p.abstain ? "would be queued for a person (a probability is below "
+                             : "would not be queued (both probabilities are at least ") +
+       probability(r.abstain_below) + "); model " + r.model_version + "\n";
+  std::string fired;
+  for (const auto& id : p.rules_fired) fired += (fired.empty() ? "" : ", ") + id;
+  t += "rules fired: " + (fired.empty() ? std::string("none") : fired) + "\n";
+  t += "tokens whose removal lowers each decision's probability most (by how much; " +
+       std::to_string(r.influences.tokens_tried) + " of " + std::to_string(r.influences.tokens_distinct) +
+       " distinct tokens tried):\n";
+  if (p.scope != "unknown") t += "  scope:       " + influences_text(r.influences.scope) + "\n";
+  t += "  symptom:     " + influences_text(r.influences.symptom) + "\n";
+  t += "  root cause:  " + influences_text(r.influences.root_cause) + "\n";
+  t += "most similar labeled issues:\n";
+  if (r.similar.empty()) t += "  none shares a token with it\n";
+  for (const auto& c : r.similar) {
+    t += "  " + probability(c.similarity) + "  " + c.issue + "  " + c.symptom + " / " + c.root_cause + "  " +
+         one_line(c.url) + "\n";
+  }
+  if (r.similar_modeled.empty()) {
+    t += "reproducer modeled on a similar case: none (no similar labeled issue has one)\n";
+  }
+  for (const auto& m : r.similar_modeled) {
+    t += "reproducer modeled on a similar case: " + m.reproducer.id + " (" + m.modeled_on.issue +
+         ", similarity " + probability(m.modeled_on.similarity) + "): " + one_line(m.reproducer.title) +
+         "; last suite: " + last_suite_text(m.reproducer) + "\n";
+  }
+  t += "reproducers of " + p.root_cause + ":" + (r.root_cause_reproducers.empty() ? " none\n" : "\n");
+  for (const auto& rep : r.root_cause_reproducers) {
+    t += "  " + rep.id + ": " + one_line(rep.title) + "; last suite: " + last_suite_text(rep) + "\n";
+  }
+  return t;
+}
+
+}  // namespace faultline::reports
