@@ -142,9 +142,12 @@ void IssueClassifier::save(const std::string& directory) const {
 
 IssueClassifier IssueClassifier::load(const std::string& directory) {
   std::string path = directory + "/model.json";
-  if (!std::filesystem::exists(path)) {
-    throw Error(directory + ": no trained model here (run 'faultline train' first)");
+  std::error_code error;
+  bool found = std::filesystem::exists(path, error);
+  if (error) {  // e.g. a model directory of another user (train makes it private to its owner)
+    throw Error(directory + ": cannot read the model (" + error.message() + ")");
   }
+  if (!found) throw Error(directory + ": no trained model here (run 'faultline train' first)");
   IssueClassifier c;
   try {
     auto j = nlohmann::json::parse(common::read_text_file(path));

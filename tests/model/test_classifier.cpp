@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -308,4 +309,20 @@ TEST(Evaluation, TheTimeSplitTestsOnTheNewestIssuesOnly) {
   EXPECT_EQ(split.test, 6);
   EXPECT_EQ(split.symptom.combined.n, 6);
   EXPECT_THROW(evaluate_time_split(corpus, 0.01, quick()), faultline::Error);  // nothing to train on
+}
+
+TEST(Classifier, AModelDirectoryThatCannotBeReadIsAClearError) {
+  if (geteuid() == 0) GTEST_SKIP() << "root reads every directory";
+  faultline::testing::TempDir dir;
+  std::string models = dir.file("m");
+  IssueClassifier::train(tiny_corpus(), {}, quick()).save(models);
+  std::filesystem::permissions(models, std::filesystem::perms::none);
+  std::string message;
+  try {
+    IssueClassifier::load(models);
+  } catch (const faultline::Error& e) {
+    message = e.what();
+  }
+  std::filesystem::permissions(models, std::filesystem::perms::owner_all);
+  EXPECT_NE(message.find(models + ": cannot read the model"), std::string::npos) << message;
 }
