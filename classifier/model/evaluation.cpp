@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <tuple>
+#include <utility>
 
 #include "common/error.hpp"
 #include "common/largest_entry.hpp"
@@ -73,6 +75,28 @@ FoldResult run_fold(const std::vector<LabeledIssue>& labeled, const std::vector<
   return r;
 }
 
+// Both axes scored over the held-out items of `results`, in order.
+std::pair<AxisEvaluation, AxisEvaluation> score_held_out(const std::vector<FoldResult>& results) {
+  Column symptom, cause;
+  for (const auto& r : results) {
+    for (const auto& h : r.symptom) symptom.add(h);
+    for (const auto& h : r.root_cause) cause.add(h);
+  }
+  return {symptom.score(), cause.score()};
+}
+
+nlohmann::json baselines_json(const AxisEvaluation& symptom, const AxisEvaluation& root_cause) {
+  return {{"majority",
+           {{"symptom", metrics_json(symptom.majority, false)},
+            {"root_cause", metrics_json(root_cause.majority, false)}}},
+          {"rules",
+           {{"symptom", metrics_json(symptom.rules, false)},
+            {"root_cause", metrics_json(root_cause.rules, false)}}},
+          {"fasttext",
+           {{"symptom", metrics_json(symptom.fasttext, false)},
+            {"root_cause", metrics_json(root_cause.fasttext, false)}}}};
+}
+
 }  // namespace
 
 Evaluation evaluate(const std::vector<LabeledIssue>& labeled, int folds, uint64_t seed,
@@ -105,12 +129,8 @@ Evaluation evaluate(const std::vector<LabeledIssue>& labeled, int folds, uint64_
     report.root_cause_accuracy = static_cast<double>(root_cause_correct) / report.held_out;
     if (progress) progress(report);
   });
-  Column symptom, cause;
-  for (const auto& r : results) {
-    for (const auto& h : r.symptom) symptom.add(h);
-    for (const auto& h : r.root_cause) cause.add(h);
-  }
-  return {static_cast<int>(labeled.size()), folds, symptom.score(), cause.score()};
+  auto [symptom, cause] = score_held_out(results);
+  return {static_cast<int>(labeled.size()), folds, symptom, cause};
 }
 
 TimeSplit evaluate_time_split(const std::vector<LabeledIssue>& labeled, double share,
@@ -134,12 +154,7 @@ TimeSplit evaluate_time_split(const std::vector<LabeledIssue>& labeled, double s
     split.train += part.back() == 1;
     split.test += part.back() == 0;
   }
-  FoldResult r = run_fold(labeled, part, 0, training);
-  Column symptom, cause;
-  for (const auto& h : r.symptom) symptom.add(h);
-  for (const auto& h : r.root_cause) cause.add(h);
-  split.symptom = symptom.score();
-  split.root_cause = cause.score();
+  std::tie(split.symptom, split.root_cause) = score_held_out({run_fold(labeled, part, 0, training)});
   return split;
 }
 
@@ -148,15 +163,7 @@ nlohmann::json evaluation_json(const Evaluation& e) {
                       {"folds", e.folds},
                       {"symptom", metrics_json(e.symptom.combined, true)},
                       {"root_cause", metrics_json(e.root_cause.combined, true)}};
-  j["baselines"] = {{"majority",
-                     {{"symptom", metrics_json(e.symptom.majority, false)},
-                      {"root_cause", metrics_json(e.root_cause.majority, false)}}},
-                    {"rules",
-                     {{"symptom", metrics_json(e.symptom.rules, false)},
-                      {"root_cause", metrics_json(e.root_cause.rules, false)}}},
-                    {"fasttext",
-                     {{"symptom", metrics_json(e.symptom.fasttext, false)},
-                      {"root_cause", metrics_json(e.root_cause.fasttext, false)}}}};
+  j["baselines"] = baselines_json(e.symptom, e.root_cause);
   if (e.time_split) {
     const auto& t = *e.time_split;
     j["time_split"] = {{"cut", t.cut},
@@ -165,16 +172,7 @@ nlohmann::json evaluation_json(const Evaluation& e) {
                        {"undated", t.undated},
                        {"symptom", metrics_json(t.symptom.combined, true)},
                        {"root_cause", metrics_json(t.root_cause.combined, true)},
-                       {"baselines",
-                        {{"majority",
-                          {{"symptom", metrics_json(t.symptom.majority, false)},
-                           {"root_cause", metrics_json(t.root_cause.majority, false)}}},
-                         {"rules",
-                          {{"symptom", metrics_json(t.symptom.rules, false)},
-                           {"root_cause", metrics_json(t.root_cause.rules, false)}}},
-                         {"fasttext",
-                          {{"symptom", metrics_json(t.symptom.fasttext, false)},
-                           {"root_cause", metrics_json(t.root_cause.fasttext, false)}}}}}};
+                       {"baselines", baselines_json(t.symptom, t.root_cause)}};
   }
   return j;
 }
