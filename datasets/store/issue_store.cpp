@@ -101,7 +101,8 @@ const char* const kIssueColumns =
     "i.env, i.discussion, i.scope, i.scope_reason, i.raw_json FROM issues i "
     "JOIN repositories r ON r.id = i.repository_id ";
 
-IssueRecord read_issue(Statement& s) {
+// Columns 0–7, the same in kIssueColumns and kHeadlineColumns.
+IssueRecord read_headline_start(Statement& s) {
   IssueRecord r;
   r.id = s.integer(0);
   r.repo = s.text(1);
@@ -111,12 +112,22 @@ IssueRecord read_issue(Statement& s) {
   r.created = s.text(5);
   r.updated = s.text(6);
   r.title = s.text(7);
+  return r;
+}
+
+// The scope decision and its reason, in columns `at` and `at` + 1.
+void read_scope(Statement& s, int at, IssueRecord& r) {
+  if (!s.is_null(at)) r.scope = s.text(at);
+  if (!s.is_null(at + 1)) r.scope_reason = s.text(at + 1);
+}
+
+IssueRecord read_issue(Statement& s) {
+  IssueRecord r = read_headline_start(s);
   r.body = s.text(8);
   r.error_lines = nlohmann::json::parse(s.text(9)).get<std::vector<std::string>>();
   r.env = s.text(10);
   r.discussion = s.text(11);
-  if (!s.is_null(12)) r.scope = s.text(12);
-  if (!s.is_null(13)) r.scope_reason = s.text(13);
+  read_scope(s, 12, r);
   if (!s.is_null(14)) r.raw_json = s.text(14);
   return r;
 }
@@ -196,17 +207,8 @@ const char* const kHeadlineColumns =
     "i.scope_reason FROM issues i JOIN repositories r ON r.id = i.repository_id ";
 
 IssueRecord read_headline(Statement& s) {
-  IssueRecord r;
-  r.id = s.integer(0);
-  r.repo = s.text(1);
-  r.number = s.integer(2);
-  r.url = s.text(3);
-  r.state = s.text(4);
-  r.created = s.text(5);
-  r.updated = s.text(6);
-  r.title = s.text(7);
-  if (!s.is_null(8)) r.scope = s.text(8);
-  if (!s.is_null(9)) r.scope_reason = s.text(9);
+  IssueRecord r = read_headline_start(s);
+  read_scope(s, 8, r);
   return r;
 }
 
