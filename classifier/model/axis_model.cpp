@@ -63,6 +63,13 @@ std::vector<double> rules_by_class(const Distribution* rule_scores, const std::v
   return out;
 }
 
+// The distinct labels, sorted: an axis's classes.
+std::vector<std::string> classes_of(std::vector<std::string> labels) {
+  std::sort(labels.begin(), labels.end());
+  labels.erase(std::unique(labels.begin(), labels.end()), labels.end());
+  return labels;
+}
+
 size_t class_index(const std::vector<std::string>& classes, const std::string& label) {
   return static_cast<size_t>(std::lower_bound(classes.begin(), classes.end(), label) - classes.begin());
 }
@@ -193,9 +200,7 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
   AxisModel m;
   m.axis_ = axis;
   m.majority_ = majority_label(examples);
-  m.classes_ = labels;
-  std::sort(m.classes_.begin(), m.classes_.end());
-  m.classes_.erase(std::unique(m.classes_.begin(), m.classes_.end()), m.classes_.end());
+  m.classes_ = classes_of(labels);
   std::vector<size_t> gold;
   for (const auto& l : labels) gold.push_back(class_index(m.classes_, l));
 
@@ -299,8 +304,6 @@ nlohmann::json AxisModel::describe() const {
           {"prior_correction", weights_.prior_correction},
           {"temperature", weights_.temperature},
           {"majority", majority_},
-          {"classes", classes_},
-          {"log_priors", log_priors_},
           {"training_labels", training_labels_}};
 }
 
@@ -325,18 +328,17 @@ AxisModel AxisModel::load(const std::string& directory, const std::string& axis)
     m.weights_.prior_correction = j.at("prior_correction").get<double>();
     m.weights_.temperature = j.at("temperature").get<double>();
     m.majority_ = j.at("majority").get<std::string>();
-    m.classes_ = j.at("classes").get<std::vector<std::string>>();
-    m.log_priors_ = j.at("log_priors").get<std::vector<double>>();
     m.training_labels_ = j.at("training_labels").get<std::vector<std::string>>();
   } catch (const nlohmann::json::exception& e) {
     throw Error(path + ": damaged model description (" + e.what() +
                 "), or one written by an older faultline; retrain with 'faultline train'");
   }
-  bool consistent =
-      std::is_sorted(m.classes_.begin(), m.classes_.end()) && m.log_priors_.size() == m.classes_.size();
-  if (!consistent || m.weights_.temperature <= 0) {
+  if (m.training_labels_.empty() || m.weights_.temperature <= 0) {
     throw Error(path + ": inconsistent model description; retrain with 'faultline train'");
   }
+  // Classes and priors follow from the training labels, as in train().
+  m.classes_ = classes_of(m.training_labels_);
+  m.log_priors_ = log_priors_of(m.training_labels_, m.classes_);
   m.fasttext_ = FastTextModel::load(directory + "/" + axis + ".ftz");
   return m;
 }

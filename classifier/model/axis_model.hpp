@@ -93,9 +93,9 @@ class AxisModel {
   FastTextParams params_;
   AxisWeights weights_;
   std::string majority_;
-  std::vector<std::string> classes_;          // sorted
+  std::vector<std::string> classes_;          // sorted; derived from training_labels_
   std::vector<double> log_priors_;            // by class, smoothed shares of the training labels
-  std::vector<std::string> training_labels_;  // by training example, for the neighbour vote
+  std::vector<std::string> training_labels_;  // by training example: the neighbour vote, classes, priors
 };
 
 // Fold of each example, stratified by label: within each label, a seeded shuffle dealt round-robin.
