@@ -2,13 +2,13 @@
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <thread>
 
 #include "classifier/model/classify_store.hpp"
 #include "classifier/model/evaluation.hpp"
 #include "cli/commands.hpp"
-#include "common/atomic_file.hpp"
 #include "cli/text_table.hpp"
+#include "common/atomic_file.hpp"
+#include "common/parallel_tasks.hpp"
 
 namespace faultline::cli {
 
@@ -28,7 +28,7 @@ struct EvalOptions {
   uint64_t seed = 7;
   double time_split = 0.8;
   std::string out;
-  int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  int jobs = common::default_jobs();
 };
 
 std::string model_dir(const Context& ctx, const std::string& chosen) {

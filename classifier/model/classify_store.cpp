@@ -5,9 +5,9 @@
 #include <future>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <thread>
 #include <tuple>
 
+#include "common/parallel_tasks.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
 #include "datasets/store/prediction_store.hpp"
@@ -99,7 +99,7 @@ ClassifySummary classify_store(datasets::Database& db, const std::string& model_
   summary.version = model.version();
   // Each issue's prediction is its own (the same on any thread), so batches are predicted on every core
   // while this thread reads the next batch and writes the previous one's predictions in order.
-  const int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int jobs = common::default_jobs();
   // One transaction for the whole table (a killed classify leaves the old predictions), read in batches.
   db.transaction([&] {
     datasets::PredictionWriter writer(db);
