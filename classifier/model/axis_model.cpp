@@ -43,13 +43,25 @@ constexpr double kProbabilityFloor = 1e-4;  // what fastText's log probability i
 constexpr double kVoteSmoothing = 0.1;      // similarity mass added to every class of a neighbour vote
 constexpr double kCountSmoothing = 0.5;     // pseudo-count of every class in the priors
 
-std::vector<double> log_fasttext_by_class(const Distribution& fasttext,
-                                          const std::vector<std::string>& classes) {
-  std::vector<double> out;
+// Where each class is among a fastText model's labels (SIZE_MAX: a class the model never saw).
+std::vector<size_t> fasttext_labels_of(const std::vector<std::string>& classes, const FastTextModel& model) {
+  std::vector<size_t> out;
   for (const auto& c : classes) {
-    auto it = fasttext.find(c);
-    out.push_back(std::log(std::max(it == fasttext.end() ? 0.0 : it->second, kProbabilityFloor)));
+    const auto& labels = model.labels();
+    auto it = std::find(labels.begin(), labels.end(), c);
+    out.push_back(it == labels.end() ? SIZE_MAX : static_cast<size_t>(it - labels.begin()));
   }
+  return out;
+}
+
+// fastText's log probability of each class, clipped at the floor; `word_ids` are the model's ids of the tokens.
+std::vector<double> log_fasttext_by_class(const FastTextModel& model, const std::vector<size_t>& label_of_class,
+                                          const std::vector<int32_t>& word_ids, const Tokens& tokens) {
+  const std::vector<double> p = model.probabilities(word_ids, tokens);
+  std::vector<double> out;
+  out.reserve(label_of_class.size());
+  for (size_t label : label_of_class)
+    out.push_back(std::log(std::max(label == SIZE_MAX ? 0.0 : p[label], kProbabilityFloor)));
   return out;
 }
 
@@ -232,6 +244,9 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
     }
     TfidfIndex index(fold_tokens, training.neighbour_max_document_share);
     auto priors = log_priors_of(fold_labels, m.classes_);
+    std::vector<std::vector<size_t>> label_of_class;  // by grid setting: its fold model's label of each class
+    for (size_t g = 0; g < grid; ++g)
+      label_of_class.push_back(fasttext_labels_of(m.classes_, models[g * (folds + 1) + f]));
     for (size_t i : test_rows[f]) {
       auto neighbours = index.nearest(tokens[i], training.neighbours);
       AxisEvidence base;
@@ -239,9 +254,10 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
       base.log_neighbours = neighbour_vote(&neighbours, fold_labels, m.classes_);
       base.log_prior = priors;
       for (size_t g = 0; g < grid; ++g) {
+        const FastTextModel& model = models[g * (folds + 1) + f];
         evidence[g][i] = base;
         evidence[g][i].log_fasttext =
-            log_fasttext_by_class(models[g * (folds + 1) + f].predict(examples[i].document), m.classes_);
+            log_fasttext_by_class(model, label_of_class[g], model.word_ids(tokens[i]), tokens[i]);
       }
     }
   }
@@ -272,6 +288,7 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
     if (loss < best_loss - 1e-9) best_loss = loss, m.weights_.temperature = t;
   }
   m.fasttext_ = std::move(models[best_grid * (folds + 1) + folds]);
+  m.fasttext_label_of_class_ = fasttext_labels_of(m.classes_, m.fasttext_);
   m.log_priors_ = log_priors_of(labels, m.classes_);
   m.training_labels_ = labels;
   return m;
@@ -279,7 +296,8 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
 
 Distribution AxisModel::predict(const Tokens& tokens, const AxisInputs& inputs) const {
   AxisEvidence e;
-  e.log_fasttext = log_fasttext_by_class(fasttext_.predict(tokens), classes_);
+  e.log_fasttext = log_fasttext_by_class(fasttext_, fasttext_label_of_class_,
+                                         inputs.word_ids ? *inputs.word_ids : fasttext_.word_ids(tokens), tokens);
   e.rules = rules_by_class(inputs.rule_scores, classes_);
   e.log_neighbours = neighbour_vote(inputs.neighbours, training_labels_, classes_);
   e.log_prior = log_priors_;
@@ -340,6 +358,7 @@ AxisModel AxisModel::load(const std::string& directory, const std::string& axis)
   m.classes_ = classes_of(m.training_labels_);
   m.log_priors_ = log_priors_of(m.training_labels_, m.classes_);
   m.fasttext_ = FastTextModel::load(directory + "/" + axis + ".ftz");
+  m.fasttext_label_of_class_ = fasttext_labels_of(m.classes_, m.fasttext_);
   return m;
 }
 

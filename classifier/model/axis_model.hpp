@@ -65,6 +65,8 @@ std::vector<double> neighbour_vote(const std::vector<Neighbour>* neighbours,
 struct AxisInputs {
   const Distribution* rule_scores = nullptr;
   const std::vector<Neighbour>* neighbours = nullptr;  // in the index built from the training documents
+  // The fastText ids of the tokens, from a WordTable of fasttext_vocabulary(); looked up when absent.
+  const std::vector<int32_t>* word_ids = nullptr;
 };
 
 class AxisModel {
@@ -82,6 +84,7 @@ class AxisModel {
   std::string predict_rules(const Distribution& rule_scores) const;
   const std::string& majority() const { return majority_; }
   const AxisWeights& weights() const { return weights_; }
+  std::vector<std::string> fasttext_vocabulary() const { return fasttext_.vocabulary(); }
 
   void save(const std::string& directory) const;
   static AxisModel load(const std::string& directory, const std::string& axis);
@@ -96,6 +99,7 @@ class AxisModel {
   std::vector<std::string> classes_;          // sorted; derived from training_labels_
   std::vector<double> log_priors_;            // by class, smoothed shares of the training labels
   std::vector<std::string> training_labels_;  // by training example: the neighbour vote, classes, priors
+  std::vector<size_t> fasttext_label_of_class_;  // index in fasttext_.labels(), or SIZE_MAX if it has none
 };
 
 // Fold of each example, stratified by label: within each label, a seeded shuffle dealt round-robin.

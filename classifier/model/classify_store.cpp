@@ -4,7 +4,7 @@
 #include <chrono>
 #include <future>
 #include <nlohmann/json.hpp>
-#include <optional>
+#include <memory>
 #include <tuple>
 
 #include "common/parallel_tasks.hpp"
@@ -68,7 +68,8 @@ TrainSummary train_from_store(datasets::Database& db, const std::string& model_d
 
 namespace {
 
-// One batch on its way: predicted on `jobs` threads while the caller reads the next batch from the store.
+// One batch on its way: predicted on `jobs` threads while the caller writes the previous batch and reads
+// the next.
 struct PendingBatch {
   std::vector<datasets::IssueRecord> issues;
   std::vector<IssuePrediction> predictions;
@@ -103,13 +104,12 @@ ClassifySummary classify_store(datasets::Database& db, const std::string& model_
   // One transaction for the whole table (a killed classify leaves the old predictions), read in batches.
   db.transaction([&] {
     datasets::PredictionWriter writer(db);
-    std::optional<PendingBatch> pending;
-    auto write_pending = [&] {
-      if (!pending) return;
-      pending->wait();
-      for (size_t i = 0; i < pending->issues.size(); ++i) {
-        const auto& issue = pending->issues[i];
-        const IssuePrediction& p = pending->predictions[i];
+    std::unique_ptr<PendingBatch> pending;
+    auto write = [&](PendingBatch& done) {
+      done.wait();
+      for (size_t i = 0; i < done.issues.size(); ++i) {
+        const auto& issue = done.issues[i];
+        const IssuePrediction& p = done.predictions[i];
         writer.add({issue.id, model.version(), p.scope, p.scope_p, p.symptom, p.symptom_p, p.root_cause,
                     p.root_cause_p, p.abstain, nlohmann::json(p.rules_fired).dump()});
         ++summary.classified;
@@ -119,13 +119,15 @@ ClassifySummary classify_store(datasets::Database& db, const std::string& model_
           ++summary.abstained;
         }
       }
-      pending.reset();
     };
     datasets::for_each_issue_batch(db, batch, [&](std::vector<datasets::IssueRecord>& issues) {
-      write_pending();
-      pending.emplace(model, std::move(issues), jobs);
+      // The next batch is started before the previous one is written, so the workers never wait for
+      // the writes.
+      auto next = std::make_unique<PendingBatch>(model, std::move(issues), jobs);
+      if (pending) write(*pending);
+      pending = std::move(next);
     });
-    write_pending();
+    if (pending) write(*pending);
   });
   summary.seconds = seconds_since(start);
   return summary;

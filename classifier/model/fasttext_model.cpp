@@ -3,6 +3,7 @@
 #include <fasttext/fasttext.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -163,8 +164,23 @@ void FastTextModel::cache_labels() {
   for (int32_t i = 0; i < dict->nlabels(); ++i) label_names_.push_back(dict->getLabel(i).substr(prefix));
 }
 
+uint32_t fasttext_hash(std::string_view word) {
+  uint32_t h = 2166136261u;
+  for (char c : word) {
+    h ^= static_cast<uint32_t>(static_cast<int8_t>(c));
+    h *= 16777619u;
+  }
+  return h;
+}
+
+const std::string& end_of_line_token() {
+  static const std::string token = fasttext::Dictionary::EOS;
+  return token;
+}
+
 Tokens tokenize(const std::string& normalized_document) {
   Tokens t;
+  t.words.reserve(static_cast<size_t>(std::count(normalized_document.begin(), normalized_document.end(), ' ')) + 2);
   size_t start = 0;
   while (start < normalized_document.size()) {
     size_t end = normalized_document.find(' ', start);
@@ -172,31 +188,40 @@ Tokens tokenize(const std::string& normalized_document) {
     if (end > start) t.words.push_back(normalized_document.substr(start, end - start));
     start = end + 1;
   }
-  t.words.push_back(fasttext::Dictionary::EOS);  // what fastText reads at the end of a line
-  for (const auto& w : t.words) {
-    // fastText's word hash: 32-bit FNV-1a over the bytes taken as signed chars.
-    uint32_t h = 2166136261u;
-    for (char c : w) {
-      h ^= static_cast<uint32_t>(static_cast<int8_t>(c));
-      h *= 16777619u;
-    }
-    t.hashes.push_back(h);
-  }
+  t.words.push_back(end_of_line_token());  // what fastText reads at the end of a line
+  t.hashes.reserve(t.words.size());
+  for (const auto& w : t.words) t.hashes.push_back(fasttext_hash(w));
   return t;
 }
 
-std::map<std::string, double> FastTextModel::predict(const Tokens& tokens) const {
+std::vector<std::string> FastTextModel::vocabulary() const {
+  auto dict = model_->getDictionary();
+  std::vector<std::string> words;
+  for (int32_t id = 0; id < dict->nwords(); ++id) words.push_back(dict->getWord(id));
+  return words;
+}
+
+std::vector<int32_t> FastTextModel::word_ids(const Tokens& tokens) const {
+  auto dict = model_->getDictionary();
+  std::vector<int32_t> ids;
+  ids.reserve(tokens.words.size());
+  for (size_t i = 0; i < tokens.words.size(); ++i) {
+    int32_t id = dict->getId(tokens.words[i], tokens.hashes[i]);
+    if (id >= 0 && dict->getType(id) == fasttext::entry_type::word) ids.push_back(id);
+  }
+  return ids;
+}
+
+std::vector<double> FastTextModel::probabilities(const std::vector<int32_t>& word_ids,
+                                                 const Tokens& tokens) const {
   // The steps of Dictionary::getLine for a supervised model without subwords (minn = maxn = 0): known words
   // by id, every word's hash for the word n-grams, n-gram ids after the vocabulary. Tests check that the
   // result equals predictLine's.
   auto dict = model_->getDictionary();
   const auto args = model_->getArgs();
   std::vector<int32_t> line;
-  line.reserve(tokens.words.size() * static_cast<size_t>(args.wordNgrams));
-  for (size_t i = 0; i < tokens.words.size(); ++i) {
-    int32_t id = dict->getId(tokens.words[i], tokens.hashes[i]);
-    if (id >= 0 && dict->getType(id) == fasttext::entry_type::word) line.push_back(id);
-  }
+  line.reserve(word_ids.size() + tokens.hashes.size() * static_cast<size_t>(args.wordNgrams - 1));
+  line.insert(line.end(), word_ids.begin(), word_ids.end());
   if (args.wordNgrams > 1 && args.bucket > 0) {
     // fastText keeps word hashes as int32 and widens them to uint64 with sign extension; so do we.
     auto widen = [](uint32_t hash) {
@@ -212,8 +237,15 @@ std::map<std::string, double> FastTextModel::predict(const Tokens& tokens) const
   }
   fasttext::Predictions predictions;
   model_->predict(-1, line, predictions, 0.0);
+  std::vector<double> p(label_names_.size(), 0.0);
+  for (const auto& [log_p, id] : predictions) p[static_cast<size_t>(id)] = std::exp(log_p);
+  return p;
+}
+
+std::map<std::string, double> FastTextModel::predict(const Tokens& tokens) const {
+  std::vector<double> p = probabilities(word_ids(tokens), tokens);
   std::map<std::string, double> out;
-  for (const auto& [log_p, id] : predictions) out.emplace(label_names_[id], std::exp(log_p));
+  for (size_t id = 0; id < p.size(); ++id) out.emplace(label_names_[id], p[id]);
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fasttext {
@@ -31,6 +32,10 @@ struct Tokens {
   std::vector<uint32_t> hashes;
 };
 Tokens tokenize(const std::string& normalized_document);
+// fastText's hash of a word (32-bit FNV-1a over its bytes taken as signed chars).
+uint32_t fasttext_hash(std::string_view word);
+// The token fastText reads at the end of every line: the last of every Tokens.
+const std::string& end_of_line_token();
 
 class FastTextModel {
  public:
@@ -56,6 +61,13 @@ class FastTextModel {
   std::map<std::string, double> predict(const std::string& document) const {
     return predict(tokenize(document));
   }
+  // The same in parts: the ids of the tokens the model knows (from its dictionary, or a WordTable of
+  // vocabulary()), then the probability of every label by its index in labels().
+  std::vector<int32_t> word_ids(const Tokens& tokens) const;
+  std::vector<double> probabilities(const std::vector<int32_t>& word_ids, const Tokens& tokens) const;
+  const std::vector<std::string>& labels() const { return label_names_; }
+  // The model's words by id.
+  std::vector<std::string> vocabulary() const;
   // fastText's own predictLine on the text: slower, the reference predict() is tested against.
   std::map<std::string, double> predict_line(const std::string& document) const;
 

@@ -96,15 +96,23 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
   char version[17];
   std::snprintf(version, sizeof version, "%016llx", static_cast<unsigned long long>(h));
   c.version_ = version;
+  c.index_words();
   return c;
 }
 
+void IssueClassifier::index_words() {
+  words_ = WordTable({symptom_.fasttext_vocabulary(), root_cause_.fasttext_vocabulary(),
+                      scope_ ? scope_->fasttext_vocabulary() : std::vector<std::string>{}, index_.vocabulary()});
+}
+
 IssueAnalysis IssueClassifier::analyse(const IssueFeatures& f) const {
+  enum Member { kSymptom, kRootCause, kScope, kIndex };
+  const auto ids = words_.ids(f.tokens);
   IssueAnalysis a;
-  a.neighbours = index_.nearest(f.tokens, neighbours_);
-  if (scope_) a.scope = scope_->predict(f.tokens, {});
-  a.symptom = symptom_.predict(f.tokens, {&f.symptom_rules, &a.neighbours});
-  a.root_cause = root_cause_.predict(f.tokens, {&f.root_cause_rules, &a.neighbours});
+  a.neighbours = index_.nearest_terms(ids[kIndex], neighbours_);
+  if (scope_) a.scope = scope_->predict(f.tokens, {nullptr, nullptr, &ids[kScope]});
+  a.symptom = symptom_.predict(f.tokens, {&f.symptom_rules, &a.neighbours, &ids[kSymptom]});
+  a.root_cause = root_cause_.predict(f.tokens, {&f.root_cause_rules, &a.neighbours, &ids[kRootCause]});
   return a;
 }
 
@@ -168,6 +176,7 @@ IssueClassifier IssueClassifier::load(const std::string& directory) {
   c.index_ = index_of(c.documents_, c.neighbour_max_document_share_);
   c.symptom_ = AxisModel::load(directory, "symptom");
   c.root_cause_ = AxisModel::load(directory, "root_cause");
+  c.index_words();
   return c;
 }
 

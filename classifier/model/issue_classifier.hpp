@@ -9,6 +9,7 @@
 
 #include "classifier/model/axis_model.hpp"
 #include "classifier/model/rules.hpp"
+#include "classifier/model/word_table.hpp"
 #include "datasets/store/issue_record.hpp"
 
 namespace faultline::model {
@@ -85,6 +86,9 @@ class IssueClassifier {
   AxisModel root_cause_;
   std::string version_;
   double abstain_below_ = 0.5;
+  // The vocabularies of the symptom, root-cause and scope models and of the index, in that order.
+  WordTable words_;
+  void index_words();
 };
 
 }  // namespace faultline::model

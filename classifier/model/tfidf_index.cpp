@@ -10,10 +10,12 @@ namespace {
 double tf_weight(size_t count) { return 1.0 + std::log(static_cast<double>(count)); }
 
 // The distinct ids with their counts, by ascending id (so every sum over them runs in the same order).
-std::vector<std::pair<size_t, size_t>> id_counts(std::vector<size_t> ids) {
+template <typename Id>
+std::vector<std::pair<size_t, size_t>> id_counts(std::vector<Id> ids) {
   std::sort(ids.begin(), ids.end());
   std::vector<std::pair<size_t, size_t>> out;
-  for (size_t id : ids) {
+  for (Id i : ids) {
+    const auto id = static_cast<size_t>(i);
     if (!out.empty() && out.back().first == id) {
       ++out.back().second;
     } else {
@@ -23,8 +25,6 @@ std::vector<std::pair<size_t, size_t>> id_counts(std::vector<size_t> ids) {
   return out;
 }
 
-// The tokens of a document that are terms: all but tokenize()'s end-of-line token.
-size_t term_count(const Tokens& tokens) { return tokens.words.empty() ? 0 : tokens.words.size() - 1; }
 
 }  // namespace
 
@@ -43,7 +43,8 @@ TfidfIndex::TfidfIndex(const std::vector<Tokens>& documents, double max_document
   counts.reserve(documents.size());
   for (const auto& d : documents) {
     std::vector<size_t> ids;
-    for (size_t i = 0; i < term_count(d); ++i) {
+    for (size_t i = 0; i < d.words.size(); ++i) {
+      if (d.words[i] == end_of_line_token()) continue;  // in every document: not a term
       size_t id = find(d.words[i], d.hashes[i]);
       if (id == SIZE_MAX) {
         id = terms_.size();
@@ -79,20 +80,26 @@ TfidfIndex::TfidfIndex(const std::vector<Tokens>& documents, double max_document
   }
 }
 
-std::vector<size_t> TfidfIndex::known_ids(const Tokens& tokens) const {
-  std::vector<size_t> ids;
-  ids.reserve(term_count(tokens));
-  for (size_t i = 0; i < term_count(tokens); ++i) {
+std::vector<std::string> TfidfIndex::vocabulary() const {
+  std::vector<std::string> words;
+  for (const auto& t : terms_) words.push_back(t.postings.empty() ? std::string() : t.word);
+  return words;
+}
+
+std::vector<int32_t> TfidfIndex::term_ids(const Tokens& tokens) const {
+  std::vector<int32_t> ids;
+  ids.reserve(tokens.words.size());
+  for (size_t i = 0; i < tokens.words.size(); ++i) {
     size_t id = find(tokens.words[i], tokens.hashes[i]);
-    if (id != SIZE_MAX && !terms_[id].postings.empty()) ids.push_back(id);
+    if (id != SIZE_MAX && !terms_[id].postings.empty()) ids.push_back(static_cast<int32_t>(id));
   }
   return ids;
 }
 
-std::vector<Neighbour> TfidfIndex::nearest(const Tokens& query, size_t k) const {
+std::vector<Neighbour> TfidfIndex::nearest_terms(const std::vector<int32_t>& term_ids, size_t k) const {
   std::vector<std::pair<const Term*, double>> weights;
   double norm = 0;
-  for (const auto& [id, n] : id_counts(known_ids(query))) {
+  for (const auto& [id, n] : id_counts(term_ids)) {
     double w = tf_weight(n) * terms_[id].idf;
     weights.emplace_back(&terms_[id], w);
     norm += w * w;

@@ -25,7 +25,14 @@ class TfidfIndex {
 
   // The `k` most similar documents with a similarity above 0, most similar first (ties: lower index).
   // Tokens the index has never seen carry no weight.
-  std::vector<Neighbour> nearest(const Tokens& query, size_t k) const;
+  std::vector<Neighbour> nearest(const Tokens& query, size_t k) const {
+    return nearest_terms(term_ids(query), k);
+  }
+  // The same from the query's term ids (repeats kept), as term_ids() or a WordTable of vocabulary() gives.
+  std::vector<Neighbour> nearest_terms(const std::vector<int32_t>& term_ids, size_t k) const;
+  std::vector<int32_t> term_ids(const Tokens& tokens) const;
+  // Each term's word by id; empty for a term left out (too common), which no query can find.
+  std::vector<std::string> vocabulary() const;
   size_t size() const { return size_; }
 
  private:
@@ -41,7 +48,6 @@ class TfidfIndex {
   };
   // Terms are found by the word hash tokenize() computed anyway, then checked by their word.
   size_t find(const std::string& word, uint32_t hash) const;
-  std::vector<size_t> known_ids(const Tokens& tokens) const;
 
   std::unordered_map<uint32_t, size_t> first_term_by_hash_;
   std::vector<Term> terms_;  // by id
