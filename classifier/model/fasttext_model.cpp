@@ -180,17 +180,21 @@ const std::string& end_of_line_token() {
 
 Tokens tokenize(const std::string& normalized_document) {
   Tokens t;
-  t.words.reserve(static_cast<size_t>(std::count(normalized_document.begin(), normalized_document.end(), ' ')) + 2);
-  size_t start = 0;
-  while (start < normalized_document.size()) {
-    size_t end = normalized_document.find(' ', start);
-    if (end == std::string::npos) end = normalized_document.size();
-    if (end > start) t.words.push_back(normalized_document.substr(start, end - start));
-    start = end + 1;
+  const size_t most = static_cast<size_t>(
+                          std::count(normalized_document.begin(), normalized_document.end(), ' ')) + 2;
+  t.words.reserve(most);
+  t.hashes.reserve(most);
+  std::string_view rest(normalized_document);
+  while (!rest.empty()) {
+    const std::string_view word = rest.substr(0, rest.find(' '));
+    if (!word.empty()) {
+      t.words.emplace_back(word);
+      t.hashes.push_back(fasttext_hash(word));
+    }
+    rest.remove_prefix(std::min(rest.size(), word.size() + 1));
   }
   t.words.push_back(end_of_line_token());  // what fastText reads at the end of a line
-  t.hashes.reserve(t.words.size());
-  for (const auto& w : t.words) t.hashes.push_back(fasttext_hash(w));
+  t.hashes.push_back(fasttext_hash(t.words.back()));
   return t;
 }
 

@@ -108,7 +108,7 @@ std::string normalize_for_fasttext(const std::string& text) {
     if (is_word_char(c)) {
       begin_token();
       out += lower(c);
-    } else {
+    } else if (start != kNone) {  // most separators follow a separator or end a token: test before calling
       flush();
     }
   }

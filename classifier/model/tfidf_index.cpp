@@ -97,9 +97,11 @@ std::vector<int32_t> TfidfIndex::term_ids(const Tokens& tokens) const {
 }
 
 std::vector<Neighbour> TfidfIndex::nearest_terms(const std::vector<int32_t>& term_ids, size_t k) const {
+  const auto counts = id_counts(term_ids);
   std::vector<std::pair<const Term*, double>> weights;
+  weights.reserve(counts.size());
   double norm = 0;
-  for (const auto& [id, n] : id_counts(term_ids)) {
+  for (const auto& [id, n] : counts) {
     double w = tf_weight(n) * terms_[id].idf;
     weights.emplace_back(&terms_[id], w);
     norm += w * w;
@@ -112,18 +114,19 @@ std::vector<Neighbour> TfidfIndex::nearest_terms(const std::vector<int32_t>& ter
     for (const auto& p : term->postings) score[p.item] += p.weight * unit;
   }
   std::vector<Neighbour> out;
+  out.reserve(size_);
   for (size_t i = 0; i < size_; ++i) {
     if (score[i] > 1e-12) out.push_back({i, std::min(score[i], 1.0)});
   }
   auto more_similar = [](const Neighbour& a, const Neighbour& b) {
     return a.similarity != b.similarity ? a.similarity > b.similarity : a.item < b.item;
   };
+  // The order is total (similarity, then index), so the k selected and their order are unique.
   if (out.size() > k) {
-    std::partial_sort(out.begin(), out.begin() + static_cast<long>(k), out.end(), more_similar);
+    std::nth_element(out.begin(), out.begin() + static_cast<long>(k), out.end(), more_similar);
     out.resize(k);
-  } else {
-    std::sort(out.begin(), out.end(), more_similar);
   }
+  std::sort(out.begin(), out.end(), more_similar);
   return out;
 }
 
