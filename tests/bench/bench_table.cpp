@@ -93,7 +93,7 @@ std::string render_table(const json& r) {
   rows.push_back({"… CPU time of the same runs (user + system, all cores)", format("%.2f s", classify_cpu),
                   format("%.2f s", cli_cpu), format("%.2f× the CLI's CPU time", classify_cpu / cli_cpu)});
   rows.push_back(
-      {"… classify in memory, one core (bundled issues repeated)",
+      {"… classify in memory, one core (bundled issues repeated; median of 5 rounds of 20,000)",
        thousands(figure(r, "classify_in_memory", "per_s")) + " issues/s",
        "rules alone " + thousands(figure(r, "classify_in_memory", "rules_only_per_s")) + " issues/s", "—"});
   rows.push_back(scaled(r, "import", "corpus records"));
