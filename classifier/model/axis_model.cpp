@@ -148,14 +148,27 @@ std::string majority_label(const std::vector<AxisExample>& examples) {
   return common::largest_entry(counts).first;  // ties: alphabetically first, as the map is ordered
 }
 
-FastTextModel fit(const std::vector<AxisExample>& examples, const std::vector<size_t>& rows,
-                  const FastTextParams& params) {
-  std::vector<std::string> docs, labels;
+// A fastText model of the examples in `rows`, learning `labels` (the examples' own, or their groups).
+FastTextModel fit(const std::vector<AxisExample>& examples, const std::vector<std::string>& labels,
+                  const std::vector<size_t>& rows, const FastTextParams& params) {
+  std::vector<std::string> docs, row_labels;
   for (size_t i : rows) {
     docs.push_back(examples[i].document);
-    labels.push_back(examples[i].label);
+    row_labels.push_back(labels[i]);
   }
-  return FastTextModel::train(docs, labels, params);
+  return FastTextModel::train(docs, row_labels, params);
+}
+
+// The group of each of `names` (classes or labels); a name without one is an error in the training setup.
+std::vector<std::string> groups_of(const std::vector<std::string>& names,
+                                   const std::map<std::string, std::string>& class_groups) {
+  std::vector<std::string> out;
+  for (const auto& name : names) {
+    auto it = class_groups.find(name);
+    if (it == class_groups.end()) throw Error("train: the class '" + name + "' has no group");
+    out.push_back(it->second);
+  }
+  return out;
 }
 
 }  // namespace
@@ -183,7 +196,7 @@ std::vector<double> combine(const AxisEvidence& e, const AxisWeights& w) {
   double top = -std::numeric_limits<double>::infinity();
   for (size_t c = 0; c < z.size(); ++c) {
     double score = e.log_fasttext[c] + w.rule * e.rules[c] + w.neighbour * e.log_neighbours[c] -
-                   w.prior_correction * e.log_prior[c];
+                   w.prior_correction * e.log_prior[c] + w.group * e.log_group[c];
     z[c] = score / w.temperature;
     top = std::max(top, z[c]);
   }
@@ -216,8 +229,19 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
   std::vector<size_t> gold;
   for (const auto& l : labels) gold.push_back(class_index(m.classes_, l));
 
+  // The group member, where the classes have groups: a fastText model (the first grid setting) of them.
+  const bool use_group = !training.class_groups.empty() &&
+                         std::any_of(training.group_weights.begin(), training.group_weights.end(),
+                                     [](double w) { return w != 0; });
+  const std::vector<std::string> group_labels =
+      use_group ? groups_of(labels, training.class_groups) : std::vector<std::string>{};
+  const std::vector<std::string> group_of_class =
+      use_group ? groups_of(m.classes_, training.class_groups) : std::vector<std::string>{};
+  const std::vector<double> group_weights = use_group ? training.group_weights : std::vector<double>{0.0};
+
   // Every fastText fit is independent: the out-of-fold fits of each grid setting and the final fit of
-  // each, run in parallel. (Only the chosen setting's final fit is kept; the grid is usually one setting.)
+  // each, then those of the group model, run in parallel. (Only the chosen setting's final fit is kept;
+  // the grid is usually one setting.)
   const size_t grid = training.grid.size(), folds = static_cast<size_t>(training.folds);
   std::vector<std::vector<size_t>> train_rows(folds), test_rows(folds);
   for (size_t i = 0; i < n; ++i) {
@@ -227,9 +251,15 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
   std::vector<size_t> all(n);
   for (size_t i = 0; i < n; ++i) all[i] = i;
   std::vector<FastTextModel> models(grid * (folds + 1));
-  common::run_in_parallel(models.size(), training.jobs, [&](size_t task) {
+  std::vector<FastTextModel> group_models(use_group ? folds + 1 : 0);  // by fold, the final one last
+  common::run_in_parallel(models.size() + group_models.size(), training.jobs, [&](size_t task) {
+    if (task >= models.size()) {
+      size_t f = task - models.size();
+      group_models[f] = fit(examples, group_labels, f == folds ? all : train_rows[f], training.grid[0]);
+      return;
+    }
     size_t g = task / (folds + 1), f = task % (folds + 1);
-    models[task] = fit(examples, f == folds ? all : train_rows[f], training.grid[g]);
+    models[task] = fit(examples, labels, f == folds ? all : train_rows[f], training.grid[g]);
   });
 
   // The evidence of every example from models that never saw it: fastText, neighbours and priors of its
@@ -247,12 +277,17 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
     std::vector<std::vector<size_t>> label_of_class;  // by grid setting: its fold model's label of each class
     for (size_t g = 0; g < grid; ++g)
       label_of_class.push_back(fasttext_labels_of(m.classes_, models[g * (folds + 1) + f]));
+    const std::vector<size_t> group_label_of_class =
+        use_group ? fasttext_labels_of(group_of_class, group_models[f]) : std::vector<size_t>{};
     for (size_t i : test_rows[f]) {
       auto neighbours = index.nearest(tokens[i], training.neighbours);
       AxisEvidence base;
       base.rules = rules_by_class(&examples[i].rule_scores, m.classes_);
       base.log_neighbours = neighbour_vote(&neighbours, fold_labels, m.classes_);
       base.log_prior = priors;
+      base.log_group = use_group ? log_fasttext_by_class(group_models[f], group_label_of_class,
+                                                         group_models[f].word_ids(tokens[i]), tokens[i])
+                                 : std::vector<double>(m.classes_.size(), 0.0);
       for (size_t g = 0; g < grid; ++g) {
         const FastTextModel& model = models[g * (folds + 1) + f];
         evidence[g][i] = base;
@@ -271,12 +306,14 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
   m.params_ = training.grid[best_grid];
   const auto& chosen = evidence[best_grid];
   best = Score{};
-  for (double rule : training.rule_weights) {
-    for (double neighbour : training.neighbour_weights) {
-      for (double correction : training.prior_corrections) {
-        AxisWeights w{rule, neighbour, correction, 1.0};
-        Score s = score(chosen, gold, w);
-        if (s.better_than(best)) best = s, m.weights_ = w;
+  for (double group : group_weights) {
+    for (double rule : training.rule_weights) {
+      for (double neighbour : training.neighbour_weights) {
+        for (double correction : training.prior_corrections) {
+          AxisWeights w{rule, neighbour, correction, 1.0, group};
+          Score s = score(chosen, gold, w);
+          if (s.better_than(best)) best = s, m.weights_ = w;
+        }
       }
     }
   }
@@ -289,6 +326,11 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
   }
   m.fasttext_ = std::move(models[best_grid * (folds + 1) + folds]);
   m.fasttext_label_of_class_ = fasttext_labels_of(m.classes_, m.fasttext_);
+  if (m.weights_.group != 0) {
+    for (size_t c = 0; c < m.classes_.size(); ++c) m.class_groups_[m.classes_[c]] = group_of_class[c];
+    m.group_fasttext_ = std::move(group_models[folds]);
+    m.group_label_of_class_ = fasttext_labels_of(group_of_class, *m.group_fasttext_);
+  }
   m.log_priors_ = log_priors_of(labels, m.classes_);
   m.training_labels_ = labels;
   return m;
@@ -298,10 +340,19 @@ Distribution AxisModel::predict(const Tokens& tokens, const AxisInputs& inputs) 
   AxisEvidence e;
   e.log_fasttext = log_fasttext_by_class(fasttext_, fasttext_label_of_class_,
                                          inputs.word_ids ? *inputs.word_ids : fasttext_.word_ids(tokens), tokens);
+  e.log_group = group_fasttext_ ? log_fasttext_by_class(*group_fasttext_, group_label_of_class_,
+                                                        inputs.group_word_ids ? *inputs.group_word_ids
+                                                                              : group_fasttext_->word_ids(tokens),
+                                                        tokens)
+                               : std::vector<double>(classes_.size(), 0.0);
   e.rules = rules_by_class(inputs.rule_scores, classes_);
   e.log_neighbours = neighbour_vote(inputs.neighbours, training_labels_, classes_);
   e.log_prior = log_priors_;
   return to_distribution(combine(e, weights_), classes_);
+}
+
+std::vector<std::string> AxisModel::group_vocabulary() const {
+  return group_fasttext_ ? group_fasttext_->vocabulary() : std::vector<std::string>{};
 }
 
 std::string AxisModel::predict_rules(const Distribution& rule_scores) const {
@@ -321,12 +372,15 @@ nlohmann::json AxisModel::describe() const {
           {"neighbour_weight", weights_.neighbour},
           {"prior_correction", weights_.prior_correction},
           {"temperature", weights_.temperature},
+          {"group_weight", weights_.group},
+          {"class_groups", class_groups_},
           {"majority", majority_},
           {"training_labels", training_labels_}};
 }
 
 void AxisModel::save(const std::string& directory) const {
   fasttext_.save(directory + "/" + axis_ + ".ftz");
+  if (group_fasttext_) group_fasttext_->save(directory + "/" + axis_ + ".group.ftz");
   common::write_file_atomically(directory + "/" + axis_ + ".json", describe().dump(2) + "\n");
 }
 
@@ -345,6 +399,8 @@ AxisModel AxisModel::load(const std::string& directory, const std::string& axis)
     m.weights_.neighbour = j.at("neighbour_weight").get<double>();
     m.weights_.prior_correction = j.at("prior_correction").get<double>();
     m.weights_.temperature = j.at("temperature").get<double>();
+    m.weights_.group = j.at("group_weight").get<double>();
+    m.class_groups_ = j.at("class_groups").get<std::map<std::string, std::string>>();
     m.majority_ = j.at("majority").get<std::string>();
     m.training_labels_ = j.at("training_labels").get<std::vector<std::string>>();
   } catch (const nlohmann::json::exception& e) {
@@ -359,6 +415,17 @@ AxisModel AxisModel::load(const std::string& directory, const std::string& axis)
   m.log_priors_ = log_priors_of(m.training_labels_, m.classes_);
   m.fasttext_ = FastTextModel::load(directory + "/" + axis + ".ftz");
   m.fasttext_label_of_class_ = fasttext_labels_of(m.classes_, m.fasttext_);
+  if (m.weights_.group != 0) {
+    std::vector<std::string> group_of_class;
+    for (const auto& c : m.classes_) {
+      auto it = m.class_groups_.find(c);
+      if (it == m.class_groups_.end())
+        throw Error(path + ": the class '" + c + "' has no group; retrain with 'faultline train'");
+      group_of_class.push_back(it->second);
+    }
+    m.group_fasttext_ = FastTextModel::load(directory + "/" + axis + ".group.ftz");
+    m.group_label_of_class_ = fasttext_labels_of(group_of_class, *m.group_fasttext_);
+  }
   return m;
 }
 

@@ -1,10 +1,12 @@
 // One axis of the classifier (scope, symptom or root cause): an ensemble of a fastText model, the rule
-// scores and a vote of the most similar labeled issues, combined log-linearly with a prior correction for
-// rare classes and calibrated by a temperature, every weight chosen by cross-validation.
+// scores, a vote of the most similar labeled issues and, where the classes fall into groups (root causes into
+// the taxonomy's dimensions), a fastText model of the group, combined log-linearly with a prior correction
+// for rare classes and calibrated by a temperature, every weight chosen by cross-validation.
 #pragma once
 
 #include <map>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +31,10 @@ struct AxisTraining {
   // 1 scores every class as if all were equally frequent.
   std::vector<double> prior_corrections{0.0, 0.25, 0.5, 0.75, 1.0};
   std::vector<double> temperatures{0.5, 0.7, 0.85, 1.0, 1.25, 1.5, 2.0, 3.0};
+  // The group of each class (a root cause's dimension). Empty: the axis has no group member. A group has
+  // many more examples than most of its classes, so its model is surer of the coarse decision.
+  std::map<std::string, std::string> class_groups;
+  std::vector<double> group_weights{0.0, 0.5, 1.0, 2.0};
   size_t neighbours = 10;  // k of the neighbour vote
   // Terms in more than this share of the labeled documents are left out of their similarity.
   double neighbour_max_document_share = 0.25;
@@ -44,15 +50,17 @@ struct AxisWeights {
   double neighbour = 0;
   double prior_correction = 0;
   double temperature = 1;
+  double group = 0;
 };
 
 // What one example says of each class of an axis (by index into its sorted classes): fastText's log
-// probability, the rule score, the log share of the neighbour vote and the log prior.
+// probability, the rule score, the log share of the neighbour vote, the log prior, and the group model's log
+// probability of the class's group (0 for every class where the axis has no groups).
 struct AxisEvidence {
-  std::vector<double> log_fasttext, rules, log_neighbours, log_prior;
+  std::vector<double> log_fasttext, rules, log_neighbours, log_prior, log_group;
 };
 
-// softmax((log p_ft + w_r·rules + w_n·log vote − α·log prior) / T), by class.
+// softmax((log p_ft(c) + w_r·rules(c) + w_n·log vote(c) − α·log prior(c) + w_g·log p_group(group(c))) / T).
 std::vector<double> combine(const AxisEvidence& evidence, const AxisWeights& weights);
 
 // log((similarity of the neighbours of class c + s) / (similarity of all + s·classes)), s = 0.1: the
@@ -65,8 +73,10 @@ std::vector<double> neighbour_vote(const std::vector<Neighbour>* neighbours,
 struct AxisInputs {
   const Distribution* rule_scores = nullptr;
   const std::vector<Neighbour>* neighbours = nullptr;  // in the index built from the training documents
-  // The fastText ids of the tokens, from a WordTable of fasttext_vocabulary(); looked up when absent.
+  // The fastText ids of the tokens, from a WordTable of fasttext_vocabulary() (and of
+  // group_vocabulary()); looked up when absent.
   const std::vector<int32_t>* word_ids = nullptr;
+  const std::vector<int32_t>* group_word_ids = nullptr;
 };
 
 class AxisModel {
@@ -85,6 +95,8 @@ class AxisModel {
   const std::string& majority() const { return majority_; }
   const AxisWeights& weights() const { return weights_; }
   std::vector<std::string> fasttext_vocabulary() const { return fasttext_.vocabulary(); }
+  // The group model's words; none when the axis has no group member.
+  std::vector<std::string> group_vocabulary() const;
 
   void save(const std::string& directory) const;
   static AxisModel load(const std::string& directory, const std::string& axis);
@@ -93,6 +105,9 @@ class AxisModel {
  private:
   std::string axis_;
   FastTextModel fasttext_;
+  std::optional<FastTextModel> group_fasttext_;  // present when the group weight is not 0
+  std::map<std::string, std::string> class_groups_;
+  std::vector<size_t> group_label_of_class_;  // index in group_fasttext_->labels() of each class's group
   FastTextParams params_;
   AxisWeights weights_;
   std::string majority_;

@@ -74,7 +74,10 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
   starting("symptom", 1);
   c.symptom_ = AxisModel::train("symptom", symptoms, training);
   starting("root_cause", 2);
-  c.root_cause_ = AxisModel::train("root_cause", causes, training);
+  // Root causes fall into the taxonomy's dimensions: a model of the dimension is the root cause's group member.
+  AxisTraining cause_training = training;
+  for (const auto& rc : taxonomy.root_causes()) cause_training.class_groups[rc.id] = rc.dimension;
+  c.root_cause_ = AxisModel::train("root_cause", causes, cause_training);
   c.neighbours_ = training.neighbours;
   c.neighbour_max_document_share_ = training.neighbour_max_document_share;
   c.index_ = index_of(c.documents_, c.neighbour_max_document_share_);
@@ -102,17 +105,19 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
 
 void IssueClassifier::index_words() {
   words_ = WordTable({symptom_.fasttext_vocabulary(), root_cause_.fasttext_vocabulary(),
-                      scope_ ? scope_->fasttext_vocabulary() : std::vector<std::string>{}, index_.vocabulary()});
+                      scope_ ? scope_->fasttext_vocabulary() : std::vector<std::string>{}, index_.vocabulary(),
+                      root_cause_.group_vocabulary()});
 }
 
 IssueAnalysis IssueClassifier::analyse(const IssueFeatures& f) const {
-  enum Member { kSymptom, kRootCause, kScope, kIndex };
+  enum Member { kSymptom, kRootCause, kScope, kIndex, kDimension };
   const auto ids = words_.ids(f.tokens);
   IssueAnalysis a;
   a.neighbours = index_.nearest_terms(ids[kIndex], neighbours_);
   if (scope_) a.scope = scope_->predict(f.tokens, {nullptr, nullptr, &ids[kScope]});
   a.symptom = symptom_.predict(f.tokens, {&f.symptom_rules, &a.neighbours, &ids[kSymptom]});
-  a.root_cause = root_cause_.predict(f.tokens, {&f.root_cause_rules, &a.neighbours, &ids[kRootCause]});
+  a.root_cause =
+      root_cause_.predict(f.tokens, {&f.root_cause_rules, &a.neighbours, &ids[kRootCause], &ids[kDimension]});
   return a;
 }
 

@@ -86,7 +86,8 @@ class IssueClassifier {
   AxisModel root_cause_;
   std::string version_;
   double abstain_below_ = 0.5;
-  // The vocabularies of the symptom, root-cause and scope models and of the index, in that order.
+  // The vocabularies of the symptom, root-cause and scope models, the index and the root cause's dimension
+  // model, in that order.
   WordTable words_;
   void index_words();
 };

@@ -326,3 +326,58 @@ TEST(Classifier, AModelDirectoryThatCannotBeReadIsAClearError) {
   std::filesystem::permissions(models, std::filesystem::perms::owner_all);
   EXPECT_NE(message.find(models + ": cannot read the model"), std::string::npos) << message;
 }
+
+namespace {
+
+// The tiny corpus's root causes as an axis's examples.
+std::vector<AxisExample> root_cause_examples() {
+  std::vector<AxisExample> out;
+  for (const auto& l : tiny_corpus()) {
+    out.push_back({extract_features(RuleSet::builtin(), l.issue).document, {}, l.root_cause});
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST(AxisModel, TheGroupModelIsSavedReadBackAndNeeded) {
+  AxisTraining t = quick();
+  t.class_groups = {{"concurrency_error", "g1"}, {"improper_memory_access", "g2"},
+                    {"build_misconfiguration", "g2"}};
+  t.group_weights = {1.0};  // no choice: the group member takes part
+  auto examples = root_cause_examples();
+  auto model = AxisModel::train("root_cause", examples, t);
+  EXPECT_EQ(model.weights().group, 1.0);
+  EXPECT_FALSE(model.group_vocabulary().empty());
+  faultline::testing::TempDir dir;
+  model.save(dir.path());
+  auto loaded = AxisModel::load(dir.path(), "root_cause");
+  for (const auto& e : examples) {
+    Tokens tokens = tokenize(e.document);
+    auto a = model.predict(tokens, {}), b = loaded.predict(tokens, {});
+    for (const auto& [label, p] : a) EXPECT_NEAR(b.at(label), p, 1e-12) << label;
+  }
+  std::filesystem::remove(dir.file("root_cause.group.ftz"));
+  EXPECT_THROW(AxisModel::load(dir.path(), "root_cause"), faultline::Error);
+
+  // Without a group weight there is no group model, nothing to save, and the predictions differ.
+  t.group_weights = {0.0};
+  auto flat = AxisModel::train("root_cause", examples, t);
+  EXPECT_TRUE(flat.group_vocabulary().empty());
+  faultline::testing::TempDir flat_dir;
+  flat.save(flat_dir.path());
+  EXPECT_FALSE(std::filesystem::exists(flat_dir.file("root_cause.group.ftz")));
+  Tokens first = tokenize(examples[0].document);
+  EXPECT_NE(flat.predict(first, {}).at("concurrency_error"), model.predict(first, {}).at("concurrency_error"));
+}
+
+TEST(AxisModel, AClassWithoutAGroupIsAClearError) {
+  AxisTraining t = quick();
+  t.class_groups = {{"concurrency_error", "g1"}, {"improper_memory_access", "g2"}};
+  try {
+    AxisModel::train("root_cause", root_cause_examples(), t);
+    FAIL();
+  } catch (const faultline::Error& e) {
+    EXPECT_STREQ(e.what(), "train: the class 'build_misconfiguration' has no group");
+  }
+}

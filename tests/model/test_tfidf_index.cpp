@@ -80,16 +80,19 @@ TEST(NeighbourVote, SharesOfSimilarityAsWorkedOutByHand) {
 
 TEST(AxisCombination, PriorCorrectionLetsTheRareClassWinAsWorkedOut) {
   // Class 0 is frequent (prior .8), class 1 rare (.2). fastText .6/.4, rules 1/0, vote even.
-  AxisEvidence e{
-      {std::log(0.6), std::log(0.4)}, {1, 0}, {std::log(0.5), std::log(0.5)}, {std::log(0.8), std::log(0.2)}};
+  AxisEvidence e{.log_fasttext = {std::log(0.6), std::log(0.4)},
+                 .rules = {1, 0},
+                 .log_neighbours = {std::log(0.5), std::log(0.5)},
+                 .log_prior = {std::log(0.8), std::log(0.2)},
+                 .log_group = {0, 0}};
   // No correction, w_r = .5, T = 2: z0 = (ln .6 + .5 + ln .5) / 2, z1 = (ln .4 + ln .5) / 2.
-  AxisWeights plain{0.5, 1.0, 0.0, 2.0};
+  AxisWeights plain{.rule = 0.5, .neighbour = 1.0, .prior_correction = 0.0, .temperature = 2.0};
   double z0 = (std::log(0.6) + 0.5 + std::log(0.5)) / 2, z1 = (std::log(0.4) + std::log(0.5)) / 2;
   auto p = combine(e, plain);
   EXPECT_NEAR(p[0], std::exp(z0) / (std::exp(z0) + std::exp(z1)), 1e-12);
   EXPECT_GT(p[0], p[1]);
   // Full correction subtracts ln prior: z0 −= ln .8 / 2, z1 −= ln .2 / 2, and class 1 wins.
-  AxisWeights corrected{0.5, 1.0, 1.0, 2.0};
+  AxisWeights corrected{.rule = 0.5, .neighbour = 1.0, .prior_correction = 1.0, .temperature = 2.0};
   z0 -= std::log(0.8) / 2, z1 -= std::log(0.2) / 2;
   auto q = combine(e, corrected);
   EXPECT_NEAR(q[1], std::exp(z1) / (std::exp(z0) + std::exp(z1)), 1e-12);
@@ -120,4 +123,20 @@ TEST(TfidfIndex, TwoWordsWithTheSameHashStayTwoTerms) {
   auto n = index.nearest(q, 5);
   ASSERT_EQ(n.size(), 1u);
   EXPECT_EQ(n[0].item, 1u);
+}
+
+TEST(AxisCombination, TheGroupTermAddsItsWeightedLogProbabilityAsWorkedOut) {
+  // Two classes in different groups; the group model gives class 0's group .2 and class 1's .8. Everything
+  // else even: with w_g = 1 and T = 1, z0 = ln .5 + ln .2, z1 = ln .5 + ln .8, so p1 = .8 / (.2 + .8) = .8.
+  AxisEvidence e{.log_fasttext = {std::log(0.5), std::log(0.5)},
+                 .rules = {0, 0},
+                 .log_neighbours = {0, 0},
+                 .log_prior = {0, 0},
+                 .log_group = {std::log(0.2), std::log(0.8)}};
+  auto with_group = combine(e, AxisWeights{.group = 1.0});
+  EXPECT_NEAR(with_group[1], 0.8, 1e-12);
+  // w_g = 2 squares the group's odds: .8² / (.2² + .8²).
+  EXPECT_NEAR(combine(e, AxisWeights{.group = 2.0})[1], 0.64 / 0.68, 1e-12);
+  // Without its weight the group says nothing: even.
+  EXPECT_NEAR(combine(e, AxisWeights{})[1], 0.5, 1e-12);
 }
