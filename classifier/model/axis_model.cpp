@@ -192,7 +192,12 @@ std::vector<double> neighbour_vote(const std::vector<Neighbour>* neighbours,
 }
 
 std::vector<double> combine(const AxisEvidence& e, const AxisWeights& w) {
-  std::vector<double> z(e.log_fasttext.size());
+  const size_t classes = e.log_fasttext.size();
+  if (e.rules.size() != classes || e.log_neighbours.size() != classes || e.log_prior.size() != classes ||
+      e.log_group.size() != classes)
+    throw Error("combine: the evidence does not give every member's value for each of the " +
+                std::to_string(classes) + " classes");
+  std::vector<double> z(classes);
   double top = -std::numeric_limits<double>::infinity();
   for (size_t c = 0; c < z.size(); ++c) {
     double score = e.log_fasttext[c] + w.rule * e.rules[c] + w.neighbour * e.log_neighbours[c] -
@@ -425,6 +430,12 @@ AxisModel AxisModel::load(const std::string& directory, const std::string& axis)
     }
     m.group_fasttext_ = FastTextModel::load(directory + "/" + axis + ".group.ftz");
     m.group_label_of_class_ = fasttext_labels_of(group_of_class, *m.group_fasttext_);
+    // Training keeps only groups its final group model learned: another group means a hand-edited model.
+    for (size_t c = 0; c < m.classes_.size(); ++c) {
+      if (m.group_label_of_class_[c] == SIZE_MAX)
+        throw Error(path + ": the group '" + group_of_class[c] + "' of '" + m.classes_[c] +
+                    "' is unknown to " + axis + ".group.ftz; retrain with 'faultline train'");
+    }
   }
   return m;
 }

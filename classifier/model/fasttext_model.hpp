@@ -26,7 +26,7 @@ struct FastTextParams {
 };
 
 // A normalised document split into fastText's tokens (with the end-of-line token), each with fastText's
-// hash: computed once per issue and shared by the scope, symptom and root-cause models.
+// hash: computed once per issue and shared by every fastText model and the neighbour index.
 struct Tokens {
   std::vector<std::string> words;
   std::vector<uint32_t> hashes;

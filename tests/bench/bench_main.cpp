@@ -174,11 +174,12 @@ std::string labeled_bundled_store(const testing::TempDir& dir) {
   return db;
 }
 
-// The axes a trained model directory holds (scope only when train had enough scope decisions).
+// The fastText models a trained model directory holds, by file name without ".ftz": the axes (scope only
+// when train had enough scope decisions) and the root cause's dimension model when training kept it.
 std::vector<std::string> model_axes(const std::string& model_dir) {
   std::vector<std::string> axes;
-  for (const char* axis : {"scope", "symptom", "root_cause"}) {
-    if (std::filesystem::exists(model_dir + "/" + axis + ".json")) axes.push_back(axis);
+  for (const char* axis : {"scope", "symptom", "root_cause", "root_cause.group"}) {
+    if (std::filesystem::exists(model_dir + "/" + axis + ".ftz")) axes.push_back(axis);
   }
   return axes;
 }
@@ -199,6 +200,10 @@ void bench_training(const testing::TempDir& dir, const std::string& db, const st
     std::string document = model::extract_features(rules, l.issue).document;
     inputs["symptom"] << "__label__" << l.symptom << ' ' << document << '\n';
     inputs["root_cause"] << "__label__" << l.root_cause << ' ' << document << '\n';
+    if (inputs.count("root_cause.group")) {
+      inputs["root_cause.group"] << "__label__" << taxonomy::Taxonomy::builtin().root_cause(l.root_cause).dimension
+                                 << ' ' << document << '\n';
+    }
     ++labeled;
   }
   if (inputs.count("scope")) {
@@ -214,7 +219,8 @@ void bench_training(const testing::TempDir& dir, const std::string& db, const st
   for (auto& [axis, file] : inputs) file.close();
   double cli_seconds = 0;
   for (const auto& [axis, file] : inputs) {
-    auto chosen = json::parse(std::ifstream(model_dir + "/" + axis + ".json"));
+    // The dimension model is trained with the root cause's settings.
+    auto chosen = json::parse(std::ifstream(model_dir + "/" + (axis == "root_cause.group" ? "root_cause" : axis) + ".json"));
     int word_ngrams = chosen.at("word_ngrams").get<int>();
     cli_seconds += run_process({"fasttext",    "supervised",
                                 "-input",      dir.file("train_" + axis + ".txt"),

@@ -3,11 +3,14 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "classifier/model/classify_store.hpp"
 #include "classifier/model/evaluation.hpp"
 #include "classifier/model/issue_classifier.hpp"
+#include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/text_file.hpp"
 #include "datasets/store/audit_store.hpp"
 #include "datasets/store/database.hpp"
 #include "datasets/store/issue_store.hpp"
@@ -261,8 +264,16 @@ TEST(Classifier, TheModelDoesNotDependOnTheNumberOfTrainingThreads) {
     t.jobs = jobs;
     IssueClassifier::train(corpus, {}, t).save(dir.file("jobs" + std::to_string(jobs)));
   }
-  for (const char* file :
-       {"symptom.ftz", "symptom.json", "root_cause.ftz", "root_cause.json", "model.json"}) {
+  // Every file of the model (the group model's too, where training kept one), byte for byte.
+  auto files = [&](const std::string& d) {
+    std::set<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(dir.file(d)))
+      names.insert(entry.path().filename().string());
+    return names;
+  };
+  ASSERT_EQ(files("jobs1"), files("jobs3"));
+  EXPECT_GE(files("jobs1").size(), 6u);  // model.json, documents.json, and each axis's .json and .ftz
+  for (const auto& file : files("jobs1")) {
     auto read = [&](const std::string& d) {
       std::ifstream in(dir.file(d) + "/" + file, std::ios::binary);
       return std::string(std::istreambuf_iterator<char>(in), {});
@@ -357,6 +368,20 @@ TEST(AxisModel, TheGroupModelIsSavedReadBackAndNeeded) {
     auto a = model.predict(tokens, {}), b = loaded.predict(tokens, {});
     for (const auto& [label, p] : a) EXPECT_NEAR(b.at(label), p, 1e-12) << label;
   }
+  // A hand-edited description naming a group the group model never learned is refused.
+  std::string description = faultline::common::read_text_file(dir.file("root_cause.json"));
+  std::string edited = description;
+  edited.replace(edited.find("\"g1\""), 4, "\"g9\"");
+  faultline::common::write_file_atomically(dir.file("root_cause.json"), edited);
+  try {
+    AxisModel::load(dir.path(), "root_cause");
+    FAIL();
+  } catch (const faultline::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("the group 'g9' of 'concurrency_error' is unknown"), std::string::npos)
+        << e.what();
+  }
+  faultline::common::write_file_atomically(dir.file("root_cause.json"), description);
+  EXPECT_NO_THROW(AxisModel::load(dir.path(), "root_cause"));
   std::filesystem::remove(dir.file("root_cause.group.ftz"));
   EXPECT_THROW(AxisModel::load(dir.path(), "root_cause"), faultline::Error);
 
@@ -379,5 +404,25 @@ TEST(AxisModel, AClassWithoutAGroupIsAClearError) {
     FAIL();
   } catch (const faultline::Error& e) {
     EXPECT_STREQ(e.what(), "train: the class 'build_misconfiguration' has no group");
+  }
+}
+
+TEST(Classifier, TheWordTablePathPredictsWhatEachModelsOwnDictionaryPredicts) {
+  // analyse() gives every member its ids from the shared word table; the reference is each axis model
+  // predicting from the same tokens with no ids given, so that it looks them up in its own fastText
+  // dictionary. The group member is forced in, so its path is compared too.
+  AxisTraining t = quick();
+  t.group_weights = {1.0};
+  auto model = IssueClassifier::train(tiny_corpus(), {}, t);
+  ASSERT_EQ(model.root_cause_model().weights().group, 1.0);
+  auto corpus = tiny_corpus();
+  corpus[3].issue.body += " plus words the models never saw: zyzzyva quux";
+  for (const auto& l : corpus) {
+    IssueFeatures f = extract_features(model.rules(), l.issue);
+    IssueAnalysis a = model.analyse(f);
+    auto symptom = model.symptom_model().predict(f.tokens, {&f.symptom_rules, &a.neighbours});
+    auto cause = model.root_cause_model().predict(f.tokens, {&f.root_cause_rules, &a.neighbours});
+    for (const auto& [label, p] : symptom) EXPECT_NEAR(a.symptom.at(label), p, 1e-12) << label;
+    for (const auto& [label, p] : cause) EXPECT_NEAR(a.root_cause.at(label), p, 1e-12) << label;
   }
 }
