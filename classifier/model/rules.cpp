@@ -56,7 +56,12 @@ const RuleSet& RuleSet::builtin() {
 
 std::vector<int> RuleSet::fired(const std::string& text) const {
   std::vector<int> hits;
-  set_->Match(text, &hits);
+  RE2::Set::ErrorInfo error;
+  // Without a match Match says false and kNoError; its DFA running out of memory must not pass for "none".
+  if (!set_->Match(text, &hits, &error) && error.kind != RE2::Set::kNoError) {
+    throw Error("rules: matching failed on a text of " + std::to_string(text.size()) + " bytes (RE2 error " +
+                std::to_string(static_cast<int>(error.kind)) + ")");
+  }
   std::sort(hits.begin(), hits.end());
   return hits;
 }
