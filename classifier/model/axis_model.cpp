@@ -54,8 +54,10 @@ std::vector<size_t> fasttext_labels_of(const std::vector<std::string>& classes, 
   return out;
 }
 
-// fastText's log probability of each class, clipped at the floor; `word_ids` are the model's ids of the tokens.
-std::vector<double> log_fasttext_by_class(const FastTextModel& model, const std::vector<size_t>& label_of_class,
+// fastText's log probability of each class, clipped at the floor; `word_ids` are the model's ids of the
+// tokens.
+std::vector<double> log_fasttext_by_class(const FastTextModel& model,
+                                          const std::vector<size_t>& label_of_class,
                                           const std::vector<int32_t>& word_ids, const Tokens& tokens) {
   const std::vector<double> p = model.probabilities(word_ids, tokens);
   std::vector<double> out;
@@ -343,13 +345,15 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
 
 Distribution AxisModel::predict(const Tokens& tokens, const AxisInputs& inputs) const {
   AxisEvidence e;
-  e.log_fasttext = log_fasttext_by_class(fasttext_, fasttext_label_of_class_,
-                                         inputs.word_ids ? *inputs.word_ids : fasttext_.word_ids(tokens), tokens);
-  e.log_group = group_fasttext_ ? log_fasttext_by_class(*group_fasttext_, group_label_of_class_,
-                                                        inputs.group_word_ids ? *inputs.group_word_ids
-                                                                              : group_fasttext_->word_ids(tokens),
-                                                        tokens)
-                               : std::vector<double>(classes_.size(), 0.0);
+  e.log_fasttext =
+      log_fasttext_by_class(fasttext_, fasttext_label_of_class_,
+                            inputs.word_ids ? *inputs.word_ids : fasttext_.word_ids(tokens), tokens);
+  e.log_group =
+      group_fasttext_
+          ? log_fasttext_by_class(
+                *group_fasttext_, group_label_of_class_,
+                inputs.group_word_ids ? *inputs.group_word_ids : group_fasttext_->word_ids(tokens), tokens)
+          : std::vector<double>(classes_.size(), 0.0);
   e.rules = rules_by_class(inputs.rule_scores, classes_);
   e.log_neighbours = neighbour_vote(inputs.neighbours, training_labels_, classes_);
   e.log_prior = log_priors_;

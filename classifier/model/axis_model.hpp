@@ -111,9 +111,9 @@ class AxisModel {
   FastTextParams params_;
   AxisWeights weights_;
   std::string majority_;
-  std::vector<std::string> classes_;          // sorted; derived from training_labels_
-  std::vector<double> log_priors_;            // by class, smoothed shares of the training labels
-  std::vector<std::string> training_labels_;  // by training example: the neighbour vote, classes, priors
+  std::vector<std::string> classes_;             // sorted; derived from training_labels_
+  std::vector<double> log_priors_;               // by class, smoothed shares of the training labels
+  std::vector<std::string> training_labels_;     // by training example: the neighbour vote, classes, priors
   std::vector<size_t> fasttext_label_of_class_;  // index in fasttext_.labels(), or SIZE_MAX if it has none
 };
 

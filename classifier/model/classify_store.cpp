@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <future>
-#include <nlohmann/json.hpp>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <tuple>
 
 #include "common/parallel_tasks.hpp"

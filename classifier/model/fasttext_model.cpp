@@ -180,8 +180,8 @@ const std::string& end_of_line_token() {
 
 Tokens tokenize(const std::string& normalized_document) {
   Tokens t;
-  const size_t most = static_cast<size_t>(
-                          std::count(normalized_document.begin(), normalized_document.end(), ' ')) + 2;
+  const size_t most =
+      static_cast<size_t>(std::count(normalized_document.begin(), normalized_document.end(), ' ')) + 2;
   t.words.reserve(most);
   t.hashes.reserve(most);
   std::string_view rest(normalized_document);

@@ -74,7 +74,8 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
   starting("symptom", 1);
   c.symptom_ = AxisModel::train("symptom", symptoms, training);
   starting("root_cause", 2);
-  // Root causes fall into the taxonomy's dimensions: a model of the dimension is the root cause's group member.
+  // Root causes fall into the taxonomy's dimensions: a model of the dimension is the root cause's group
+  // member.
   AxisTraining cause_training = training;
   for (const auto& rc : taxonomy.root_causes()) cause_training.class_groups[rc.id] = rc.dimension;
   c.root_cause_ = AxisModel::train("root_cause", causes, cause_training);
@@ -105,8 +106,8 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
 
 void IssueClassifier::index_words() {
   words_ = WordTable({symptom_.fasttext_vocabulary(), root_cause_.fasttext_vocabulary(),
-                      scope_ ? scope_->fasttext_vocabulary() : std::vector<std::string>{}, index_.vocabulary(),
-                      root_cause_.group_vocabulary()});
+                      scope_ ? scope_->fasttext_vocabulary() : std::vector<std::string>{},
+                      index_.vocabulary(), root_cause_.group_vocabulary()});
 }
 
 IssueAnalysis IssueClassifier::analyse(const IssueFeatures& f) const {

@@ -25,7 +25,6 @@ std::vector<std::pair<size_t, size_t>> id_counts(std::vector<Id> ids) {
   return out;
 }
 
-
 }  // namespace
 
 size_t TfidfIndex::find(const std::string& word, uint32_t hash) const {

@@ -32,8 +32,8 @@ class WordTable {
 
   size_t members_ = 0;
   std::vector<Word> words_;
-  std::vector<int32_t> ids_;      // words_.size() × members_, -1 where a member does not know the word
-  std::vector<uint32_t> slots_;   // open addressing by hash: entry + 1, 0 when free; size a power of two
+  std::vector<int32_t> ids_;     // words_.size() × members_, -1 where a member does not know the word
+  std::vector<uint32_t> slots_;  // open addressing by hash: entry + 1, 0 when free; size a power of two
 };
 
 }  // namespace faultline::model

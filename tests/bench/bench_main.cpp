@@ -201,8 +201,9 @@ void bench_training(const testing::TempDir& dir, const std::string& db, const st
     inputs["symptom"] << "__label__" << l.symptom << ' ' << document << '\n';
     inputs["root_cause"] << "__label__" << l.root_cause << ' ' << document << '\n';
     if (inputs.count("root_cause.group")) {
-      inputs["root_cause.group"] << "__label__" << taxonomy::Taxonomy::builtin().root_cause(l.root_cause).dimension
-                                 << ' ' << document << '\n';
+      inputs["root_cause.group"] << "__label__"
+                                 << taxonomy::Taxonomy::builtin().root_cause(l.root_cause).dimension << ' '
+                                 << document << '\n';
     }
     ++labeled;
   }
@@ -218,26 +219,30 @@ void bench_training(const testing::TempDir& dir, const std::string& db, const st
   }
   for (auto& [axis, file] : inputs) file.close();
   double cli_seconds = 0;
+  json cli_by_model = json::object();
   for (const auto& [axis, file] : inputs) {
     // The dimension model is trained with the root cause's settings.
-    auto chosen = json::parse(std::ifstream(model_dir + "/" + (axis == "root_cause.group" ? "root_cause" : axis) + ".json"));
+    auto chosen = json::parse(
+        std::ifstream(model_dir + "/" + (axis == "root_cause.group" ? "root_cause" : axis) + ".json"));
     int word_ngrams = chosen.at("word_ngrams").get<int>();
-    cli_seconds += run_process({"fasttext",    "supervised",
-                                "-input",      dir.file("train_" + axis + ".txt"),
-                                "-output",     dir.file("cli_" + axis),
-                                "-epoch",      std::to_string(chosen.at("epoch").get<int>()),
-                                "-lr",         json(chosen.at("lr").get<double>()).dump(),
-                                "-wordNgrams", std::to_string(word_ngrams),
-                                "-dim",        std::to_string(chosen.at("dim").get<int>()),
-                                "-seed",       std::to_string(chosen.at("seed").get<int>()),
-                                "-minCount",   "1",
-                                "-minn",       "0",
-                                "-maxn",       "0",
-                                "-bucket",     word_ngrams > 1 ? "50000" : "0",
-                                "-thread",     "1",
-                                "-loss",       "softmax"},
-                               "/dev/null", true)
-                       .seconds;
+    double seconds = run_process({"fasttext",    "supervised",
+                                  "-input",      dir.file("train_" + axis + ".txt"),
+                                  "-output",     dir.file("cli_" + axis),
+                                  "-epoch",      std::to_string(chosen.at("epoch").get<int>()),
+                                  "-lr",         json(chosen.at("lr").get<double>()).dump(),
+                                  "-wordNgrams", std::to_string(word_ngrams),
+                                  "-dim",        std::to_string(chosen.at("dim").get<int>()),
+                                  "-seed",       std::to_string(chosen.at("seed").get<int>()),
+                                  "-minCount",   "1",
+                                  "-minn",       "0",
+                                  "-maxn",       "0",
+                                  "-bucket",     word_ngrams > 1 ? "50000" : "0",
+                                  "-thread",     "1",
+                                  "-loss",       "softmax"},
+                                 "/dev/null", true)
+                         .seconds;
+    cli_by_model[axis] = seconds;
+    cli_seconds += seconds;
   }
   std::printf("  train %.2f s (peak %.0f MiB), fasttext supervised x%zu %.2f s; eval --folds 10 %.2f s\n",
               train.seconds, train.peak_mib, inputs.size(), cli_seconds, eval.seconds);
@@ -245,6 +250,7 @@ void bench_training(const testing::TempDir& dir, const std::string& db, const st
                       {"peak_mib", train.peak_mib},
                       {"fasttext_cli_seconds", cli_seconds},
                       {"fasttext_cli_models", inputs.size()},
+                      {"fasttext_cli_seconds_by_model", cli_by_model},
                       {"labeled", labeled},
                       {"scoped", scoped}};
   results["eval"] = {{"folds", 10}, {"seconds", eval.seconds}, {"peak_mib", eval.peak_mib}, {"budget_s", 30}};
@@ -274,6 +280,7 @@ void bench_classify_baseline(const testing::TempDir& dir, const std::string& db,
     std::ofstream(bin, std::ios::binary)
         << model::FastTextModel::load(model_dir + "/" + axis + ".ftz").fasttext_bytes();
     ProcessRun run = run_process({"fasttext", "predict-prob", bin, documents, "-1"});
+    results["classify"]["fasttext_cli_seconds_100k_by_model"][axis] = run.seconds;
     seconds += run.seconds;
     cpu_seconds += run.cpu_seconds;
     peak = std::max(peak, run.peak_mib);
@@ -406,11 +413,13 @@ void bench_classify_in_memory(const std::string& db, const std::string& model_di
     return std::make_pair(rates[rates.size() / 2], rates);
   };
   size_t abstained = 0, fired = 0;
-  auto [full, full_rounds] = median_rate([&](const auto& issue) { abstained += model.predict(issue).abstain; });
-  auto [rules, rules_rounds] =
-      median_rate([&](const auto& issue) { fired += model.rules().fired(model::document_text(issue)).size(); });
-  std::printf("  classify in memory %.0f issues/s (median of 5 rounds, %.0f to %.0f), rules alone %.0f issues/s\n",
-              full, full_rounds.front(), full_rounds.back(), rules);
+  auto [full, full_rounds] =
+      median_rate([&](const auto& issue) { abstained += model.predict(issue).abstain; });
+  auto [rules, rules_rounds] = median_rate(
+      [&](const auto& issue) { fired += model.rules().fired(model::document_text(issue)).size(); });
+  std::printf(
+      "  classify in memory %.0f issues/s (median of 5 rounds, %.0f to %.0f), rules alone %.0f issues/s\n",
+      full, full_rounds.front(), full_rounds.back(), rules);
   results["classify_in_memory"] = {
       {"per_s", full}, {"rounds_per_s", full_rounds}, {"rules_only_per_s", rules}, {"rounds", 5}};
 }

@@ -353,8 +353,8 @@ std::vector<AxisExample> root_cause_examples() {
 
 TEST(AxisModel, TheGroupModelIsSavedReadBackAndNeeded) {
   AxisTraining t = quick();
-  t.class_groups = {{"concurrency_error", "g1"}, {"improper_memory_access", "g2"},
-                    {"build_misconfiguration", "g2"}};
+  t.class_groups = {
+      {"concurrency_error", "g1"}, {"improper_memory_access", "g2"}, {"build_misconfiguration", "g2"}};
   t.group_weights = {1.0};  // no choice: the group member takes part
   auto examples = root_cause_examples();
   auto model = AxisModel::train("root_cause", examples, t);
@@ -377,7 +377,8 @@ TEST(AxisModel, TheGroupModelIsSavedReadBackAndNeeded) {
     AxisModel::load(dir.path(), "root_cause");
     FAIL();
   } catch (const faultline::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("the group 'g9' of 'concurrency_error' is unknown"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("the group 'g9' of 'concurrency_error' is unknown"),
+              std::string::npos)
         << e.what();
   }
   faultline::common::write_file_atomically(dir.file("root_cause.json"), description);
@@ -393,7 +394,8 @@ TEST(AxisModel, TheGroupModelIsSavedReadBackAndNeeded) {
   flat.save(flat_dir.path());
   EXPECT_FALSE(std::filesystem::exists(flat_dir.file("root_cause.group.ftz")));
   Tokens first = tokenize(examples[0].document);
-  EXPECT_NE(flat.predict(first, {}).at("concurrency_error"), model.predict(first, {}).at("concurrency_error"));
+  EXPECT_NE(flat.predict(first, {}).at("concurrency_error"),
+            model.predict(first, {}).at("concurrency_error"));
 }
 
 TEST(AxisModel, AClassWithoutAGroupIsAClearError) {
