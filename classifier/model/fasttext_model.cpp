@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "classifier/model/fasttext_training.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "common/fnv1a.hpp"
@@ -39,6 +40,25 @@ struct ScratchFile {
     std::filesystem::remove(path + ".bin", ec);
   }
 };
+
+// The sequence of fastText's saveModel, into memory: saveModel writes a file without checking a single
+// write, so a full disk would leave a cut model that still carries a matching checksum.
+std::string bytes_of(const fasttext::FastText& model) {
+  std::ostringstream out(std::ios::binary);
+  auto write_value = [&](const auto& value) {
+    out.write(reinterpret_cast<const char*>(&value), sizeof value);
+  };
+  write_value(kFastTextMagic);
+  write_value(kFastTextVersion);
+  fasttext::Args args = model.getArgs();
+  args.save(out);
+  model.getDictionary()->save(out);
+  write_value(model.isQuant());
+  model.getInputMatrix()->save(out);
+  write_value(args.qout);
+  model.getOutputMatrix()->save(out);
+  return out.str();
+}
 
 }  // namespace
 
@@ -80,36 +100,17 @@ FastTextModel FastTextModel::train(const std::vector<std::string>& documents,
   args.thread = 1;
   args.seed = params.seed;
   args.verbose = 0;
-  FastTextModel m;
-  m.model_ = std::make_unique<fasttext::FastText>();
+  std::string bytes;
   try {
-    m.model_->train(args);
+    train_supervised(args, [&](const fasttext::FastText& trained) { bytes = bytes_of(trained); });
   } catch (const std::exception& e) {
     throw Error(std::string("fastText training failed: ") + e.what());
   }
-  // fastText's training dictionary keeps a 30-million-entry table (120 MB); a model read back from its
-  // bytes sizes the table to its vocabulary and predicts the same.
-  return from_fasttext_bytes(m.fasttext_bytes(), "the model just trained");
+  // Read back from its bytes, the model is a plain fastText model, as one loaded from a file is.
+  return from_fasttext_bytes(bytes, "the model just trained");
 }
 
-std::string FastTextModel::fasttext_bytes() const {
-  // The sequence of fastText's saveModel, into memory: saveModel writes a file without checking a single
-  // write, so a full disk would leave a cut model that still carries a matching checksum.
-  std::ostringstream out(std::ios::binary);
-  auto write_value = [&](const auto& value) {
-    out.write(reinterpret_cast<const char*>(&value), sizeof value);
-  };
-  write_value(kFastTextMagic);
-  write_value(kFastTextVersion);
-  fasttext::Args args = model_->getArgs();
-  args.save(out);
-  model_->getDictionary()->save(out);
-  write_value(model_->isQuant());
-  model_->getInputMatrix()->save(out);
-  write_value(args.qout);
-  model_->getOutputMatrix()->save(out);
-  return out.str();
-}
+std::string FastTextModel::fasttext_bytes() const { return bytes_of(*model_); }
 
 void FastTextModel::save(const std::string& path) const {
   std::string payload = fasttext_bytes();

@@ -83,3 +83,47 @@ TEST(FastText, InMemoryModelBytesEqualWhatFastTextsOwnSaveModelWrites) {
   auto model = FastTextModel::load(dir.write("model.ftz", wrapped.str()));
   EXPECT_EQ(model.fasttext_bytes(), bytes);
 }
+
+TEST(FastText, TrainingWritesTheModelFastTextsOwnTrainWrites) {
+  // FastTextModel::train replaces fastText's 30-million-entry word table by one sized to the input; the
+  // reference is fastText's own train on the same file with the same arguments. The corpus labeled by
+  // repository has many words and labels of equal count, so a dictionary that sorted them in another
+  // order, or an argument that differed, would change the bytes.
+  std::vector<std::string> docs, labels;
+  for (const auto& r : faultline::datasets::read_snapshot(std::string(FAULTLINE_SOURCE_DIR) +
+                                                          "/datasets/snapshot/issues.jsonl")) {
+    docs.push_back(normalize_for_fasttext(document_text(r)));
+    labels.push_back(r.repo.substr(r.repo.find('/') + 1));
+  }
+  faultline::testing::TempDir dir;
+  std::string file;
+  for (size_t i = 0; i < docs.size(); ++i) file += "__label__" + labels[i] + ' ' + docs[i] + '\n';
+  const std::string input = dir.write("train.txt", file);
+  for (int ngrams : {1, 2}) {
+    FastTextParams p;
+    p.word_ngrams = ngrams;
+    p.epoch = 3;
+    fasttext::Args args;
+    args.input = input;
+    args.model = fasttext::model_name::sup;
+    args.loss = fasttext::loss_name::softmax;
+    args.minCount = 1;
+    args.minn = 0;
+    args.maxn = 0;
+    args.epoch = p.epoch;
+    args.lr = p.lr;
+    args.wordNgrams = p.word_ngrams;
+    args.dim = p.dim;
+    args.bucket = ngrams > 1 ? 50000 : 0;
+    args.thread = 1;
+    args.seed = p.seed;
+    args.verbose = 0;
+    fasttext::FastText reference;
+    reference.train(args);
+    const std::string saved = dir.file("reference" + std::to_string(ngrams) + ".bin");
+    reference.saveModel(saved);
+    EXPECT_TRUE(FastTextModel::train(docs, labels, p).fasttext_bytes() ==
+                faultline::common::read_text_file(saved))
+        << "wordNgrams " << ngrams;
+  }
+}
