@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include "classifier/model/fasttext_training.hpp"
 #include "common/atomic_file.hpp"
@@ -151,18 +152,27 @@ FastTextModel FastTextModel::from_fasttext_bytes(const std::string& bytes, const
     if (!in || magic_number != kFastTextMagic || version > kFastTextVersion)
       throw std::invalid_argument("not a fastText model");
     m.model_->loadModel(in);
+    m.cache_model();
   } catch (const std::exception& e) {
     throw Error(origin + ": fastText could not read the model: " + e.what());
   }
-  m.cache_labels();
   return m;
 }
 
-void FastTextModel::cache_labels() {
+void FastTextModel::cache_model() {
+  const fasttext::Args args = model_->getArgs();
+  // probabilities() computes fastText's softmax; faultline trains no other kind.
+  if (args.loss != fasttext::loss_name::softmax || model_->isQuant())
+    throw std::invalid_argument("not an unquantised softmax model");
   auto dict = model_->getDictionary();
   const size_t prefix = std::char_traits<char>::length(kLabelPrefix);
   label_names_.clear();
   for (int32_t i = 0; i < dict->nlabels(); ++i) label_names_.push_back(dict->getLabel(i).substr(prefix));
+  input_ = model_->getInputMatrix();
+  output_ = model_->getOutputMatrix();
+  nwords_ = dict->nwords();
+  word_ngrams_ = args.wordNgrams;
+  bucket_ = args.bucket;
 }
 
 uint32_t fasttext_hash(std::string_view word) {
@@ -222,28 +232,56 @@ std::vector<double> FastTextModel::probabilities(const std::vector<int32_t>& wor
   // The steps of Dictionary::getLine for a supervised model without subwords (minn = maxn = 0): known words
   // by id, every word's hash for the word n-grams, n-gram ids after the vocabulary. Tests check that the
   // result equals predictLine's.
-  auto dict = model_->getDictionary();
-  const auto args = model_->getArgs();
   std::vector<int32_t> line;
-  line.reserve(word_ids.size() + tokens.hashes.size() * static_cast<size_t>(args.wordNgrams - 1));
+  line.reserve(word_ids.size() + tokens.hashes.size() * static_cast<size_t>(word_ngrams_ - 1));
   line.insert(line.end(), word_ids.begin(), word_ids.end());
-  if (args.wordNgrams > 1 && args.bucket > 0) {
+  if (word_ngrams_ > 1 && bucket_ > 0) {
     // fastText keeps word hashes as int32 and widens them to uint64 with sign extension; so do we.
     auto widen = [](uint32_t hash) {
       return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(hash)));
     };
     for (size_t i = 0; i < tokens.hashes.size(); ++i) {
       uint64_t h = widen(tokens.hashes[i]);
-      for (size_t j = i + 1; j < tokens.hashes.size() && j < i + static_cast<size_t>(args.wordNgrams); ++j) {
+      for (size_t j = i + 1; j < tokens.hashes.size() && j < i + static_cast<size_t>(word_ngrams_); ++j) {
         h = h * 116049371 + widen(tokens.hashes[j]);
-        line.push_back(dict->nwords() + static_cast<int32_t>(h % static_cast<uint64_t>(args.bucket)));
+        line.push_back(nwords_ + static_cast<int32_t>(h % static_cast<uint64_t>(bucket_)));
       }
     }
   }
-  fasttext::Predictions predictions;
-  model_->predict(-1, line, predictions, 0.0);
   std::vector<double> p(label_names_.size(), 0.0);
-  for (const auto& [log_p, id] : predictions) p[static_cast<size_t>(id)] = std::exp(log_p);
+  if (line.empty()) return p;  // fastText predicts nothing for a line without a known word
+  // fastText's prediction in its own float arithmetic and order, so that the result is the same to the
+  // bit (a test compares the two): Model::computeHidden (the mean of the rows), SoftmaxLoss::computeOutput
+  // (dot products, then exp in double of the difference to the largest), the log that findKBest keeps
+  // (std_log: log of p + 1e-5, back to float), and exp of that float. fastText does the same through a virtual
+  // call and two asserted size checks per row, and a State allocated per prediction.
+  using fasttext::real;
+  const int64_t dim = input_->cols();
+  std::vector<real> hidden(static_cast<size_t>(dim), 0.0f);
+  for (int32_t id : line) {
+    const real* row = input_->data() + static_cast<int64_t>(id) * dim;
+    for (int64_t j = 0; j < dim; ++j) hidden[static_cast<size_t>(j)] += row[j];
+  }
+  const real mean = static_cast<real>(1.0 / static_cast<double>(line.size()));
+  for (real& h : hidden) h *= mean;
+  std::vector<real> out(p.size());
+  for (size_t i = 0; i < out.size(); ++i) {
+    const real* row = output_->data() + static_cast<int64_t>(i) * dim;
+    real d = 0.0f;
+    for (int64_t j = 0; j < dim; ++j) d += row[j] * hidden[static_cast<size_t>(j)];
+    if (std::isnan(d)) throw Error("fastText: the model predicts NaN (a damaged model; retrain)");
+    out[i] = d;
+  }
+  real max = out[0], z = 0.0f;
+  for (real o : out) max = std::max(o, max);
+  for (real& o : out) {
+    o = static_cast<real>(std::exp(static_cast<double>(o - max)));
+    z += o;
+  }
+  for (size_t i = 0; i < out.size(); ++i) {
+    const real log_p = static_cast<real>(std::log(static_cast<double>(out[i] / z) + 1e-5));
+    p[i] = std::exp(log_p);  // in float, as fastText's own callers undo its log
+  }
   return p;
 }
 

@@ -10,8 +10,9 @@
 #include <vector>
 
 namespace fasttext {
+class DenseMatrix;
 class FastText;
-}
+}  // namespace fasttext
 
 namespace faultline::model {
 
@@ -72,10 +73,14 @@ class FastTextModel {
   std::map<std::string, double> predict_line(const std::string& document) const;
 
  private:
-  void cache_labels();
+  void cache_model();
 
   std::unique_ptr<fasttext::FastText> model_;
   std::vector<std::string> label_names_;  // by fastText label id, without the __label__ prefix
+  // Read once from the model, as probabilities() runs for every issue and fastText's getters copy.
+  std::shared_ptr<const fasttext::DenseMatrix> input_, output_;
+  int32_t nwords_ = 0;
+  int word_ngrams_ = 1, bucket_ = 0;
 };
 
 }  // namespace faultline::model
