@@ -349,12 +349,12 @@ void record(const std::string& name, const Scaled& s) {
 }
 
 // import, screen, classify and report as processes on stores of 10,000 and 100,000 corpus records. Each
-// command runs three times on each store, the two sizes taking turns so that a slow spell of a shared
+// command runs five times on each store, the two sizes taking turns so that a slow spell of a shared
 // machine falls on both, and the run of median time of each size is kept: one run of a 0.1 s command
 // varies by a tenth or more here, enough to move a 100k/10k ratio across its target. Every run starts
 // after the page cache has written the previous one's store out.
 void bench_store_commands(const testing::TempDir& dir, const std::string& model_dir) {
-  std::printf("store commands: whole processes on 10,000 and 100,000 corpus records, median of 3 each\n");
+  std::printf("store commands: whole processes on 10,000 and 100,000 corpus records, median of 5 each\n");
   const std::vector<int> sizes{10000, 100000};
   std::map<int, std::string> snapshot, db;
   for (int n : sizes) {
@@ -364,7 +364,7 @@ void bench_store_commands(const testing::TempDir& dir, const std::string& model_
   results["import"]["file_mib_100k"] = std::filesystem::file_size(snapshot[100000]) / 1048576.0;
   auto measure = [&](const std::function<ProcessRun(int)>& run) {
     std::map<int, std::vector<ProcessRun>> runs;
-    for (int round = 0; round < 3; ++round) {
+    for (int round = 0; round < 5; ++round) {
       for (int n : sizes) {
         sync();  // the previous run's dirty pages written out first, not during this run
         runs[n].push_back(run(n));
