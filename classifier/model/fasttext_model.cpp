@@ -163,7 +163,7 @@ void FastTextModel::cache_model() {
   const fasttext::Args args = model_->getArgs();
   // probabilities() computes fastText's softmax; faultline trains no other kind.
   if (args.loss != fasttext::loss_name::softmax || model_->isQuant())
-    throw std::invalid_argument("not an unquantised softmax model");
+    throw std::invalid_argument("not an unquantised softmax model (retrain with 'faultline train')");
   auto dict = model_->getDictionary();
   const size_t prefix = std::char_traits<char>::length(kLabelPrefix);
   label_names_.clear();
@@ -173,6 +173,10 @@ void FastTextModel::cache_model() {
   nwords_ = dict->nwords();
   word_ngrams_ = args.wordNgrams;
   bucket_ = args.bucket;
+  // probabilities() reads the matrices by raw pointer: their shapes must be what the dictionary says.
+  if (label_names_.empty() || input_->rows() != static_cast<int64_t>(nwords_) + bucket_ ||
+      output_->rows() != static_cast<int64_t>(label_names_.size()) || output_->cols() != input_->cols())
+    throw std::invalid_argument("matrix shapes do not match the dictionary (retrain with 'faultline train')");
 }
 
 uint32_t fasttext_hash(std::string_view word) {
@@ -251,10 +255,11 @@ std::vector<double> FastTextModel::probabilities(const std::vector<int32_t>& wor
   std::vector<double> p(label_names_.size(), 0.0);
   if (line.empty()) return p;  // fastText predicts nothing for a line without a known word
   // fastText's prediction in its own float arithmetic and order, so that the result is the same to the
-  // bit (a test compares the two): Model::computeHidden (the mean of the rows), SoftmaxLoss::computeOutput
-  // (dot products, then exp in double of the difference to the largest), the log that findKBest keeps
-  // (std_log: log of p + 1e-5, back to float), and exp of that float. fastText does the same through a virtual
-  // call and two asserted size checks per row, and a State allocated per prediction.
+  // bit (a test compares the two; built without -march, so no fused multiply-add on either side):
+  // Model::computeHidden (the mean of the rows), SoftmaxLoss::computeOutput (dot products, then exp in double
+  // of the difference to the largest), the log that findKBest keeps (std_log: log of p + 1e-5, back to
+  // float), and exp of that float. fastText does the same through a virtual call and two asserted size checks
+  // per row, and a State allocated per prediction.
   using fasttext::real;
   const int64_t dim = input_->cols();
   std::vector<real> hidden(static_cast<size_t>(dim), 0.0f);

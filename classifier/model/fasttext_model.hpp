@@ -56,8 +56,9 @@ class FastTextModel {
   // What fastText's saveModel would write, built in memory (save() adds faultline's header and checksum).
   std::string fasttext_bytes() const;
 
-  // Probability of every label the model knows (they sum to 1). Computes what fastText's predictLine
-  // computes, from tokens hashed once (see tokenize), without re-reading the text per model.
+  // Probability of every label the model knows (fastText's: each is exp(log(p + 1e-5)), all 0 for a line
+  // without a known word). Computes what fastText's predictLine computes, from tokens hashed once (see
+  // tokenize), without re-reading the text per model.
   std::map<std::string, double> predict(const Tokens& tokens) const;
   std::map<std::string, double> predict(const std::string& document) const {
     return predict(tokenize(document));

@@ -1,5 +1,6 @@
 #include "classifier/model/fasttext_training.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -20,6 +21,8 @@ namespace {
 // word sits in the table differs, never its id.
 class SizedDictionary : public fasttext::Dictionary {
  public:
+  static constexpr int32_t kStockTableSize = MAX_VOCAB_SIZE;
+
   SizedDictionary(std::shared_ptr<fasttext::Args> args, size_t table_size)
       : Dictionary(std::move(args), as_stream(std::istringstream(empty_dictionary()))) {
     word2int_.assign(table_size, -1);
@@ -50,13 +53,18 @@ class SizedDictionary : public fasttext::Dictionary {
 class OneThreadTrainer : public fasttext::FastText {
  public:
   void fit(const fasttext::Args& args) {
-    if (args.thread != 1) throw std::invalid_argument("this trainer runs one thread");
+    if (args.thread != 1 || args.model != fasttext::model_name::sup || !args.pretrainedVectors.empty())
+      throw std::invalid_argument(
+          "this trainer trains supervised models on one thread, without pretrained vectors");
     args_ = std::make_shared<fasttext::Args>(args);
     std::ifstream in(args_->input);
     if (!in.is_open()) throw std::invalid_argument(args_->input + " cannot be opened for training!");
     // Each distinct word, and the end-of-line word, takes at least one byte of the file: at most half
     // of this table fills.
-    auto dict = std::make_shared<SizedDictionary>(args_, 2 * std::filesystem::file_size(args_->input) + 1);
+    // (capped at the stock table's size, which an input of over 15 MB would pass).
+    auto dict = std::make_shared<SizedDictionary>(
+        args_, std::min<uintmax_t>(2 * std::filesystem::file_size(args_->input) + 1,
+                                   SizedDictionary::kStockTableSize));
     dict->readFromFile(in);
     in.close();
     dict->compact();
@@ -80,12 +88,17 @@ class OneThreadTrainer : public fasttext::FastText {
   // the file (a call that reads nothing when the file ends with a newline); the next call starts over.
   std::vector<Line> read_lines() const {
     std::ifstream in(args_->input);
+    if (!in.is_open()) throw std::invalid_argument(args_->input + " cannot be opened for training!");
     std::vector<Line> lines;
+    int64_t tokens = 0;
     do {
       Line line;
       line.tokens = dict_->getLine(in, line.words, line.labels);
+      tokens += line.tokens;
       lines.push_back(std::move(line));
     } while (!in.eof());
+    // The turn must read what the dictionary counted, or the epochs would never end.
+    if (tokens != dict_->ntokens()) throw std::runtime_error(args_->input + " changed while training");
     return lines;
   }
 
@@ -107,7 +120,6 @@ class OneThreadTrainer : public fasttext::FastText {
         local_tokens = 0;
       }
     }
-    loss_ = state.getLoss();
   }
 };
 

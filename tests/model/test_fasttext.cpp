@@ -7,6 +7,7 @@
 #include "classifier/model/fasttext_model.hpp"
 #include "classifier/model/rules.hpp"
 #include "classifier/model/text_features.hpp"
+#include "common/error.hpp"
 #include "common/fnv1a.hpp"
 #include "common/text_file.hpp"
 #include "datasets/store/snapshot.hpp"
@@ -156,5 +157,39 @@ TEST(FastText, ProbabilitiesAreFastTextsOwnPredictionToTheBit) {
       differing += model.probabilities(model.word_ids(tokens), tokens) != expected;
     }
     EXPECT_EQ(differing, 0u) << "of " << docs.size() << " documents, wordNgrams " << ngrams;
+  }
+}
+
+TEST(FastText, AModelOfAnotherLossIsRefusedAtLoad) {
+  // probabilities() computes a softmax; a model of another loss would be read wrongly, so load refuses it.
+  // With the loss set back to softmax, the same file loads (the trigger removed).
+  faultline::testing::TempDir dir;
+  std::string train = dir.write("train.txt",
+                                "__label__hang training hangs in allreduce\n"
+                                "__label__crash illegal memory access in the kernel\n");
+  for (auto loss : {fasttext::loss_name::hs, fasttext::loss_name::softmax}) {
+    fasttext::Args args;
+    args.input = train;
+    args.model = fasttext::model_name::sup;
+    args.loss = loss;
+    args.minCount = 1;
+    args.epoch = 1;
+    args.dim = 4;
+    args.thread = 1;
+    args.verbose = 0;
+    fasttext::FastText reference;
+    reference.train(args);
+    reference.saveModel(dir.file("reference.bin"));
+    std::string bytes = faultline::common::read_text_file(dir.file("reference.bin"));
+    std::ostringstream wrapped;
+    wrapped << "faultline-fasttext-v1 " << std::hex << faultline::common::fnv1a(bytes) << std::dec << ' '
+            << bytes.size() << '\n'
+            << bytes;
+    const std::string path = dir.write("model.ftz", wrapped.str());
+    if (loss == fasttext::loss_name::softmax) {
+      EXPECT_NO_THROW(FastTextModel::load(path));
+    } else {
+      EXPECT_THROW(FastTextModel::load(path), faultline::Error);
+    }
   }
 }
