@@ -26,6 +26,33 @@ void corpus(std::vector<std::string>* docs, std::vector<std::string>* labels) {
   }
 }
 
+// A model fastText itself trains on `train` and saves: the bytes its own saveModel writes.
+std::string saved_by_fasttext(const faultline::testing::TempDir& dir, const std::string& train,
+                              fasttext::loss_name loss, int epoch, int dim) {
+  fasttext::Args args;
+  args.input = train;
+  args.model = fasttext::model_name::sup;
+  args.loss = loss;
+  args.minCount = 1;
+  args.epoch = epoch;
+  args.dim = dim;
+  args.thread = 1;
+  args.verbose = 0;
+  fasttext::FastText reference;
+  reference.train(args);
+  reference.saveModel(dir.file("reference.bin"));
+  return faultline::common::read_text_file(dir.file("reference.bin"));
+}
+
+// fastText's bytes as a faultline model file: the header line (magic, checksum, size), then the bytes.
+std::string in_faultline_file(const std::string& bytes) {
+  std::ostringstream wrapped;
+  wrapped << "faultline-fasttext-v1 " << std::hex << faultline::common::fnv1a(bytes) << std::dec << ' '
+          << bytes.size() << '\n'
+          << bytes;
+  return wrapped.str();
+}
+
 }  // namespace
 
 TEST(FastText, SharedTokenPredictionEqualsFastTextsOwnLineReader) {
@@ -64,24 +91,8 @@ TEST(FastText, InMemoryModelBytesEqualWhatFastTextsOwnSaveModelWrites) {
                                 "__label__hang training hangs in allreduce\n"
                                 "__label__crash illegal memory access in the kernel\n"
                                 "__label__hang deadlock at the barrier\n");
-  fasttext::Args args;
-  args.input = train;
-  args.model = fasttext::model_name::sup;
-  args.loss = fasttext::loss_name::softmax;
-  args.minCount = 1;
-  args.epoch = 2;
-  args.dim = 8;
-  args.thread = 1;
-  args.verbose = 0;
-  fasttext::FastText reference;
-  reference.train(args);
-  reference.saveModel(dir.file("reference.bin"));
-  std::string bytes = faultline::common::read_text_file(dir.file("reference.bin"));
-  std::ostringstream wrapped;
-  wrapped << "faultline-fasttext-v1 " << std::hex << faultline::common::fnv1a(bytes) << std::dec << ' '
-          << bytes.size() << '\n'
-          << bytes;
-  auto model = FastTextModel::load(dir.write("model.ftz", wrapped.str()));
+  std::string bytes = saved_by_fasttext(dir, train, fasttext::loss_name::softmax, 2, 8);
+  auto model = FastTextModel::load(dir.write("model.ftz", in_faultline_file(bytes)));
   EXPECT_EQ(model.fasttext_bytes(), bytes);
 }
 
@@ -168,24 +179,8 @@ TEST(FastText, AModelOfAnotherLossIsRefusedAtLoad) {
                                 "__label__hang training hangs in allreduce\n"
                                 "__label__crash illegal memory access in the kernel\n");
   for (auto loss : {fasttext::loss_name::hs, fasttext::loss_name::softmax}) {
-    fasttext::Args args;
-    args.input = train;
-    args.model = fasttext::model_name::sup;
-    args.loss = loss;
-    args.minCount = 1;
-    args.epoch = 1;
-    args.dim = 4;
-    args.thread = 1;
-    args.verbose = 0;
-    fasttext::FastText reference;
-    reference.train(args);
-    reference.saveModel(dir.file("reference.bin"));
-    std::string bytes = faultline::common::read_text_file(dir.file("reference.bin"));
-    std::ostringstream wrapped;
-    wrapped << "faultline-fasttext-v1 " << std::hex << faultline::common::fnv1a(bytes) << std::dec << ' '
-            << bytes.size() << '\n'
-            << bytes;
-    const std::string path = dir.write("model.ftz", wrapped.str());
+    const std::string path =
+        dir.write("model.ftz", in_faultline_file(saved_by_fasttext(dir, train, loss, 1, 4)));
     if (loss == fasttext::loss_name::softmax) {
       EXPECT_NO_THROW(FastTextModel::load(path));
     } else {
