@@ -195,15 +195,16 @@ std::vector<double> neighbour_vote(const std::vector<Neighbour>* neighbours,
 
 std::vector<double> combine(const AxisEvidence& e, const AxisWeights& w) {
   const size_t classes = e.log_fasttext.size();
-  if (e.rules.size() != classes || e.log_neighbours.size() != classes || e.log_prior.size() != classes ||
-      e.log_group.size() != classes)
+  if (e.rules.size() != classes || e.discussion_rules.size() != classes || e.log_neighbours.size() != classes ||
+      e.log_prior.size() != classes || e.log_group.size() != classes)
     throw Error("combine: the evidence does not give every member's value for each of the " +
                 std::to_string(classes) + " classes");
   std::vector<double> z(classes);
   double top = -std::numeric_limits<double>::infinity();
   for (size_t c = 0; c < z.size(); ++c) {
-    double score = e.log_fasttext[c] + w.rule * e.rules[c] + w.neighbour * e.log_neighbours[c] -
-                   w.prior_correction * e.log_prior[c] + w.group * e.log_group[c];
+    double score = e.log_fasttext[c] + w.rule * e.rules[c] + w.discussion_rule * e.discussion_rules[c] +
+                   w.neighbour * e.log_neighbours[c] - w.prior_correction * e.log_prior[c] +
+                   w.group * e.log_group[c];
     z[c] = score / w.temperature;
     top = std::max(top, z[c]);
   }
@@ -290,6 +291,7 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
       auto neighbours = index.nearest(tokens[i], training.neighbours);
       AxisEvidence base;
       base.rules = rules_by_class(&examples[i].rule_scores, m.classes_);
+      base.discussion_rules = rules_by_class(&examples[i].discussion_rule_scores, m.classes_);
       base.log_neighbours = neighbour_vote(&neighbours, fold_labels, m.classes_);
       base.log_prior = priors;
       base.log_group = use_group ? log_fasttext_by_class(group_models[f], group_label_of_class,
@@ -315,11 +317,13 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
   best = Score{};
   for (double group : group_weights) {
     for (double rule : training.rule_weights) {
-      for (double neighbour : training.neighbour_weights) {
-        for (double correction : training.prior_corrections) {
-          AxisWeights w{rule, neighbour, correction, 1.0, group};
-          Score s = score(chosen, gold, w);
-          if (s.better_than(best)) best = s, m.weights_ = w;
+      for (double discussion_rule : training.discussion_rule_weights) {
+        for (double neighbour : training.neighbour_weights) {
+          for (double correction : training.prior_corrections) {
+            AxisWeights w{rule, discussion_rule, neighbour, correction, 1.0, group};
+            Score s = score(chosen, gold, w);
+            if (s.better_than(best)) best = s, m.weights_ = w;
+          }
         }
       }
     }
@@ -355,6 +359,7 @@ Distribution AxisModel::predict(const Tokens& tokens, const AxisInputs& inputs) 
                 inputs.group_word_ids ? *inputs.group_word_ids : group_fasttext_->word_ids(tokens), tokens)
           : std::vector<double>(classes_.size(), 0.0);
   e.rules = rules_by_class(inputs.rule_scores, classes_);
+  e.discussion_rules = rules_by_class(inputs.discussion_rule_scores, classes_);
   e.log_neighbours = neighbour_vote(inputs.neighbours, training_labels_, classes_);
   e.log_prior = log_priors_;
   return to_distribution(combine(e, weights_), classes_);
@@ -378,6 +383,7 @@ nlohmann::json AxisModel::describe() const {
           {"dim", params_.dim},
           {"seed", params_.seed},
           {"rule_weight", weights_.rule},
+          {"discussion_rule_weight", weights_.discussion_rule},
           {"neighbour_weight", weights_.neighbour},
           {"prior_correction", weights_.prior_correction},
           {"temperature", weights_.temperature},
@@ -405,6 +411,7 @@ AxisModel AxisModel::load(const std::string& directory, const std::string& axis)
     m.params_.dim = j.at("dim").get<int>();
     m.params_.seed = j.at("seed").get<int>();
     m.weights_.rule = j.at("rule_weight").get<double>();
+    m.weights_.discussion_rule = j.at("discussion_rule_weight").get<double>();
     m.weights_.neighbour = j.at("neighbour_weight").get<double>();
     m.weights_.prior_correction = j.at("prior_correction").get<double>();
     m.weights_.temperature = j.at("temperature").get<double>();

@@ -1,5 +1,5 @@
 // One axis of the classifier (scope, symptom or root cause): an ensemble of a fastText model, the rule
-// scores, a vote of the most similar labeled issues and, where the classes fall into groups (root causes into
+// scores (over the whole issue and over its discussion alone), a vote of the most similar labeled issues and, where the classes fall into groups (root causes into
 // the taxonomy's dimensions), a fastText model of the group, combined log-linearly with a prior correction
 // for rare classes and calibrated by a temperature, every weight chosen by cross-validation.
 #pragma once
@@ -20,12 +20,16 @@ using Distribution = std::map<std::string, double>;
 struct AxisExample {
   std::string document;  // normalised text
   Distribution rule_scores;
+  // The rules that fire in the discussion alone: where a thread says what the cause was and what fixed it,
+  // so a hit there is surer evidence than one in the report.
+  Distribution discussion_rule_scores;
   std::string label;
 };
 
 struct AxisTraining {
   std::vector<FastTextParams> grid;  // candidate fastText settings
   std::vector<double> rule_weights{0.0, 0.5, 1.0, 2.0, 3.0, 4.0, 6.0};
+  std::vector<double> discussion_rule_weights{0.0, 0.5, 1.0, 2.0, 3.0};
   std::vector<double> neighbour_weights{0.0, 0.5, 1.0, 2.0, 3.0, 4.0};
   // How much of log prior(c) is taken off each class's score: 0 keeps the frequent classes' advantage,
   // 1 scores every class as if all were equally frequent.
@@ -47,6 +51,7 @@ struct AxisTraining {
 // The ensemble's weights for one axis.
 struct AxisWeights {
   double rule = 0;
+  double discussion_rule = 0;
   double neighbour = 0;
   double prior_correction = 0;
   double temperature = 1;
@@ -54,13 +59,14 @@ struct AxisWeights {
 };
 
 // What one example says of each class of an axis (by index into its sorted classes): fastText's log
-// probability, the rule score, the log share of the neighbour vote, the log prior, and the group model's log
+// probability, the rule scores (whole issue, discussion alone), the log share of the neighbour vote, the log prior, and the group model's log
 // probability of the class's group (0 for every class where the axis has no groups).
 struct AxisEvidence {
-  std::vector<double> log_fasttext, rules, log_neighbours, log_prior, log_group;
+  std::vector<double> log_fasttext, rules, discussion_rules, log_neighbours, log_prior, log_group;
 };
 
-// softmax((log p_ft(c) + w_r·rules(c) + w_n·log vote(c) − α·log prior(c) + w_g·log p_group(group(c))) / T).
+// softmax((log p_ft(c) + w_r·rules(c) + w_t·discussion rules(c) + w_n·log vote(c) − α·log prior(c) +
+//          w_g·log p_group(group(c))) / T).
 std::vector<double> combine(const AxisEvidence& evidence, const AxisWeights& weights);
 
 // log((similarity of the neighbours of class c + s) / (similarity of all + s·classes)), s = 0.1: the
@@ -72,6 +78,7 @@ std::vector<double> neighbour_vote(const std::vector<Neighbour>* neighbours,
 // What an axis reads of one issue besides its tokens.
 struct AxisInputs {
   const Distribution* rule_scores = nullptr;
+  const Distribution* discussion_rule_scores = nullptr;
   const std::vector<Neighbour>* neighbours = nullptr;  // in the index built from the training documents
   // The fastText ids of the tokens, from a WordTable of fasttext_vocabulary() (and of
   // group_vocabulary()); looked up when absent.

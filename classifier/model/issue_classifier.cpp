@@ -21,11 +21,18 @@ IssueFeatures extract_features(const RuleSet& rules, const datasets::IssueRecord
   f.fired = rules.fired(text);
   // The repository is a strong prior (a Triton report is more often a compiler problem), so it is a token.
   f.document = "__repo_" + issue.repo + " " + normalize_for_fasttext(text);
+  // The discussion says what the cause was and what fixed it: its words count twice, for fastText's
+  // average and for the neighbours' term weights alike.
+  if (std::string discussion = normalize_for_fasttext(issue.discussion); !discussion.empty())
+    f.document += " " + discussion;
   // Rule hits become tokens too, so fastText can weigh them against the words.
   for (int i : f.fired) f.document += " __rule_" + rules.rules()[i].id;
   f.tokens = tokenize(f.document);
   f.symptom_rules = rules.scores(f.fired, "symptom");
   f.root_cause_rules = rules.scores(f.fired, "root_cause");
+  const std::vector<int> in_discussion = rules.fired(issue.discussion);
+  f.symptom_discussion_rules = rules.scores(in_discussion, "symptom");
+  f.root_cause_discussion_rules = rules.scores(in_discussion, "root_cause");
   return f;
 }
 
@@ -55,14 +62,14 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
       throw Error("train: " + l.issue.key() + " has unknown root cause '" + l.root_cause + "'");
     }
     IssueFeatures f = extract_features(c.rules_, l.issue);
-    symptoms.push_back({f.document, f.symptom_rules, l.symptom});
-    causes.push_back({f.document, f.root_cause_rules, l.root_cause});
+    symptoms.push_back({f.document, f.symptom_rules, f.symptom_discussion_rules, l.symptom});
+    causes.push_back({f.document, f.root_cause_rules, f.root_cause_discussion_rules, l.root_cause});
     c.documents_.push_back(f.document);
     h = common::fnv1a(f.document + "\x1f" + l.symptom + "\x1f" + l.root_cause + "\n", h);
   }
   for (const auto& issue : scoped) {
     if (!issue.scope) continue;
-    scopes.push_back({extract_features(c.rules_, issue).document, {}, *issue.scope});
+    scopes.push_back({extract_features(c.rules_, issue).document, {}, {}, *issue.scope});
     h = common::fnv1a(issue.key() + "\x1f" + *issue.scope + "\n", h);
   }
   if (symptoms.empty()) throw Error("train: no manual labels to learn from (import and audit labels first)");
@@ -88,6 +95,7 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
     // the cross-validation then only calibrates the temperature. This keeps training within its budget.
     AxisTraining scope_training = training;
     scope_training.rule_weights = {0.0};
+    scope_training.discussion_rule_weights = {0.0};
     scope_training.neighbour_weights = {0.0};
     scope_training.grid.resize(1);
     c.scope_ = AxisModel::train("scope", scopes, scope_training);
@@ -115,10 +123,16 @@ IssueAnalysis IssueClassifier::analyse(const IssueFeatures& f) const {
   const auto ids = words_.ids(f.tokens);
   IssueAnalysis a;
   a.neighbours = index_.nearest_terms(ids[kIndex], neighbours_);
-  if (scope_) a.scope = scope_->predict(f.tokens, {nullptr, nullptr, &ids[kScope]});
-  a.symptom = symptom_.predict(f.tokens, {&f.symptom_rules, &a.neighbours, &ids[kSymptom]});
-  a.root_cause =
-      root_cause_.predict(f.tokens, {&f.root_cause_rules, &a.neighbours, &ids[kRootCause], &ids[kDimension]});
+  if (scope_) a.scope = scope_->predict(f.tokens, {.word_ids = &ids[kScope]});
+  a.symptom = symptom_.predict(f.tokens, {.rule_scores = &f.symptom_rules,
+                                          .discussion_rule_scores = &f.symptom_discussion_rules,
+                                          .neighbours = &a.neighbours,
+                                          .word_ids = &ids[kSymptom]});
+  a.root_cause = root_cause_.predict(f.tokens, {.rule_scores = &f.root_cause_rules,
+                                                .discussion_rule_scores = &f.root_cause_discussion_rules,
+                                                .neighbours = &a.neighbours,
+                                                .word_ids = &ids[kRootCause],
+                                                .group_word_ids = &ids[kDimension]});
   return a;
 }
 

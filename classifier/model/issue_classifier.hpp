@@ -38,6 +38,9 @@ struct IssueFeatures {
   std::vector<int> fired;
   Distribution symptom_rules;
   Distribution root_cause_rules;
+  // The same, of the rules that fire in the discussion alone.
+  Distribution symptom_discussion_rules;
+  Distribution root_cause_discussion_rules;
 };
 
 // The labeled issues most similar to one issue, with the distributions each axis gives it: what the

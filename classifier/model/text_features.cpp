@@ -2,6 +2,8 @@
 
 #include <string_view>
 
+#include "classifier/model/word_stemmer.hpp"
+
 namespace faultline::model {
 
 std::string document_text(const datasets::IssueRecord& issue) {
@@ -75,12 +77,21 @@ std::string normalize_for_fasttext(const std::string& text) {
     // Strip trailing dots so "fails." and "fails" are one word, but keep versions like "2.3".
     size_t end = out.size();
     while (end > start && (out[end - 1] == '.' || out[end - 1] == '+')) --end;
+    // Leading underscores go too: issue text must not spell the tokens fastText reads as labels
+    // ("__label__…") or those the classifier adds itself ("__repo_…", "__rule_…").
+    size_t first = start;
+    while (first < end && out[first] == '_') ++first;
+    out.erase(start, first - start);
+    end -= first - start;
     if (end == start) {
       out.resize(start == 0 ? 0 : start - 1);  // nothing left: no token, and no space before it
     } else if (const char* masked = mask_of(std::string_view(out).substr(start, end - start))) {
       out.replace(start, kNone, masked);
     } else {
       out.resize(end);
+      const std::string_view word = std::string_view(out).substr(start);
+      if (const std::string_view stem = english_stem(word); stem.data() != word.data())
+        out.replace(start, kNone, stem);
     }
     start = kNone;
   };

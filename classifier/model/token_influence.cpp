@@ -36,10 +36,9 @@ std::vector<Candidate> candidates(const Tokens& tokens) {
 
 // The features with every occurrence of `token` gone from the document and its tokens; the rule hits stay.
 IssueFeatures without(const IssueFeatures& features, const std::string& token) {
-  IssueFeatures out;
-  out.fired = features.fired;
-  out.symptom_rules = features.symptom_rules;
-  out.root_cause_rules = features.root_cause_rules;
+  IssueFeatures out = features;  // every rule hit stays
+  out.document.clear();
+  out.tokens = {};
   const Tokens& t = features.tokens;
   for (size_t i = 0; i < t.words.size(); ++i) {
     if (t.words[i] == token) continue;

@@ -1,6 +1,8 @@
 // The classifier's document must not change when its code is made faster: the models were trained on it.
 // The reference below is the implementation as it was before (document_text and normalize_for_fasttext of
-// a0aaca3, verbatim but for names), a second implementation to compare against.
+// a0aaca3, verbatim but for names), a second implementation to compare against, with what was added since
+// written out apart: leading underscores dropped, words stemmed (english_stem, tested on its own against
+// Snowball's references) and the discussion read twice.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -8,6 +10,7 @@
 
 #include "classifier/model/issue_classifier.hpp"
 #include "classifier/model/text_features.hpp"
+#include "classifier/model/word_stemmer.hpp"
 #include "datasets/store/database.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/snapshot.hpp"
@@ -48,9 +51,11 @@ std::string reference_normalize(const std::string& text) {
   std::string token;
   auto flush = [&] {
     while (!token.empty() && (token.back() == '.' || token.back() == '+')) token.pop_back();
+    token.erase(0, token.find_first_not_of('_'));  // npos (all underscores): erased whole
     if (!token.empty()) {
       if (!out.empty()) out += ' ';
-      out += reference_mask(token);
+      const std::string& masked = reference_mask(token);
+      out += &masked == &token ? std::string(english_stem(token)) : masked;
     }
     token.clear();
   };
@@ -99,9 +104,55 @@ TEST(TextFeatures, DocumentsOfTheBundledCorpusAreByteIdenticalToTheReference) {
     std::string text = reference_document_text(issue);
     ASSERT_EQ(document_text(issue), text) << issue.key();
     std::string expected = "__repo_" + issue.repo + " " + reference_normalize(text);
+    if (!issue.discussion.empty()) expected += " " + reference_normalize(issue.discussion);
     for (int i : rules.fired(text)) expected += " __rule_" + rules.rules()[i].id;
     ASSERT_EQ(extract_features(rules, issue).document, expected) << issue.key();
   }
+}
+
+size_t occurrences(const std::string& document, const std::string& token) {
+  size_t n = 0;
+  for (size_t at = 0; (at = document.find(" " + token + " ", at)) != std::string::npos; ++at) ++n;
+  return n;
+}
+
+TEST(TextFeatures, TheDiscussionIsReadTwiceAndTheReportOnce) {
+  datasets::IssueRecord issue;
+  issue.repo = "o/r";
+  issue.body = "zyzzyva in the report";
+  issue.discussion = "quux in the diagnosis";
+  const std::string document = extract_features(RuleSet::builtin(), issue).document + " ";
+  EXPECT_EQ(occurrences(document, "zyzzyva"), 1u);
+  EXPECT_EQ(occurrences(document, "quux"), 2u);
+  // Without a discussion nothing is added, not even a space.
+  issue.discussion.clear();
+  EXPECT_EQ(extract_features(RuleSet::builtin(), issue).document, "__repo_o/r zyzzyva in the report");
+}
+
+TEST(TextFeatures, RulesThatFireInTheDiscussionAreScoredApart) {
+  // "setup.py" is the build_flags rule's (root cause build_misconfiguration, weight 1.5): in the
+  // discussion it counts in both scores, in the body only in the whole-issue one.
+  datasets::IssueRecord issue;
+  issue.repo = "o/r";
+  issue.discussion = "the fix was in setup.py";
+  IssueFeatures in_discussion = extract_features(RuleSet::builtin(), issue);
+  EXPECT_DOUBLE_EQ(in_discussion.root_cause_rules.at("build_misconfiguration"), 1.5);
+  EXPECT_DOUBLE_EQ(in_discussion.root_cause_discussion_rules.at("build_misconfiguration"), 1.5);
+  issue.body = issue.discussion;
+  issue.discussion.clear();
+  IssueFeatures in_body = extract_features(RuleSet::builtin(), issue);
+  EXPECT_DOUBLE_EQ(in_body.root_cause_rules.at("build_misconfiguration"), 1.5);
+  EXPECT_TRUE(in_body.root_cause_discussion_rules.empty());
+}
+
+TEST(TextFeatures, IssueTextCannotSpellALabelOrTheClassifiersOwnTokens) {
+  EXPECT_EQ(normalize_for_fasttext("see __label__api_misuse and __rule_compiler_bug, ___ __init__.py"),
+            "see label__api_misuse and rule_compiler_bug init__.py");
+  datasets::IssueRecord issue;
+  issue.repo = "o/r";
+  issue.body = "__label__bogus __repo_evil __rule_compiler_bug";
+  const std::string document = extract_features(RuleSet::builtin(), issue).document;
+  EXPECT_EQ(document, "__repo_o/r label__bogus repo_evil rule_compiler_bug");
 }
 
 // Edges of the token rules: stripped trailing dots and pluses (down to nothing), glued and lone slashes,
@@ -127,6 +178,9 @@ TEST(TextFeatures, NormalisationMatchesTheReferenceAtTheEdgesOfItsTokenRules) {
                                  "v2.3+ ..5",
                                  "Ünïcödé ß",
                                  "end.",
+                                 "_lead __dunder__ ___ _.",
+                                 "_Upgrading __failures.",
+                                 "Upgrading upgraded compilation failures",
                                  "CUDA_ERROR_ILLEGAL_ADDRESS at 0x7ffd12 in /src/ops.cu:57."}) {
     EXPECT_EQ(normalize_for_fasttext(text), reference_normalize(text)) << "'" << text << "'";
   }

@@ -4,6 +4,7 @@
 
 #include "classifier/model/axis_model.hpp"
 #include "classifier/model/tfidf_index.hpp"
+#include "common/error.hpp"
 
 using namespace faultline::model;
 
@@ -82,6 +83,7 @@ TEST(AxisCombination, PriorCorrectionLetsTheRareClassWinAsWorkedOut) {
   // Class 0 is frequent (prior .8), class 1 rare (.2). fastText .6/.4, rules 1/0, vote even.
   AxisEvidence e{.log_fasttext = {std::log(0.6), std::log(0.4)},
                  .rules = {1, 0},
+                 .discussion_rules = {0, 0},
                  .log_neighbours = {std::log(0.5), std::log(0.5)},
                  .log_prior = {std::log(0.8), std::log(0.2)},
                  .log_group = {0, 0}};
@@ -130,6 +132,7 @@ TEST(AxisCombination, TheGroupTermAddsItsWeightedLogProbabilityAsWorkedOut) {
   // else even: with w_g = 1 and T = 1, z0 = ln .5 + ln .2, z1 = ln .5 + ln .8, so p1 = .8 / (.2 + .8) = .8.
   AxisEvidence e{.log_fasttext = {std::log(0.5), std::log(0.5)},
                  .rules = {0, 0},
+                 .discussion_rules = {0, 0},
                  .log_neighbours = {0, 0},
                  .log_prior = {0, 0},
                  .log_group = {std::log(0.2), std::log(0.8)}};
@@ -139,4 +142,21 @@ TEST(AxisCombination, TheGroupTermAddsItsWeightedLogProbabilityAsWorkedOut) {
   EXPECT_NEAR(combine(e, AxisWeights{.group = 2.0})[1], 0.64 / 0.68, 1e-12);
   // Without its weight the group says nothing: even.
   EXPECT_NEAR(combine(e, AxisWeights{})[1], 0.5, 1e-12);
+}
+
+TEST(AxisCombination, TheDiscussionRulesAddTheirWeightedScoreAsWorkedOut) {
+  // Two classes, everything even but a discussion-rule score of 1.5 for class 1. With w_d = 2 and T = 1:
+  // z0 = ln .5, z1 = ln .5 + 3, so p1 = e³ / (1 + e³).
+  AxisEvidence e{.log_fasttext = {std::log(0.5), std::log(0.5)},
+                 .rules = {0, 0},
+                 .discussion_rules = {0, 1.5},
+                 .log_neighbours = {0, 0},
+                 .log_prior = {0, 0},
+                 .log_group = {0, 0}};
+  EXPECT_NEAR(combine(e, AxisWeights{.discussion_rule = 2.0})[1], std::exp(3.0) / (1 + std::exp(3.0)), 1e-12);
+  // The score counts only through its own weight: the whole-issue rule weight leaves it even.
+  EXPECT_NEAR(combine(e, AxisWeights{.rule = 2.0})[1], 0.5, 1e-12);
+  // Evidence without a discussion score for every class is refused, not read past its end.
+  e.discussion_rules = {1.5};
+  EXPECT_THROW(combine(e, AxisWeights{}), faultline::Error);
 }
