@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -139,10 +140,11 @@ ProcessRun run_process(std::vector<std::string> argv_text, const std::string& ou
       usage.ru_maxrss / 1024.0};
 }
 
-ProcessRun run_faultline(const std::string& db, const std::vector<std::string>& args) {
+ProcessRun run_faultline(const std::string& db, const std::vector<std::string>& args,
+                         const std::string& out = "/dev/null") {
   std::vector<std::string> argv{std::string(FAULTLINE_BINARY_DIR) + "/cli/faultline", "--db", db, "--quiet"};
   argv.insert(argv.end(), args.begin(), args.end());
-  return run_process(argv);
+  return run_process(argv, out);
 }
 
 // The run of median wall time.
@@ -195,6 +197,33 @@ std::vector<std::string> model_axes(const std::string& model_dir) {
     if (std::filesystem::exists(model_dir + "/" + axis + ".ftz")) axes.push_back(axis);
   }
   return axes;
+}
+
+// What `eval --folds 10` (the default fold seed and time split) says of the classifier: accuracy, macro-F1,
+// kappa and the accuracy of the most confident share (60% for the symptom, 40% for the root cause, the
+// shares the classifier's targets name) per axis, and the time split's three figures per axis.
+void record_accuracy(const testing::TempDir& dir, const std::string& db) {
+  const std::string out = dir.file("eval.json");
+  run_faultline(db, {"eval", "--folds", "10", "--json"}, out);
+  const json eval = json::parse(std::ifstream(out));
+  auto figures = [](const json& axis) {
+    return json{{"accuracy", axis.at("accuracy")}, {"macro_f1", axis.at("macro_f1")}, {"kappa", axis.at("kappa")}};
+  };
+  auto top_share = [](const json& axis, double share) {
+    for (const auto& s : axis.at("selective"))
+      if (std::abs(s.at("coverage").get<double>() - share) < 1e-9) return s.at("accuracy").get<double>();
+    std::fprintf(stderr, "bench: eval --json has no accuracy at coverage %.1f\n", share);
+    std::exit(1);
+  };
+  json& symptom = results["accuracy_symptom"] = figures(eval.at("symptom"));
+  symptom["top_60_accuracy"] = top_share(eval.at("symptom"), 0.6);
+  json& cause = results["accuracy_root_cause"] = figures(eval.at("root_cause"));
+  cause["top_40_accuracy"] = top_share(eval.at("root_cause"), 0.4);
+  results["time_split_symptom"] = figures(eval.at("time_split").at("symptom"));
+  results["time_split_root_cause"] = figures(eval.at("time_split").at("root_cause"));
+  std::printf("  eval: symptom macro-F1 %.3f kappa %.3f; root cause macro-F1 %.3f kappa %.3f\n",
+              symptom["macro_f1"].get<double>(), symptom["kappa"].get<double>(), cause["macro_f1"].get<double>(),
+              cause["kappa"].get<double>());
 }
 
 // `train` and `eval --folds 10` as processes, against the fastText CLI training the final models alone with
@@ -268,6 +297,7 @@ void bench_training(const testing::TempDir& dir, const std::string& db, const st
                       {"labeled", labeled},
                       {"scoped", scoped}};
   results["eval"] = {{"folds", 10}, {"seconds", eval.seconds}, {"peak_mib", eval.peak_mib}, {"budget_s", 30}};
+  record_accuracy(dir, db);
 }
 
 // The fastText CLI's share of classify: `fasttext predict-prob` (every label's probability) with each of
