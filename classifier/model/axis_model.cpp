@@ -195,8 +195,8 @@ std::vector<double> neighbour_vote(const std::vector<Neighbour>* neighbours,
 
 std::vector<double> combine(const AxisEvidence& e, const AxisWeights& w) {
   const size_t classes = e.log_fasttext.size();
-  if (e.rules.size() != classes || e.discussion_rules.size() != classes || e.log_neighbours.size() != classes ||
-      e.log_prior.size() != classes || e.log_group.size() != classes)
+  if (e.rules.size() != classes || e.discussion_rules.size() != classes ||
+      e.log_neighbours.size() != classes || e.log_prior.size() != classes || e.log_group.size() != classes)
     throw Error("combine: the evidence does not give every member's value for each of the " +
                 std::to_string(classes) + " classes");
   std::vector<double> z(classes);

@@ -1,7 +1,8 @@
 // One axis of the classifier (scope, symptom or root cause): an ensemble of a fastText model, the rule
-// scores (over the whole issue and over its discussion alone), a vote of the most similar labeled issues and, where the classes fall into groups (root causes into
-// the taxonomy's dimensions), a fastText model of the group, combined log-linearly with a prior correction
-// for rare classes and calibrated by a temperature, every weight chosen by cross-validation.
+// scores (over the whole issue and over its discussion alone), a vote of the most similar labeled issues and,
+// where the classes fall into groups (root causes into the taxonomy's dimensions), a fastText model of the
+// group, combined log-linearly with a prior correction for rare classes and calibrated by a temperature,
+// every weight chosen by cross-validation.
 #pragma once
 
 #include <map>
@@ -59,8 +60,9 @@ struct AxisWeights {
 };
 
 // What one example says of each class of an axis (by index into its sorted classes): fastText's log
-// probability, the rule scores (whole issue, discussion alone), the log share of the neighbour vote, the log prior, and the group model's log
-// probability of the class's group (0 for every class where the axis has no groups).
+// probability, the rule scores (whole issue, discussion alone), the log share of the neighbour vote, the log
+// prior, and the group model's log probability of the class's group (0 for every class where the axis has no
+// groups).
 struct AxisEvidence {
   std::vector<double> log_fasttext, rules, discussion_rules, log_neighbours, log_prior, log_group;
 };

@@ -14,8 +14,8 @@ namespace {
 
 // Words longer than this are left as they are: no English word is, and the memo stays small.
 constexpr size_t kLongestWord = 40;
-// The memo is emptied when it reaches this many words (the 432 bundled issues hold 4,142 distinct ones), so
-// a stream of distinct junk cannot grow it past a few MiB a thread.
+// The memo is emptied when it reaches this many words (the 432 bundled issues hold about 4,100 distinct
+// ones), so a stream of distinct junk cannot grow it past a few MiB a thread.
 constexpr size_t kMemoWords = 1 << 14;
 
 struct StemmerDeleter {
@@ -35,7 +35,8 @@ class MemoisedStemmer {
                                          static_cast<int>(word.size()));
     if (!s) throw Error("the Snowball stemmer ran out of memory");
     if (memo_.size() >= kMemoWords) memo_.clear();
-    std::string stemmed(reinterpret_cast<const char*>(s), static_cast<size_t>(sb_stemmer_length(stemmer_.get())));
+    std::string stemmed(reinterpret_cast<const char*>(s),
+                        static_cast<size_t>(sb_stemmer_length(stemmer_.get())));
     return memo_.emplace(std::string(word), std::move(stemmed)).first->second;
   }
 

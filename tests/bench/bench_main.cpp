@@ -207,7 +207,8 @@ void record_accuracy(const testing::TempDir& dir, const std::string& db) {
   run_faultline(db, {"eval", "--folds", "10", "--json"}, out);
   const json eval = json::parse(std::ifstream(out));
   auto figures = [](const json& axis) {
-    return json{{"accuracy", axis.at("accuracy")}, {"macro_f1", axis.at("macro_f1")}, {"kappa", axis.at("kappa")}};
+    return json{
+        {"accuracy", axis.at("accuracy")}, {"macro_f1", axis.at("macro_f1")}, {"kappa", axis.at("kappa")}};
   };
   auto top_share = [](const json& axis, double share) {
     for (const auto& s : axis.at("selective"))
@@ -222,8 +223,8 @@ void record_accuracy(const testing::TempDir& dir, const std::string& db) {
   results["time_split_symptom"] = figures(eval.at("time_split").at("symptom"));
   results["time_split_root_cause"] = figures(eval.at("time_split").at("root_cause"));
   std::printf("  eval: symptom macro-F1 %.3f kappa %.3f; root cause macro-F1 %.3f kappa %.3f\n",
-              symptom["macro_f1"].get<double>(), symptom["kappa"].get<double>(), cause["macro_f1"].get<double>(),
-              cause["kappa"].get<double>());
+              symptom["macro_f1"].get<double>(), symptom["kappa"].get<double>(),
+              cause["macro_f1"].get<double>(), cause["kappa"].get<double>());
 }
 
 // `train` and `eval --folds 10` as processes, against the fastText CLI training the final models alone with

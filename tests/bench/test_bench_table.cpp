@@ -84,12 +84,14 @@ TEST(BenchTable, TrainRatioIsAgainstTheThreeModelsOfTheBaseline) {
 // target, 0.619 misses it, 0.9 meets it.
 TEST(BenchTable, AccuracyRowSaysWhichTargetsAreMet) {
   auto results = nlohmann::json::parse(common::read_text_file(kResults));
-  results["accuracy_root_cause"] = {{"accuracy", 0.7}, {"macro_f1", 0.62}, {"kappa", 0.619}, {"top_40_accuracy", 0.9}};
+  results["accuracy_root_cause"] = {
+      {"accuracy", 0.7}, {"macro_f1", 0.62}, {"kappa", 0.619}, {"top_40_accuracy", 0.9}};
   std::string table = render_table(results);
   EXPECT_NE(table.find("| 0.700 / 0.620 / 0.619 / 0.900 |"), std::string::npos) << table;
   EXPECT_NE(table.find("met: macro-F1, top 40%; not met: kappa"), std::string::npos) << table;
   // Everything below its target: none met.
-  results["accuracy_root_cause"] = {{"accuracy", 0.5}, {"macro_f1", 0.5}, {"kappa", 0.5}, {"top_40_accuracy", 0.5}};
+  results["accuracy_root_cause"] = {
+      {"accuracy", 0.5}, {"macro_f1", 0.5}, {"kappa", 0.5}, {"top_40_accuracy", 0.5}};
   EXPECT_NE(render_table(results).find("met: none; not met: macro-F1, kappa, top 40%"), std::string::npos);
   results["accuracy_root_cause"].erase("top_40_accuracy");
   EXPECT_THROW(render_table(results), Error);

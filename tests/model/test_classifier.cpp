@@ -443,14 +443,14 @@ TEST(Classifier, TheWordTablePathPredictsWhatEachModelsOwnDictionaryPredicts) {
   for (const auto& l : corpus) {
     IssueFeatures f = extract_features(model.rules(), l.issue);
     IssueAnalysis a = model.analyse(f);
-    auto symptom = model.symptom_model().predict(
-        f.tokens, {.rule_scores = &f.symptom_rules,
-                   .discussion_rule_scores = &f.symptom_discussion_rules,
-                   .neighbours = &a.neighbours});
-    auto cause = model.root_cause_model().predict(
-        f.tokens, {.rule_scores = &f.root_cause_rules,
-                   .discussion_rule_scores = &f.root_cause_discussion_rules,
-                   .neighbours = &a.neighbours});
+    auto symptom =
+        model.symptom_model().predict(f.tokens, {.rule_scores = &f.symptom_rules,
+                                                 .discussion_rule_scores = &f.symptom_discussion_rules,
+                                                 .neighbours = &a.neighbours});
+    auto cause =
+        model.root_cause_model().predict(f.tokens, {.rule_scores = &f.root_cause_rules,
+                                                    .discussion_rule_scores = &f.root_cause_discussion_rules,
+                                                    .neighbours = &a.neighbours});
     for (const auto& [label, p] : symptom) EXPECT_NEAR(a.symptom.at(label), p, 1e-12) << label;
     for (const auto& [label, p] : cause) EXPECT_NEAR(a.root_cause.at(label), p, 1e-12) << label;
   }

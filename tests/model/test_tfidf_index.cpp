@@ -145,7 +145,7 @@ TEST(AxisCombination, TheGroupTermAddsItsWeightedLogProbabilityAsWorkedOut) {
 }
 
 TEST(AxisCombination, TheDiscussionRulesAddTheirWeightedScoreAsWorkedOut) {
-  // Two classes, everything even but a discussion-rule score of 1.5 for class 1. With w_d = 2 and T = 1:
+  // Two classes, everything even but a discussion-rule score of 1.5 for class 1. With w_t = 2 and T = 1:
   // z0 = ln .5, z1 = ln .5 + 3, so p1 = e³ / (1 + e³).
   AxisEvidence e{.log_fasttext = {std::log(0.5), std::log(0.5)},
                  .rules = {0, 0},

@@ -36,8 +36,8 @@ TEST(WordStemmer, InflectionsOfThisDomainMeetInOneStem) {
 TEST(WordStemmer, NamesAndNonWordsAreLeftAsTheyAre) {
   // Each of these would change if it were stemmed as a word ("flash_attn_varlen_func" has no suffix, but
   // "torch.compiled" would lose its "ed", "sm_80s" its "s" and "kernels2" its "s").
-  for (const char* name : {"torch.compiled", "sm_80s", "kernels2", "flash_attn_funcs", "Upgrading", "ünïcödés",
-                           "<num>", ""}) {
+  for (const char* name :
+       {"torch.compiled", "sm_80s", "kernels2", "flash_attn_funcs", "Upgrading", "ünïcödés", "<num>", ""}) {
     EXPECT_EQ(english_stem(name), name) << name;
   }
   // A word over 40 letters is not English: left whole (stemmed it would lose its "ing"). At 40 it is stemmed.
