@@ -19,12 +19,22 @@ IssueFeatures extract_features(const RuleSet& rules, const datasets::IssueRecord
   IssueFeatures f;
   std::string text = document_text(issue);
   f.fired = rules.fired(text);
+  // The report and the discussion are normalised apart, so the discussion is normalised once for its two
+  // places below; the report's newline ends its last token, so joined they are the whole text's form.
+  bool in_code = false;
+  const std::string report = normalize_for_fasttext(report_text(issue), in_code);
+  const bool discussion_opens_in_code = in_code;
+  const std::string discussion_in_report = normalize_for_fasttext(issue.discussion, in_code);
   // The repository is a strong prior (a Triton report is more often a compiler problem), so it is a token.
-  f.document = "__repo_" + issue.repo + " " + normalize_for_fasttext(text);
+  f.document = "__repo_" + issue.repo + " " + report;
+  if (!report.empty() && !discussion_in_report.empty()) f.document += ' ';
+  f.document += discussion_in_report;
   // The discussion says what the cause was and what fixed it: its words count twice, for fastText's
-  // average and for the neighbours' term weights alike.
-  if (std::string discussion = normalize_for_fasttext(issue.discussion); !discussion.empty())
-    f.document += " " + discussion;
+  // average and for the neighbours' term weights alike. Read alone it starts outside a code span, which
+  // changes its form only when the report left a span open.
+  const std::string discussion =
+      discussion_opens_in_code ? normalize_for_fasttext(issue.discussion) : discussion_in_report;
+  if (!discussion.empty()) f.document += " " + discussion;
   // Rule hits become tokens too, so fastText can weigh them against the words.
   for (int i : f.fired) f.document += " __rule_" + rules.rules()[i].id;
   f.tokens = tokenize(f.document);

@@ -6,8 +6,8 @@
 
 namespace faultline::model {
 
-std::string document_text(const datasets::IssueRecord& issue) {
-  size_t size = issue.title.size() + issue.body.size() + issue.env.size() + issue.discussion.size() + 3;
+std::string report_text(const datasets::IssueRecord& issue, size_t extra) {
+  size_t size = issue.title.size() + issue.body.size() + issue.env.size() + 3 + extra;
   for (const auto& line : issue.error_lines) size += line.size() + 1;
   std::string doc;
   doc.reserve(size);  // built once in place: this runs on every issue classified
@@ -19,6 +19,11 @@ std::string document_text(const datasets::IssueRecord& issue) {
     doc += line;
     doc += '\n';
   }
+  return doc;
+}
+
+std::string document_text(const datasets::IssueRecord& issue) {
+  std::string doc = report_text(issue, issue.discussion.size());
   doc += issue.discussion;
   return doc;
 }
@@ -61,6 +66,11 @@ const char* mask_of(std::string_view token) {
 }  // namespace
 
 std::string normalize_for_fasttext(const std::string& text) {
+  bool in_code = false;
+  return normalize_for_fasttext(text, in_code);
+}
+
+std::string normalize_for_fasttext(const std::string& text, bool& in_code) {
   // Tokens are lowered straight into `out` and masked there when they end: no copy per token (this runs on
   // every issue classified).
   std::string out;
@@ -95,7 +105,6 @@ std::string normalize_for_fasttext(const std::string& text) {
     }
     start = kNone;
   };
-  bool in_code = false;
   for (size_t i = 0; i < text.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(text[i]);
     if (c == '`') {

@@ -7,7 +7,11 @@
 
 namespace faultline::model {
 
-// Title, body, environment, error lines and discussion, in that order.
+// Title, body, environment and error lines, each ending a line: the issue without its discussion.
+// `extra` more bytes are reserved, for a caller that appends.
+std::string report_text(const datasets::IssueRecord& issue, size_t extra = 0);
+
+// Title, body, environment, error lines and discussion, in that order: report_text, then the discussion.
 std::string document_text(const datasets::IssueRecord& issue);
 
 // Lower-cased tokens separated by single spaces, with volatile details masked so that they do not
@@ -16,5 +20,10 @@ std::string document_text(const datasets::IssueRecord& issue);
 // leading underscores are dropped, so no token of an issue reads as a fastText label or as one of the
 // classifier's own tokens. Error lines keep their words (they carry the signatures).
 std::string normalize_for_fasttext(const std::string& text);
+
+// The same for a text that continues another: `in_code` says whether it begins inside an open backtick
+// span and is left saying whether it ends inside one. normalize_for_fasttext(a + b) is the two parts'
+// results joined by a space (or whichever is not empty) when `a` ends between tokens, as a newline does.
+std::string normalize_for_fasttext(const std::string& text, bool& in_code);
 
 }  // namespace faultline::model

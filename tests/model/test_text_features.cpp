@@ -5,6 +5,7 @@
 // Snowball's references) and the discussion read twice.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -104,9 +105,58 @@ TEST(TextFeatures, DocumentsOfTheBundledCorpusAreByteIdenticalToTheReference) {
     std::string text = reference_document_text(issue);
     ASSERT_EQ(document_text(issue), text) << issue.key();
     std::string expected = "__repo_" + issue.repo + " " + reference_normalize(text);
-    if (!issue.discussion.empty()) expected += " " + reference_normalize(issue.discussion);
+    if (std::string alone = reference_normalize(issue.discussion); !alone.empty()) expected += " " + alone;
     for (int i : rules.fired(text)) expected += " __rule_" + rules.rules()[i].id;
     ASSERT_EQ(extract_features(rules, issue).document, expected) << issue.key();
+  }
+}
+
+// The report and the discussion are normalised apart: where the report leaves a code span open, its
+// discussion reads differently in the whole text and alone, and the document must still hold both forms
+// as the reference (the whole text normalised, then the discussion alone) writes them.
+TEST(TextFeatures, DocumentsAreTheReferencesWhereTheReportLeavesACodeSpanOpen) {
+  const auto& rules = RuleSet::builtin();
+  const std::vector<std::pair<std::string, std::string>> bodies_and_discussions = {
+      {"an `open span", "fixed in `setup.py` by pinning"},
+      {"an `open span", "`closes here` and reads on"},
+      {"`", "`"},
+      {"closed `span` here", "`opens` twice ` and stays"},
+      {"", "only a discussion with `code`"},
+      {"only a report with `code", ""},
+      {"ends in a path /usr/lib", "/starts with a slash and __label__x"},
+      {"...", "..."},
+      {"`", ""},
+  };
+  for (const auto& [body, discussion] : bodies_and_discussions) {
+    datasets::IssueRecord issue;
+    issue.repo = "o/r";
+    issue.body = body;
+    issue.discussion = discussion;
+    issue.error_lines = {"RuntimeError: boom"};
+    std::string text = reference_document_text(issue);
+    std::string expected = "__repo_" + issue.repo + " " + reference_normalize(text);
+    if (std::string alone = reference_normalize(issue.discussion); !alone.empty()) expected += " " + alone;
+    for (int i : rules.fired(text)) expected += " __rule_" + rules.rules()[i].id;
+    EXPECT_EQ(extract_features(rules, issue).document, expected)
+        << "'" << body << "' / '" << discussion << "'";
+  }
+}
+
+// The two-part form against the one-part reference: a text cut after a newline normalises to the parts'
+// forms joined, the first part's open code span carried into the second.
+TEST(TextFeatures, NormalisingInTwoPartsCarriesTheCodeSpanAcross) {
+  for (const auto& [first, second] : std::vector<std::pair<std::string, std::string>>{{"a `b\n", "c` d"},
+                                                                                      {"a `b`\n", "c` d"},
+                                                                                      {"\n", "`x"},
+                                                                                      {"a\n", ""},
+                                                                                      {"`\n", "`"},
+                                                                                      {"x.\n", ".y"}}) {
+    bool in_code = false;
+    std::string a = normalize_for_fasttext(first, in_code);
+    EXPECT_EQ(in_code, std::count(first.begin(), first.end(), '`') % 2 == 1) << first;
+    std::string b = normalize_for_fasttext(second, in_code);
+    std::string joined = a.empty() ? b : b.empty() ? a : a + " " + b;
+    EXPECT_EQ(joined, reference_normalize(first + second)) << "'" << first << "' + '" << second << "'";
   }
 }
 
