@@ -3,13 +3,13 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
+#include <string_view>
 
 namespace faultline::common {
 
 constexpr uint64_t kFnv1aOffset = 14695981039346656037ull;
 
-inline uint64_t fnv1a(const std::string& data, uint64_t h = kFnv1aOffset) {
+inline uint64_t fnv1a(std::string_view data, uint64_t h = kFnv1aOffset) {
   for (unsigned char c : data) h = (h ^ c) * 1099511628211ull;
   return h;
 }
