@@ -169,6 +169,7 @@ void IssueClassifier::save(const std::string& directory) const {
     root_cause_.save(staging);
     if (scope_) scope_->save(staging);
     nlohmann::json j = {{"version", version_},
+                        {"text_features", kTextFeaturesVersion},
                         {"abstain_below", abstain_below_},
                         {"has_scope", scope_.has_value()},
                         {"neighbours", neighbours_},
@@ -189,6 +190,13 @@ IssueClassifier IssueClassifier::load(const std::string& directory) {
   IssueClassifier c;
   try {
     auto j = nlohmann::json::parse(common::read_text_file(path));
+    // Without the field the model is older than the field, and so than the documents of version 2.
+    const int features = j.contains("text_features") ? j.at("text_features").get<int>() : 1;
+    if (features != kTextFeaturesVersion) {
+      throw Error(directory + ": the model was trained on documents of another form (text features " +
+                  std::to_string(features) + ", this faultline writes " +
+                  std::to_string(kTextFeaturesVersion) + "); retrain with 'faultline train'");
+    }
     c.version_ = j.at("version").get<std::string>();
     c.abstain_below_ = j.at("abstain_below").get<double>();
     c.neighbours_ = j.at("neighbours").get<size_t>();

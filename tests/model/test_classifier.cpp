@@ -3,11 +3,13 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "classifier/model/classify_store.hpp"
 #include "classifier/model/evaluation.hpp"
 #include "classifier/model/issue_classifier.hpp"
+#include "classifier/model/text_features.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "common/text_file.hpp"
@@ -173,6 +175,33 @@ TEST(Classifier, CorruptedOrMissingModelFilesGiveClearErrors) {
     FAIL();
   } catch (const faultline::Error& e) {
     EXPECT_NE(std::string(e.what()).find("no trained model here"), std::string::npos);
+  }
+}
+
+// A model of documents of another form would be shown words it never learned: load refuses it. The
+// field's absence counts as the first form, which this faultline does not write.
+TEST(Classifier, AModelOfAnotherTextFeaturesVersionIsRefused) {
+  faultline::testing::TempDir dir;
+  std::string models = dir.file("m");
+  IssueClassifier::train(tiny_corpus(), {}, quick()).save(models);
+  const std::string path = models + "/model.json";
+  auto description = nlohmann::json::parse(faultline::common::read_text_file(path));
+  ASSERT_EQ(description.at("text_features"), kTextFeaturesVersion);
+  EXPECT_NO_THROW(IssueClassifier::load(models));
+  for (const nlohmann::json& other : {nlohmann::json(kTextFeaturesVersion + 1), nlohmann::json()}) {
+    auto changed = description;
+    if (other.is_null())
+      changed.erase("text_features");
+    else
+      changed["text_features"] = other;
+    std::ofstream(path) << changed.dump();
+    try {
+      IssueClassifier::load(models);
+      FAIL() << changed.dump();
+    } catch (const faultline::Error& e) {
+      EXPECT_NE(std::string(e.what()).find("documents of another form"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("retrain with 'faultline train'"), std::string::npos) << e.what();
+    }
   }
 }
 
