@@ -112,20 +112,20 @@ std::vector<Neighbour> TfidfIndex::nearest_terms(const std::vector<int32_t>& ter
     const double unit = w / norm;
     for (const auto& p : term->postings) score[p.item] += p.weight * unit;
   }
+  // The k most similar by (similarity, then index), kept in that order while the items are read: an item
+  // comes after every kept one of the same similarity, so it enters only if strictly more similar than
+  // the last kept. One pass, without collecting and partially sorting every item that shares a term.
   std::vector<Neighbour> out;
-  out.reserve(size_);
+  out.reserve(k + 1);
   for (size_t i = 0; i < size_; ++i) {
-    if (score[i] > 1e-12) out.push_back({i, std::min(score[i], 1.0)});
+    if (score[i] <= 1e-12) continue;
+    const double similarity = std::min(score[i], 1.0);
+    if (out.size() == k && (k == 0 || similarity <= out.back().similarity)) continue;
+    auto at =
+        std::find_if(out.begin(), out.end(), [&](const Neighbour& n) { return similarity > n.similarity; });
+    out.insert(at, {i, similarity});
+    if (out.size() > k) out.pop_back();
   }
-  auto more_similar = [](const Neighbour& a, const Neighbour& b) {
-    return a.similarity != b.similarity ? a.similarity > b.similarity : a.item < b.item;
-  };
-  // The order is total (similarity, then index), so the k selected and their order are unique.
-  if (out.size() > k) {
-    std::nth_element(out.begin(), out.begin() + static_cast<long>(k), out.end(), more_similar);
-    out.resize(k);
-  }
-  std::sort(out.begin(), out.end(), more_similar);
   return out;
 }
 

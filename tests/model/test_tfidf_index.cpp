@@ -1,10 +1,13 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "classifier/model/axis_model.hpp"
+#include "classifier/model/text_features.hpp"
 #include "classifier/model/tfidf_index.hpp"
 #include "common/error.hpp"
+#include "datasets/store/snapshot.hpp"
 
 using namespace faultline::model;
 
@@ -65,6 +68,46 @@ TEST(TfidfIndex, TiesGoToTheEarlierDocumentAndUnknownTokensWeighNothing) {
   EXPECT_NEAR(n[0].similarity, kIdfA / kNorm, 1e-12);  // the unknown token adds nothing to |q|
   Tokens unknown = tokenize("zzz");
   EXPECT_TRUE(index.nearest(unknown, 3).empty());
+}
+
+TEST(TfidfIndex, TheKNearestAreTheFirstKOfAllInOrderWithTiesByIndex) {
+  // D0 = {a, b}, D1 = {a, c}, D2 = {a, e}: for the query {a} all three are equally similar, so the first k
+  // by index win; for {a, e} the last document is the nearest and must displace the earlier ones.
+  TfidfIndex index({tokenize("a b"), tokenize("a c"), tokenize("a e")}, 1.0);
+  auto items = [](const std::vector<Neighbour>& n) {
+    std::vector<size_t> out;
+    for (const auto& x : n) out.push_back(x.item);
+    return out;
+  };
+  EXPECT_TRUE(index.nearest(tokenize("a"), 0).empty());
+  EXPECT_EQ(items(index.nearest(tokenize("a"), 1)), (std::vector<size_t>{0}));
+  EXPECT_EQ(items(index.nearest(tokenize("a"), 2)), (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(items(index.nearest(tokenize("a"), 9)), (std::vector<size_t>{0, 1, 2}));
+  EXPECT_EQ(items(index.nearest(tokenize("a e"), 1)), (std::vector<size_t>{2}));
+  EXPECT_EQ(items(index.nearest(tokenize("a e"), 2)), (std::vector<size_t>{2, 0}));
+}
+
+TEST(TfidfIndex, TheTenNearestOfEachBundledIssueAreTheFirstTenOfAllSorted) {
+  // Reference: every document that shares a term, sorted with std::sort by (similarity down, index up),
+  // cut at ten. Half the corpus is indexed and every issue asks, so the queries include unseen documents.
+  std::vector<Tokens> docs;
+  for (const auto& r : faultline::datasets::read_snapshot(std::string(FAULTLINE_SOURCE_DIR) +
+                                                          "/datasets/snapshot/issues.jsonl")) {
+    docs.push_back(tokenize(normalize_for_fasttext(document_text(r))));
+  }
+  TfidfIndex index(std::vector<Tokens>(docs.begin(), docs.begin() + docs.size() / 2), 0.25);
+  for (const auto& query : docs) {
+    auto all = index.nearest(query, docs.size());
+    std::sort(all.begin(), all.end(), [](const Neighbour& a, const Neighbour& b) {
+      return a.similarity != b.similarity ? a.similarity > b.similarity : a.item < b.item;
+    });
+    auto ten = index.nearest(query, 10);
+    ASSERT_EQ(ten.size(), std::min<size_t>(10, all.size()));
+    for (size_t i = 0; i < ten.size(); ++i) {
+      ASSERT_EQ(ten[i].item, all[i].item);
+      ASSERT_EQ(ten[i].similarity, all[i].similarity);
+    }
+  }
 }
 
 TEST(NeighbourVote, SharesOfSimilarityAsWorkedOutByHand) {
