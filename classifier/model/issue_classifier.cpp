@@ -21,8 +21,12 @@ IssueFeatures extract_features(const RuleSet& rules, const datasets::IssueRecord
   f.fired = rules.fired(text);
   // The report and the discussion are normalised apart, so the discussion is normalised once for its two
   // places below; the report's newline ends its last token, so joined they are the whole text's form.
+  // The environment section (versions, GPU, operating system) describes the reporter's machine more than
+  // the failure: in the documents it made reports of different kinds look alike (over six fold
+  // assignments, leaving it out raised the symptom's accuracy by 0.009 and changed the root cause's by
+  // less than 0.003). The rules still read it.
   bool in_code = false;
-  const std::string report = normalize_for_fasttext(report_text(issue), in_code);
+  const std::string report = normalize_for_fasttext(report_text(issue, Environment::kSkipped), in_code);
   const bool discussion_opens_in_code = in_code;
   const std::string discussion_in_report = normalize_for_fasttext(issue.discussion, in_code);
   // The repository is a strong prior (a Triton report is more often a compiler problem), so it is a token.

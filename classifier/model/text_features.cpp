@@ -6,12 +6,14 @@
 
 namespace faultline::model {
 
-std::string report_text(const datasets::IssueRecord& issue, size_t extra) {
-  size_t size = issue.title.size() + issue.body.size() + issue.env.size() + 3 + extra;
+std::string report_text(const datasets::IssueRecord& issue, Environment environment, size_t extra) {
+  const bool with_env = environment == Environment::kRead;
+  size_t size = issue.title.size() + issue.body.size() + (with_env ? issue.env.size() + 1 : 0) + 2 + extra;
   for (const auto& line : issue.error_lines) size += line.size() + 1;
   std::string doc;
   doc.reserve(size);  // built once in place: this runs on every issue classified
-  for (const std::string* part : {&issue.title, &issue.body, &issue.env}) {
+  for (const std::string* part : {&issue.title, &issue.body, with_env ? &issue.env : nullptr}) {
+    if (!part) continue;
     doc += *part;
     doc += '\n';
   }
@@ -23,7 +25,7 @@ std::string report_text(const datasets::IssueRecord& issue, size_t extra) {
 }
 
 std::string document_text(const datasets::IssueRecord& issue) {
-  std::string doc = report_text(issue, issue.discussion.size());
+  std::string doc = report_text(issue, Environment::kRead, issue.discussion.size());
   doc += issue.discussion;
   return doc;
 }

@@ -10,12 +10,15 @@ namespace faultline::model {
 // The form of the documents the classifier reads (extract_features and everything it calls). A model
 // records the form it was trained on and is refused under another: raise this with any change that alters
 // a document, as the words a model knows would no longer be the words it is shown.
-// 1: the first generation; 2: the discussion twice, Snowball stems, leading underscores dropped.
-constexpr int kTextFeaturesVersion = 2;
+// 1: the first generation; 2: the discussion twice, Snowball stems, leading underscores dropped; 3: no
+// environment section.
+constexpr int kTextFeaturesVersion = 3;
 
-// Title, body, environment and error lines, each ending a line: the issue without its discussion.
-// `extra` more bytes are reserved, for a caller that appends.
-std::string report_text(const datasets::IssueRecord& issue, size_t extra = 0);
+enum class Environment { kRead, kSkipped };
+
+// Title, body, environment (if read) and error lines, each ending a line: the issue without its
+// discussion. `extra` more bytes are reserved, for a caller that appends.
+std::string report_text(const datasets::IssueRecord& issue, Environment environment, size_t extra = 0);
 
 // Title, body, environment, error lines and discussion, in that order: report_text, then the discussion.
 std::string document_text(const datasets::IssueRecord& issue);

@@ -2,7 +2,8 @@
 // The reference below is the implementation as it was before (document_text and normalize_for_fasttext of
 // a0aaca3, verbatim but for names), a second implementation to compare against, with what was added since
 // written out apart: leading underscores dropped, words stemmed (english_stem, tested on its own against
-// Snowball's references) and the discussion read twice.
+// Snowball's references), the discussion read twice and the environment section left out of the document
+// (the rules still read it).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -97,17 +98,25 @@ std::vector<datasets::IssueRecord> bundled_issues() {
   return datasets::load_issues(db);
 }
 
+// The document as the reference writes it: the text without the environment normalised, then the
+// discussion alone, then the rules that fire in the whole text, the environment included.
+std::string reference_document(const datasets::IssueRecord& issue, const RuleSet& rules) {
+  datasets::IssueRecord without_env = issue;
+  without_env.env.clear();
+  std::string expected =
+      "__repo_" + issue.repo + " " + reference_normalize(reference_document_text(without_env));
+  if (std::string alone = reference_normalize(issue.discussion); !alone.empty()) expected += " " + alone;
+  for (int i : rules.fired(reference_document_text(issue))) expected += " __rule_" + rules.rules()[i].id;
+  return expected;
+}
+
 TEST(TextFeatures, DocumentsOfTheBundledCorpusAreByteIdenticalToTheReference) {
   const auto& rules = RuleSet::builtin();
   auto issues = bundled_issues();
   ASSERT_EQ(issues.size(), 432u);
   for (const auto& issue : issues) {
-    std::string text = reference_document_text(issue);
-    ASSERT_EQ(document_text(issue), text) << issue.key();
-    std::string expected = "__repo_" + issue.repo + " " + reference_normalize(text);
-    if (std::string alone = reference_normalize(issue.discussion); !alone.empty()) expected += " " + alone;
-    for (int i : rules.fired(text)) expected += " __rule_" + rules.rules()[i].id;
-    ASSERT_EQ(extract_features(rules, issue).document, expected) << issue.key();
+    ASSERT_EQ(document_text(issue), reference_document_text(issue)) << issue.key();
+    ASSERT_EQ(extract_features(rules, issue).document, reference_document(issue, rules)) << issue.key();
   }
 }
 
@@ -133,11 +142,7 @@ TEST(TextFeatures, DocumentsAreTheReferencesWhereTheReportLeavesACodeSpanOpen) {
     issue.body = body;
     issue.discussion = discussion;
     issue.error_lines = {"RuntimeError: boom"};
-    std::string text = reference_document_text(issue);
-    std::string expected = "__repo_" + issue.repo + " " + reference_normalize(text);
-    if (std::string alone = reference_normalize(issue.discussion); !alone.empty()) expected += " " + alone;
-    for (int i : rules.fired(text)) expected += " __rule_" + rules.rules()[i].id;
-    EXPECT_EQ(extract_features(rules, issue).document, expected)
+    EXPECT_EQ(extract_features(rules, issue).document, reference_document(issue, rules))
         << "'" << body << "' / '" << discussion << "'";
   }
 }
@@ -158,6 +163,22 @@ TEST(TextFeatures, NormalisingInTwoPartsCarriesTheCodeSpanAcross) {
     std::string joined = a.empty() ? b : b.empty() ? a : a + " " + b;
     EXPECT_EQ(joined, reference_normalize(first + second)) << "'" << first << "' + '" << second << "'";
   }
+}
+
+TEST(TextFeatures, TheEnvironmentIsLeftOutOfTheDocumentButNotOutOfTheRules) {
+  // "setup.py" is the build_flags rule's (root cause build_misconfiguration, weight 1.5).
+  datasets::IssueRecord issue;
+  issue.repo = "o/r";
+  issue.body = "quux fails";
+  issue.env = "zyzzyva 12.4, built with setup.py";
+  const IssueFeatures f = extract_features(RuleSet::builtin(), issue);
+  EXPECT_EQ(f.document, "__repo_o/r quux fail __rule_build_flags");
+  EXPECT_DOUBLE_EQ(f.root_cause_rules.at("build_misconfiguration"), 1.5);
+  // The same words in the body are in the document.
+  issue.body += " " + issue.env;
+  issue.env.clear();
+  EXPECT_EQ(extract_features(RuleSet::builtin(), issue).document,
+            "__repo_o/r quux fail zyzzyva <num> built with setup.py __rule_build_flags");
 }
 
 size_t occurrences(const std::string& document, const std::string& token) {
