@@ -19,12 +19,10 @@ IssueFeatures extract_features(const RuleSet& rules, const datasets::IssueRecord
   IssueFeatures f;
   std::string text = document_text(issue);
   f.fired = rules.fired(text);
+  // The environment section (versions, GPU, operating system) describes the reporter's machine more than
+  // the failure, and made reports of different kinds look alike: the documents leave it to the rules.
   // The report and the discussion are normalised apart, so the discussion is normalised once for its two
   // places below; the report's newline ends its last token, so joined they are the whole text's form.
-  // The environment section (versions, GPU, operating system) describes the reporter's machine more than
-  // the failure: in the documents it made reports of different kinds look alike (over six fold
-  // assignments, leaving it out raised the symptom's accuracy by 0.009 and changed the root cause's by
-  // less than 0.003). The rules still read it.
   bool in_code = false;
   const std::string report = normalize_for_fasttext(report_text(issue, Environment::kSkipped), in_code);
   const bool discussion_opens_in_code = in_code;
@@ -194,12 +192,20 @@ IssueClassifier IssueClassifier::load(const std::string& directory) {
   IssueClassifier c;
   try {
     auto j = nlohmann::json::parse(common::read_text_file(path));
-    // Without the field the model is older than the field, and so than the documents of version 2.
-    const int features = j.contains("text_features") ? j.at("text_features").get<int>() : 1;
-    if (features != kTextFeaturesVersion) {
+    if (!j.is_object())
+      throw Error(path + ": damaged model description (not a JSON object); retrain with 'faultline train'");
+    // A model saved before the field was written records none: its documents may be of any earlier form.
+    const nlohmann::json& features = j.contains("text_features") ? j.at("text_features") : nlohmann::json();
+    if (!features.is_null() && !features.is_number_integer()) {
+      throw Error(path +
+                  ": damaged model description (text_features is not a whole number); retrain with "
+                  "'faultline train'");
+    }
+    if (features.is_null() || features.get<int64_t>() != kTextFeaturesVersion) {
       throw Error(directory + ": the model was trained on documents of another form (text features " +
-                  std::to_string(features) + ", this faultline writes " +
-                  std::to_string(kTextFeaturesVersion) + "); retrain with 'faultline train'");
+                  (features.is_null() ? std::string("none recorded") : features.dump()) +
+                  ", this faultline writes " + std::to_string(kTextFeaturesVersion) +
+                  "); retrain with 'faultline train'");
     }
     c.version_ = j.at("version").get<std::string>();
     c.abstain_below_ = j.at("abstain_below").get<double>();

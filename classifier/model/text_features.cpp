@@ -12,9 +12,12 @@ std::string report_text(const datasets::IssueRecord& issue, Environment environm
   for (const auto& line : issue.error_lines) size += line.size() + 1;
   std::string doc;
   doc.reserve(size);  // built once in place: this runs on every issue classified
-  for (const std::string* part : {&issue.title, &issue.body, with_env ? &issue.env : nullptr}) {
-    if (!part) continue;
-    doc += *part;
+  doc += issue.title;
+  doc += '\n';
+  doc += issue.body;
+  doc += '\n';
+  if (with_env) {
+    doc += issue.env;
     doc += '\n';
   }
   for (const auto& line : issue.error_lines) {

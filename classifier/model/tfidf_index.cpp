@@ -112,20 +112,27 @@ std::vector<Neighbour> TfidfIndex::nearest_terms(const std::vector<int32_t>& ter
     const double unit = w / norm;
     for (const auto& p : term->postings) score[p.item] += p.weight * unit;
   }
-  // The k most similar by (similarity, then index), kept in that order while the items are read: an item
-  // comes after every kept one of the same similarity, so it enters only if strictly more similar than
-  // the last kept. One pass, without collecting and partially sorting every item that shares a term.
+  // The k most similar by (similarity, then index), a total order, so the k and their order are unique.
+  // A heap of the k best so far with the least similar on top, filled in one pass over the items: no
+  // collecting and partially sorting every item that shares a term, and O(n log k) when triage asks for all.
+  auto more_similar = [](const Neighbour& a, const Neighbour& b) {
+    return a.similarity != b.similarity ? a.similarity > b.similarity : a.item < b.item;
+  };
   std::vector<Neighbour> out;
-  out.reserve(k + 1);
-  for (size_t i = 0; i < size_; ++i) {
-    if (score[i] <= 1e-12) continue;
-    const double similarity = std::min(score[i], 1.0);
-    if (out.size() == k && (k == 0 || similarity <= out.back().similarity)) continue;
-    auto at =
-        std::find_if(out.begin(), out.end(), [&](const Neighbour& n) { return similarity > n.similarity; });
-    out.insert(at, {i, similarity});
-    if (out.size() > k) out.pop_back();
+  out.reserve(std::min(k, size_));
+  for (size_t i = 0; i < size_ && k > 0; ++i) {
+    if (!(score[i] > 1e-12)) continue;
+    const Neighbour candidate{i, std::min(score[i], 1.0)};
+    if (out.size() < k) {
+      out.push_back(candidate);
+      std::push_heap(out.begin(), out.end(), more_similar);
+    } else if (more_similar(candidate, out.front())) {
+      std::pop_heap(out.begin(), out.end(), more_similar);
+      out.back() = candidate;
+      std::push_heap(out.begin(), out.end(), more_similar);
+    }
   }
+  std::sort_heap(out.begin(), out.end(), more_similar);
   return out;
 }
 

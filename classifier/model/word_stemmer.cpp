@@ -67,7 +67,7 @@ class MemoisedStemmer {
 };
 
 bool is_lowercase_word(std::string_view word) {
-  if (word.empty() || word.size() > kLongestWord) return false;
+  if (word.size() > kLongestWord) return false;
   for (char c : word) {
     if (c < 'a' || c > 'z') return false;
   }

@@ -178,8 +178,9 @@ TEST(Classifier, CorruptedOrMissingModelFilesGiveClearErrors) {
   }
 }
 
-// A model of documents of another form would be shown words it never learned: load refuses it. The
-// field's absence counts as the first form, which this faultline does not write.
+// A model of documents of another form would be shown words it never learned: load refuses it, and one
+// saved before the version was recorded too. A version that is not a whole number, or a description that
+// is not an object, is damage.
 TEST(Classifier, AModelOfAnotherTextFeaturesVersionIsRefused) {
   faultline::testing::TempDir dir;
   std::string models = dir.file("m");
@@ -188,21 +189,37 @@ TEST(Classifier, AModelOfAnotherTextFeaturesVersionIsRefused) {
   auto description = nlohmann::json::parse(faultline::common::read_text_file(path));
   ASSERT_EQ(description.at("text_features"), kTextFeaturesVersion);
   EXPECT_NO_THROW(IssueClassifier::load(models));
-  for (const nlohmann::json& other : {nlohmann::json(kTextFeaturesVersion + 1), nlohmann::json()}) {
-    auto changed = description;
-    if (other.is_null())
-      changed.erase("text_features");
-    else
-      changed["text_features"] = other;
+  auto load_error = [&](const nlohmann::json& changed) -> std::string {
     std::ofstream(path) << changed.dump();
     try {
       IssueClassifier::load(models);
-      FAIL() << changed.dump();
     } catch (const faultline::Error& e) {
-      EXPECT_NE(std::string(e.what()).find("documents of another form"), std::string::npos) << e.what();
-      EXPECT_NE(std::string(e.what()).find("retrain with 'faultline train'"), std::string::npos) << e.what();
+      return e.what();
     }
+    return "(loaded)";
+  };
+  auto with = [&](const nlohmann::json& features) {
+    auto changed = description;
+    changed["text_features"] = features;
+    return changed;
+  };
+  auto without = description;
+  without.erase("text_features");
+  // 2^32 + 3 would read as 3 if it were cut to 32 bits.
+  for (const auto& [changed, expected] : std::vector<std::pair<nlohmann::json, std::string>>{
+           {with(kTextFeaturesVersion + 1), "documents of another form (text features 4,"},
+           {with(int64_t{4294967296} + kTextFeaturesVersion),
+            "documents of another form (text features 4294967299,"},
+           {without, "documents of another form (text features none recorded,"},
+           {with("3"), "damaged model description (text_features is not a whole number)"},
+           {with(3.5), "damaged model description (text_features is not a whole number)"},
+           {nlohmann::json::array(), "damaged model description (not a JSON object)"}}) {
+    const std::string error = load_error(changed);
+    EXPECT_NE(error.find(expected), std::string::npos) << changed.dump() << ": " << error;
+    EXPECT_NE(error.find("retrain with 'faultline train'"), std::string::npos) << error;
   }
+  std::ofstream(path) << description.dump();
+  EXPECT_NO_THROW(IssueClassifier::load(models));
 }
 
 TEST(Classifier, AFailedSaveLeavesThePreviousModelWholeAndUsable) {

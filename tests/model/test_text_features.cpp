@@ -135,15 +135,21 @@ TEST(TextFeatures, DocumentsAreTheReferencesWhereTheReportLeavesACodeSpanOpen) {
       {"ends in a path /usr/lib", "/starts with a slash and __label__x"},
       {"...", "..."},
       {"`", ""},
+      {"", "x"},
+      {"...", "y"},
+      {"`", "z"},
   };
   for (const auto& [body, discussion] : bodies_and_discussions) {
-    datasets::IssueRecord issue;
-    issue.repo = "o/r";
-    issue.body = body;
-    issue.discussion = discussion;
-    issue.error_lines = {"RuntimeError: boom"};
-    EXPECT_EQ(extract_features(rules, issue).document, reference_document(issue, rules))
-        << "'" << body << "' / '" << discussion << "'";
+    // With an error line the report always has a token; without one it may have none ("", "...", "`").
+    for (const bool with_error_line : {true, false}) {
+      datasets::IssueRecord issue;
+      issue.repo = "o/r";
+      issue.body = body;
+      issue.discussion = discussion;
+      if (with_error_line) issue.error_lines = {"RuntimeError: boom"};
+      EXPECT_EQ(extract_features(rules, issue).document, reference_document(issue, rules))
+          << "'" << body << "' / '" << discussion << "' with_error_line " << with_error_line;
+    }
   }
 }
 
