@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -220,6 +221,21 @@ TEST(Classifier, AModelOfAnotherTextFeaturesVersionIsRefused) {
   }
   std::ofstream(path) << description.dump();
   EXPECT_NO_THROW(IssueClassifier::load(models));
+}
+
+// The tiny corpus's bodies end in "(case N)", so "<num>" is in every document: the symptom's fastText
+// model learns it, the root cause's models (the causes and their dimensions) do not.
+TEST(Classifier, TheRootCauseModelsLearnWithoutTheNumberToken) {
+  auto model = IssueClassifier::train(tiny_corpus(), {}, quick());
+  auto has = [](const std::vector<std::string>& vocabulary, const std::string& word) {
+    return std::find(vocabulary.begin(), vocabulary.end(), word) != vocabulary.end();
+  };
+  EXPECT_TRUE(has(model.symptom_model().fasttext_vocabulary(), "<num>"));
+  EXPECT_TRUE(has(model.symptom_model().fasttext_vocabulary(), "case"));
+  EXPECT_FALSE(has(model.root_cause_model().fasttext_vocabulary(), "<num>"));
+  EXPECT_TRUE(has(model.root_cause_model().fasttext_vocabulary(), "case"));
+  EXPECT_FALSE(has(model.root_cause_model().group_vocabulary(), "<num>"));
+  EXPECT_TRUE(has(model.root_cause_model().group_vocabulary(), "case"));
 }
 
 TEST(Classifier, AFailedSaveLeavesThePreviousModelWholeAndUsable) {

@@ -187,6 +187,15 @@ TEST(TextFeatures, TheEnvironmentIsLeftOutOfTheDocumentButNotOutOfTheRules) {
             "__repo_o/r quux fail zyzzyva <num> built with setup.py __rule_build_flags");
 }
 
+TEST(TextFeatures, WithoutNumbersDropsTheNumberTokensAndNothingElse) {
+  EXPECT_EQ(without_numbers("__repo_o/r cuda <num> fail at <hex> in <path> <num>"),
+            "__repo_o/r cuda fail at <hex> in <path>");
+  EXPECT_EQ(without_numbers("<num> <num>"), "");
+  EXPECT_EQ(without_numbers("<numx> x<num> <num>"), "<numx> x<num>");
+  EXPECT_EQ(without_numbers(""), "");
+  EXPECT_EQ(without_numbers("no numbers here"), "no numbers here");
+}
+
 size_t occurrences(const std::string& document, const std::string& token) {
   size_t n = 0;
   for (size_t at = 0; (at = document.find(" " + token + " ", at)) != std::string::npos; ++at) ++n;
