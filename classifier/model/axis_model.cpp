@@ -5,6 +5,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "classifier/model/text_features.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "common/largest_entry.hpp"
@@ -152,10 +153,10 @@ std::string majority_label(const std::vector<AxisExample>& examples) {
 
 // A fastText model of the examples in `rows`, learning `labels` (the examples' own, or their groups).
 FastTextModel fit(const std::vector<AxisExample>& examples, const std::vector<std::string>& labels,
-                  const std::vector<size_t>& rows, const FastTextParams& params) {
+                  const std::vector<size_t>& rows, const FastTextParams& params, bool without_number_tokens) {
   std::vector<std::string> docs, row_labels;
   for (size_t i : rows) {
-    docs.push_back(examples[i].document);
+    docs.push_back(without_number_tokens ? without_numbers(examples[i].document) : examples[i].document);
     row_labels.push_back(labels[i]);
   }
   return FastTextModel::train(docs, row_labels, params);
@@ -221,6 +222,13 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
                 " labeled examples, fewer than the " + std::to_string(training.folds) +
                 " cross-validation folds");
   }
+  for (const auto& params : training.grid) {
+    if (training.fasttext_without_numbers && params.word_ngrams > 1) {
+      throw Error("train: the " + axis +
+                  " axis's fastText models learn without <num>, which needs unigrams " +
+                  "(word n-grams would span the dropped tokens)");
+    }
+  }
   const size_t n = examples.size();
   std::vector<std::string> labels;
   std::vector<Tokens> tokens;
@@ -263,11 +271,13 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
   common::run_in_parallel(models.size() + group_models.size(), training.jobs, [&](size_t task) {
     if (task >= models.size()) {
       size_t f = task - models.size();
-      group_models[f] = fit(examples, group_labels, f == folds ? all : train_rows[f], training.grid[0]);
+      group_models[f] = fit(examples, group_labels, f == folds ? all : train_rows[f], training.grid[0],
+                            training.fasttext_without_numbers);
       return;
     }
     size_t g = task / (folds + 1), f = task % (folds + 1);
-    models[task] = fit(examples, labels, f == folds ? all : train_rows[f], training.grid[g]);
+    models[task] = fit(examples, labels, f == folds ? all : train_rows[f], training.grid[g],
+                       training.fasttext_without_numbers);
   });
 
   // The evidence of every example from models that never saw it: fastText, neighbours and priors of its

@@ -40,6 +40,10 @@ struct AxisTraining {
   // many more examples than most of its classes, so its model is surer of the coarse decision.
   std::map<std::string, std::string> class_groups;
   std::vector<double> group_weights{0.0, 0.5, 1.0, 2.0};
+  // The axis's fastText models learn without the <num> token, which nearly every issue has; absent from
+  // their vocabulary it is then passed over when they predict. Needs unigram models: word n-grams would
+  // span the dropped tokens. The neighbour search still reads the whole document.
+  bool fasttext_without_numbers = false;
   size_t neighbours = 10;  // k of the neighbour vote
   // Terms in more than this share of the labeled documents are left out of their similarity.
   double neighbour_max_document_share = 0.25;
@@ -90,8 +94,8 @@ struct AxisInputs {
 
 class AxisModel {
  public:
-  // Examples of the symptom and root-cause axes come in the same order, so that one neighbour search over
-  // their documents serves both.
+  // Examples of the symptom and root-cause axes come in the same order and with the same documents, so
+  // that one neighbour search over them serves both.
   static AxisModel train(const std::string& axis, const std::vector<AxisExample>& examples,
                          const AxisTraining& training);
 

@@ -75,14 +75,9 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
     }
     IssueFeatures f = extract_features(c.rules_, l.issue);
     symptoms.push_back({f.document, f.symptom_rules, f.symptom_discussion_rules, l.symptom});
-    // Numbers are masked to <num> in nearly every issue (94% of the bundled ones). For the root cause the
-    // token only dilutes fastText's average of the word vectors, so its models learn without it; absent
-    // from their vocabulary, it is then passed over when they predict, from the same document.
-    causes.push_back(
-        {without_numbers(f.document), f.root_cause_rules, f.root_cause_discussion_rules, l.root_cause});
+    causes.push_back({f.document, f.root_cause_rules, f.root_cause_discussion_rules, l.root_cause});
     c.documents_.push_back(f.document);
-    h = common::fnv1a(
-        f.document + "\x1f" + causes.back().document + "\x1f" + l.symptom + "\x1f" + l.root_cause + "\n", h);
+    h = common::fnv1a(f.document + "\x1f" + l.symptom + "\x1f" + l.root_cause + "\n", h);
   }
   for (const auto& issue : scoped) {
     if (!issue.scope) continue;
@@ -102,6 +97,10 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
   // member.
   AxisTraining cause_training = training;
   for (const auto& rc : taxonomy.root_causes()) cause_training.class_groups[rc.id] = rc.dimension;
+  // Numbers are masked to <num> in nearly every issue (94% of the bundled ones). For the root cause the
+  // token only dilutes fastText's average of the word vectors, so its models learn without it.
+  cause_training.fasttext_without_numbers = true;
+  h = common::fnv1a("root_cause fasttext_without_numbers", h);  // a model learning with it is another model
   c.root_cause_ = AxisModel::train("root_cause", causes, cause_training);
   c.neighbours_ = training.neighbours;
   c.neighbour_max_document_share_ = training.neighbour_max_document_share;

@@ -30,12 +30,12 @@ std::string document_text(const datasets::IssueRecord& issue);
 // classifier's own tokens. Error lines keep their words (they carry the signatures).
 std::string normalize_for_fasttext(const std::string& text);
 
-// `document` without its <num> tokens (a normalised document: tokens separated by single spaces).
-std::string without_numbers(const std::string& document);
-
 // The same for a text that continues another: `in_code` says whether it begins inside an open backtick
 // span and is left saying whether it ends inside one. normalize_for_fasttext(a + b) is the two parts'
 // results joined by a space (or whichever is not empty) when `a` ends between tokens, as a newline does.
 std::string normalize_for_fasttext(const std::string& text, bool& in_code);
+
+// `document` without its <num> tokens (a normalised document: tokens separated by single spaces).
+std::string without_numbers(const std::string& document);
 
 }  // namespace faultline::model

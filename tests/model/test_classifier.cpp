@@ -238,6 +238,34 @@ TEST(Classifier, TheRootCauseModelsLearnWithoutTheNumberToken) {
   EXPECT_TRUE(has(model.root_cause_model().group_vocabulary(), "case"));
 }
 
+// What the root cause says of an issue does not depend on its <num> tokens: its fastText models never
+// learned the token, and the neighbour search leaves it out as a term of every document. The symptom's
+// model knows it (above), so only the root cause is compared.
+TEST(Classifier, TheRootCauseSaysTheSameOfADocumentWithAndWithoutItsNumbers) {
+  auto model = IssueClassifier::train(tiny_corpus(), {}, quick());
+  IssueRecord issue;
+  issue.repo = "a/b";
+  issue.title = "Kernel dies at step 12 with 4 warps";
+  issue.body = "an illegal memory access after 300 iterations, 2 of 8 GPUs";
+  IssueFeatures with = extract_features(model.rules(), issue);
+  ASSERT_NE(with.document.find("<num>"), std::string::npos);
+  IssueFeatures without = with;
+  without.document = without_numbers(with.document);
+  without.tokens = tokenize(without.document);
+  EXPECT_EQ(model.analyse(with).root_cause, model.analyse(without).root_cause);
+}
+
+TEST(Classifier, LearningWithoutNumbersRefusesWordNGrams) {
+  AxisTraining training = quick();
+  training.fasttext_without_numbers = true;
+  training.grid[0].word_ngrams = 2;
+  std::vector<AxisExample> examples;
+  for (const auto& l : tiny_corpus()) examples.push_back({l.issue.title + " <num>", {}, {}, l.root_cause});
+  EXPECT_THROW(AxisModel::train("root_cause", examples, training), faultline::Error);
+  training.grid[0].word_ngrams = 1;
+  EXPECT_NO_THROW(AxisModel::train("root_cause", examples, training));
+}
+
 TEST(Classifier, AFailedSaveLeavesThePreviousModelWholeAndUsable) {
   faultline::testing::TempDir dir;
   std::string models = dir.file("m");
