@@ -151,12 +151,12 @@ std::string majority_label(const std::vector<AxisExample>& examples) {
   return common::largest_entry(counts).first;  // ties: alphabetically first, as the map is ordered
 }
 
-// A fastText model of the examples in `rows`, learning `labels` (the examples' own, or their groups).
-FastTextModel fit(const std::vector<AxisExample>& examples, const std::vector<std::string>& labels,
-                  const std::vector<size_t>& rows, const FastTextParams& params, bool without_number_tokens) {
+// A fastText model of the documents in `rows`, learning `labels` (the examples' own, or their groups).
+FastTextModel fit(const std::vector<std::string>& documents, const std::vector<std::string>& labels,
+                  const std::vector<size_t>& rows, const FastTextParams& params) {
   std::vector<std::string> docs, row_labels;
   for (size_t i : rows) {
-    docs.push_back(without_number_tokens ? without_numbers(examples[i].document) : examples[i].document);
+    docs.push_back(documents[i]);
     row_labels.push_back(labels[i]);
   }
   return FastTextModel::train(docs, row_labels, params);
@@ -230,11 +230,13 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
     }
   }
   const size_t n = examples.size();
-  std::vector<std::string> labels;
+  std::vector<std::string> labels, fasttext_documents;
   std::vector<Tokens> tokens;
   for (const auto& e : examples) {
     labels.push_back(e.label);
     tokens.push_back(tokenize(e.document));
+    fasttext_documents.push_back(training.fasttext_without_numbers ? without_numbers(e.document)
+                                                                   : e.document);
   }
   std::vector<int> fold = stratified_folds(labels, training.folds, training.seed);
 
@@ -271,13 +273,12 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
   common::run_in_parallel(models.size() + group_models.size(), training.jobs, [&](size_t task) {
     if (task >= models.size()) {
       size_t f = task - models.size();
-      group_models[f] = fit(examples, group_labels, f == folds ? all : train_rows[f], training.grid[0],
-                            training.fasttext_without_numbers);
+      group_models[f] =
+          fit(fasttext_documents, group_labels, f == folds ? all : train_rows[f], training.grid[0]);
       return;
     }
     size_t g = task / (folds + 1), f = task % (folds + 1);
-    models[task] = fit(examples, labels, f == folds ? all : train_rows[f], training.grid[g],
-                       training.fasttext_without_numbers);
+    models[task] = fit(fasttext_documents, labels, f == folds ? all : train_rows[f], training.grid[g]);
   });
 
   // The evidence of every example from models that never saw it: fastText, neighbours and priors of its

@@ -21,10 +21,18 @@ IssueFeatures extract_features(const RuleSet& rules, const datasets::IssueRecord
   f.fired = rules.fired(text);
   // The environment section (versions, GPU, operating system) describes the reporter's machine more than
   // the failure, and made reports of different kinds look alike: the documents leave it to the rules.
-  // The report and the discussion are normalised apart, so the discussion is normalised once for its two
-  // places below; the report's newline ends its last token, so joined they are the whole text's form.
+  // The parts are normalised in turn, the code-span state carried across, and joined: the whole text's
+  // form, with the discussion's kept for its second place below.
   bool in_code = false;
-  const std::string report = normalize_for_fasttext(report_text(issue, Environment::kSkipped), in_code);
+  std::string report;
+  auto append = [&](const std::string& part) {
+    const std::string normalised = normalize_for_fasttext(part, in_code);
+    if (!report.empty() && !normalised.empty()) report += ' ';
+    report += normalised;
+  };
+  append(issue.title);
+  append(issue.body);
+  for (const auto& line : issue.error_lines) append(line);
   const bool discussion_opens_in_code = in_code;
   const std::string discussion_in_report = normalize_for_fasttext(issue.discussion, in_code);
   // The repository is a strong prior (a Triton report is more often a compiler problem), so it is a token.

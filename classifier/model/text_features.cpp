@@ -7,29 +7,19 @@
 
 namespace faultline::model {
 
-std::string report_text(const datasets::IssueRecord& issue, Environment environment, size_t extra) {
-  const bool with_env = environment == Environment::kRead;
-  size_t size = issue.title.size() + issue.body.size() + (with_env ? issue.env.size() + 1 : 0) + 2 + extra;
+std::string document_text(const datasets::IssueRecord& issue) {
+  size_t size = issue.title.size() + issue.body.size() + issue.env.size() + issue.discussion.size() + 3;
   for (const auto& line : issue.error_lines) size += line.size() + 1;
   std::string doc;
   doc.reserve(size);  // built once in place: this runs on every issue classified
-  doc += issue.title;
-  doc += '\n';
-  doc += issue.body;
-  doc += '\n';
-  if (with_env) {
-    doc += issue.env;
+  for (const std::string* part : {&issue.title, &issue.body, &issue.env}) {
+    doc += *part;
     doc += '\n';
   }
   for (const auto& line : issue.error_lines) {
     doc += line;
     doc += '\n';
   }
-  return doc;
-}
-
-std::string document_text(const datasets::IssueRecord& issue) {
-  std::string doc = report_text(issue, Environment::kRead, issue.discussion.size());
   doc += issue.discussion;
   return doc;
 }

@@ -14,13 +14,7 @@ namespace faultline::model {
 // environment section.
 constexpr int kTextFeaturesVersion = 3;
 
-enum class Environment { kRead, kSkipped };
-
-// Title, body, environment (if read) and error lines, each ending a line: the issue without its
-// discussion. `extra` more bytes are reserved, for a caller that appends.
-std::string report_text(const datasets::IssueRecord& issue, Environment environment, size_t extra = 0);
-
-// Title, body, environment, error lines and discussion, in that order: report_text, then the discussion.
+// Title, body, environment, error lines and discussion, in that order, each part but the last ending a line.
 std::string document_text(const datasets::IssueRecord& issue);
 
 // Lower-cased tokens separated by single spaces, with volatile details masked so that they do not
@@ -31,8 +25,9 @@ std::string document_text(const datasets::IssueRecord& issue);
 std::string normalize_for_fasttext(const std::string& text);
 
 // The same for a text that continues another: `in_code` says whether it begins inside an open backtick
-// span and is left saying whether it ends inside one. normalize_for_fasttext(a + b) is the two parts'
-// results joined by a space (or whichever is not empty) when `a` ends between tokens, as a newline does.
+// span and is left saying whether it ends inside one. normalize_for_fasttext(a + "\n" + b) is the two
+// parts' results joined by a space (or whichever is not empty): the end of a part ends its last token, as
+// a newline does.
 std::string normalize_for_fasttext(const std::string& text, bool& in_code);
 
 // `document` without its <num> tokens (a normalised document: tokens separated by single spaces).
