@@ -5,7 +5,6 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "classifier/model/text_features.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "common/largest_entry.hpp"
@@ -59,8 +58,9 @@ std::vector<size_t> fasttext_labels_of(const std::vector<std::string>& classes, 
 // tokens.
 std::vector<double> log_fasttext_by_class(const FastTextModel& model,
                                           const std::vector<size_t>& label_of_class,
-                                          const std::vector<int32_t>& word_ids, const Tokens& tokens) {
-  const std::vector<double> p = model.probabilities(word_ids, tokens);
+                                          const std::vector<int32_t>& word_ids, const Tokens& tokens,
+                                          TokenSpan skipped) {
+  const std::vector<double> p = model.probabilities(word_ids, tokens, skipped);
   std::vector<double> out;
   out.reserve(label_of_class.size());
   for (size_t label : label_of_class)
@@ -176,6 +176,21 @@ std::vector<std::string> groups_of(const std::vector<std::string>& names,
 
 }  // namespace
 
+std::string fasttext_document(const std::string& document, TokenSpan discussion_again,
+                              const FastTextReading& reading) {
+  std::string out;
+  out.reserve(document.size());
+  size_t position = 0;  // of the token in tokenize(document)
+  for_each_token(document, [&](std::string_view token) {
+    const bool skipped = (reading.discussion_once && discussion_again.contains(position++)) ||
+                         (reading.without_numbers && token == "<num>");
+    if (skipped) return;
+    if (!out.empty()) out += ' ';
+    out += token;
+  });
+  return out;
+}
+
 std::vector<double> neighbour_vote(const std::vector<Neighbour>* neighbours,
                                    const std::vector<std::string>& item_labels,
                                    const std::vector<std::string>& classes) {
@@ -223,7 +238,7 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
                 " cross-validation folds");
   }
   for (const auto& params : training.grid) {
-    if (training.fasttext_without_numbers && params.word_ngrams > 1) {
+    if (training.fasttext_reading.without_numbers && params.word_ngrams > 1) {
       throw Error("train: the " + axis +
                   " axis's fastText models learn without <num>, which needs unigrams " +
                   "(word n-grams would span the dropped tokens)");
@@ -232,16 +247,19 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
   const size_t n = examples.size();
   std::vector<std::string> labels, fasttext_documents;
   std::vector<Tokens> tokens;
+  std::vector<TokenSpan> skipped;  // by example: the tokens its fastText models do not read
   for (const auto& e : examples) {
     labels.push_back(e.label);
     tokens.push_back(tokenize(e.document));
-    fasttext_documents.push_back(training.fasttext_without_numbers ? without_numbers(e.document)
-                                                                   : e.document);
+    fasttext_documents.push_back(
+        fasttext_document(e.document, e.discussion_again, training.fasttext_reading));
+    skipped.push_back(training.fasttext_reading.discussion_once ? e.discussion_again : TokenSpan{});
   }
   std::vector<int> fold = stratified_folds(labels, training.folds, training.seed);
 
   AxisModel m;
   m.axis_ = axis;
+  m.reading_ = training.fasttext_reading;
   m.majority_ = majority_label(examples);
   m.classes_ = classes_of(labels);
   std::vector<size_t> gold;
@@ -306,13 +324,14 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
       base.log_neighbours = neighbour_vote(&neighbours, fold_labels, m.classes_);
       base.log_prior = priors;
       base.log_group = use_group ? log_fasttext_by_class(group_models[f], group_label_of_class,
-                                                         group_models[f].word_ids(tokens[i]), tokens[i])
+                                                         group_models[f].word_ids(tokens[i], skipped[i]),
+                                                         tokens[i], skipped[i])
                                  : std::vector<double>(m.classes_.size(), 0.0);
       for (size_t g = 0; g < grid; ++g) {
         const FastTextModel& model = models[g * (folds + 1) + f];
         evidence[g][i] = base;
-        evidence[g][i].log_fasttext =
-            log_fasttext_by_class(model, label_of_class[g], model.word_ids(tokens[i]), tokens[i]);
+        evidence[g][i].log_fasttext = log_fasttext_by_class(
+            model, label_of_class[g], model.word_ids(tokens[i], skipped[i]), tokens[i], skipped[i]);
       }
     }
   }
@@ -359,16 +378,17 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
 }
 
 Distribution AxisModel::predict(const Tokens& tokens, const AxisInputs& inputs) const {
+  const TokenSpan skipped = skipped_tokens(inputs.discussion_again);
   AxisEvidence e;
-  e.log_fasttext =
-      log_fasttext_by_class(fasttext_, fasttext_label_of_class_,
-                            inputs.word_ids ? *inputs.word_ids : fasttext_.word_ids(tokens), tokens);
-  e.log_group =
-      group_fasttext_
-          ? log_fasttext_by_class(
-                *group_fasttext_, group_label_of_class_,
-                inputs.group_word_ids ? *inputs.group_word_ids : group_fasttext_->word_ids(tokens), tokens)
-          : std::vector<double>(classes_.size(), 0.0);
+  e.log_fasttext = log_fasttext_by_class(
+      fasttext_, fasttext_label_of_class_,
+      inputs.word_ids ? *inputs.word_ids : fasttext_.word_ids(tokens, skipped), tokens, skipped);
+  e.log_group = group_fasttext_ ? log_fasttext_by_class(*group_fasttext_, group_label_of_class_,
+                                                        inputs.group_word_ids
+                                                            ? *inputs.group_word_ids
+                                                            : group_fasttext_->word_ids(tokens, skipped),
+                                                        tokens, skipped)
+                                : std::vector<double>(classes_.size(), 0.0);
   e.rules = rules_by_class(inputs.rule_scores, classes_);
   e.discussion_rules = rules_by_class(inputs.discussion_rule_scores, classes_);
   e.log_neighbours = neighbour_vote(inputs.neighbours, training_labels_, classes_);
@@ -393,6 +413,8 @@ nlohmann::json AxisModel::describe() const {
           {"word_ngrams", params_.word_ngrams},
           {"dim", params_.dim},
           {"seed", params_.seed},
+          {"fasttext_without_numbers", reading_.without_numbers},
+          {"fasttext_discussion_once", reading_.discussion_once},
           {"rule_weight", weights_.rule},
           {"discussion_rule_weight", weights_.discussion_rule},
           {"neighbour_weight", weights_.neighbour},
@@ -421,6 +443,8 @@ AxisModel AxisModel::load(const std::string& directory, const std::string& axis)
     m.params_.word_ngrams = j.at("word_ngrams").get<int>();
     m.params_.dim = j.at("dim").get<int>();
     m.params_.seed = j.at("seed").get<int>();
+    m.reading_.without_numbers = j.at("fasttext_without_numbers").get<bool>();
+    m.reading_.discussion_once = j.at("fasttext_discussion_once").get<bool>();
     m.weights_.rule = j.at("rule_weight").get<double>();
     m.weights_.discussion_rule = j.at("discussion_rule_weight").get<double>();
     m.weights_.neighbour = j.at("neighbour_weight").get<double>();

@@ -18,6 +18,21 @@ namespace faultline::model {
 
 using Distribution = std::map<std::string, double>;
 
+// What an axis's fastText models (its own and its group's) read of a document; the neighbour search reads
+// all of it.
+struct FastTextReading {
+  // They learn without the <num> token, which nearly every issue has; absent from their vocabulary it is
+  // then passed over when they predict. Needs unigram models: word n-grams would span the dropped tokens.
+  bool without_numbers = false;
+  // They skip the discussion's second reading (AxisExample::discussion_again), learning and predicting.
+  bool discussion_once = false;
+};
+
+// The text an axis's fastText models learn from: `document` (a normalised one) without the tokens that
+// `reading` leaves out.
+std::string fasttext_document(const std::string& document, TokenSpan discussion_again,
+                              const FastTextReading& reading);
+
 struct AxisExample {
   std::string document;  // normalised text
   Distribution rule_scores;
@@ -25,6 +40,7 @@ struct AxisExample {
   // so a hit there is surer evidence than one in the report.
   Distribution discussion_rule_scores;
   std::string label;
+  TokenSpan discussion_again;  // the tokens of the discussion's second reading in `document`, if any
 };
 
 struct AxisTraining {
@@ -40,10 +56,7 @@ struct AxisTraining {
   // many more examples than most of its classes, so its model is surer of the coarse decision.
   std::map<std::string, std::string> class_groups;
   std::vector<double> group_weights{0.0, 0.5, 1.0, 2.0};
-  // The axis's fastText models learn without the <num> token, which nearly every issue has; absent from
-  // their vocabulary it is then passed over when they predict. Needs unigram models: word n-grams would
-  // span the dropped tokens. The neighbour search still reads the whole document.
-  bool fasttext_without_numbers = false;
+  FastTextReading fasttext_reading;
   size_t neighbours = 10;  // k of the neighbour vote
   // Terms in more than this share of the labeled documents are left out of their similarity.
   double neighbour_max_document_share = 0.25;
@@ -86,10 +99,11 @@ struct AxisInputs {
   const Distribution* rule_scores = nullptr;
   const Distribution* discussion_rule_scores = nullptr;
   const std::vector<Neighbour>* neighbours = nullptr;  // in the index built from the training documents
-  // The fastText ids of the tokens, from a WordTable of fasttext_vocabulary() (and of
-  // group_vocabulary()); looked up when absent.
+  // The fastText ids of the tokens the models read (the tokens but skipped_tokens()), from a WordTable of
+  // fasttext_vocabulary() (and of group_vocabulary()); looked up when absent.
   const std::vector<int32_t>* word_ids = nullptr;
   const std::vector<int32_t>* group_word_ids = nullptr;
+  TokenSpan discussion_again;  // the tokens of the discussion's second reading, if any
 };
 
 class AxisModel {
@@ -103,7 +117,14 @@ class AxisModel {
   Distribution predict(const Tokens& tokens, const AxisInputs& inputs) const;
   // The parts alone, for baselines: fastText's distribution, and the rules' best category (majority if none
   // fired).
-  Distribution predict_fasttext(const Tokens& tokens) const { return fasttext_.predict(tokens); }
+  Distribution predict_fasttext(const Tokens& tokens, TokenSpan discussion_again) const {
+    return fasttext_.predict(tokens, skipped_tokens(discussion_again));
+  }
+  // The tokens its fastText models do not read, of a document whose discussion's second reading is
+  // `discussion_again`.
+  TokenSpan skipped_tokens(TokenSpan discussion_again) const {
+    return reading_.discussion_once ? discussion_again : TokenSpan{};
+  }
   std::string predict_rules(const Distribution& rule_scores) const;
   const std::string& majority() const { return majority_; }
   const AxisWeights& weights() const { return weights_; }
@@ -122,6 +143,7 @@ class AxisModel {
   std::map<std::string, std::string> class_groups_;
   std::vector<size_t> group_label_of_class_;  // index in group_fasttext_->labels() of each class's group
   FastTextParams params_;
+  FastTextReading reading_;
   AxisWeights weights_;
   std::string majority_;
   std::vector<std::string> classes_;             // sorted; derived from training_labels_

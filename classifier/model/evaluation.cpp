@@ -21,12 +21,12 @@ struct HeldOut {
 };
 
 HeldOut held_out(const std::string& truth, const std::string& predicted, double p, const AxisModel& axis,
-                 const Distribution& rule_scores, const Tokens& tokens) {
+                 const Distribution& rule_scores, const IssueFeatures& features) {
   return {truth,
           predicted,
           axis.majority(),
           axis.predict_rules(rule_scores),
-          common::largest_entry(axis.predict_fasttext(tokens)).first,
+          common::largest_entry(axis.predict_fasttext(features.tokens, features.discussion_again)).first,
           p};
 }
 
@@ -68,9 +68,9 @@ FoldResult run_fold(const std::vector<LabeledIssue>& labeled, const std::vector<
     IssueFeatures features = extract_features(model.rules(), item->issue);
     IssuePrediction p = model.predict(features);
     r.symptom.push_back(held_out(item->symptom, p.symptom, p.symptom_p, model.symptom_model(),
-                                 features.symptom_rules, features.tokens));
+                                 features.symptom_rules, features));
     r.root_cause.push_back(held_out(item->root_cause, p.root_cause, p.root_cause_p, model.root_cause_model(),
-                                    features.root_cause_rules, features.tokens));
+                                    features.root_cause_rules, features));
   }
   return r;
 }

@@ -199,18 +199,19 @@ Tokens tokenize(const std::string& normalized_document) {
       static_cast<size_t>(std::count(normalized_document.begin(), normalized_document.end(), ' ')) + 2;
   t.words.reserve(most);
   t.hashes.reserve(most);
-  std::string_view rest(normalized_document);
-  while (!rest.empty()) {
-    const std::string_view word = rest.substr(0, rest.find(' '));
-    if (!word.empty()) {
-      t.words.emplace_back(word);
-      t.hashes.push_back(fasttext_hash(word));
-    }
-    rest.remove_prefix(std::min(rest.size(), word.size() + 1));
-  }
+  for_each_token(normalized_document, [&](std::string_view word) {
+    t.words.emplace_back(word);
+    t.hashes.push_back(fasttext_hash(word));
+  });
   t.words.push_back(end_of_line_token());  // what fastText reads at the end of a line
   t.hashes.push_back(fasttext_hash(t.words.back()));
   return t;
+}
+
+size_t token_count(std::string_view text) {
+  size_t n = 0;
+  for_each_token(text, [&](std::string_view) { ++n; });
+  return n;
 }
 
 std::vector<std::string> FastTextModel::vocabulary() const {
@@ -220,19 +221,20 @@ std::vector<std::string> FastTextModel::vocabulary() const {
   return words;
 }
 
-std::vector<int32_t> FastTextModel::word_ids(const Tokens& tokens) const {
+std::vector<int32_t> FastTextModel::word_ids(const Tokens& tokens, TokenSpan skipped) const {
   auto dict = model_->getDictionary();
   std::vector<int32_t> ids;
   ids.reserve(tokens.words.size());
   for (size_t i = 0; i < tokens.words.size(); ++i) {
+    if (skipped.contains(i)) continue;
     int32_t id = dict->getId(tokens.words[i], tokens.hashes[i]);
     if (id >= 0 && dict->getType(id) == fasttext::entry_type::word) ids.push_back(id);
   }
   return ids;
 }
 
-std::vector<double> FastTextModel::probabilities(const std::vector<int32_t>& word_ids,
-                                                 const Tokens& tokens) const {
+std::vector<double> FastTextModel::probabilities(const std::vector<int32_t>& word_ids, const Tokens& tokens,
+                                                 TokenSpan skipped) const {
   // The steps of Dictionary::getLine for a supervised model without subwords (minn = maxn = 0): known words
   // by id, every word's hash for the word n-grams, n-gram ids after the vocabulary. Tests check that the
   // result equals predictLine's.
@@ -244,10 +246,15 @@ std::vector<double> FastTextModel::probabilities(const std::vector<int32_t>& wor
     auto widen = [](uint32_t hash) {
       return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(hash)));
     };
+    std::vector<uint32_t> hashes;  // of the tokens read
+    hashes.reserve(tokens.hashes.size());
     for (size_t i = 0; i < tokens.hashes.size(); ++i) {
-      uint64_t h = widen(tokens.hashes[i]);
-      for (size_t j = i + 1; j < tokens.hashes.size() && j < i + static_cast<size_t>(word_ngrams_); ++j) {
-        h = h * 116049371 + widen(tokens.hashes[j]);
+      if (!skipped.contains(i)) hashes.push_back(tokens.hashes[i]);
+    }
+    for (size_t i = 0; i < hashes.size(); ++i) {
+      uint64_t h = widen(hashes[i]);
+      for (size_t j = i + 1; j < hashes.size() && j < i + static_cast<size_t>(word_ngrams_); ++j) {
+        h = h * 116049371 + widen(hashes[j]);
         line.push_back(nwords_ + static_cast<int32_t>(h % static_cast<uint64_t>(bucket_)));
       }
     }
@@ -290,8 +297,8 @@ std::vector<double> FastTextModel::probabilities(const std::vector<int32_t>& wor
   return p;
 }
 
-std::map<std::string, double> FastTextModel::predict(const Tokens& tokens) const {
-  std::vector<double> p = probabilities(word_ids(tokens), tokens);
+std::map<std::string, double> FastTextModel::predict(const Tokens& tokens, TokenSpan skipped) const {
+  std::vector<double> p = probabilities(word_ids(tokens, skipped), tokens, skipped);
   std::map<std::string, double> out;
   for (size_t id = 0; id < p.size(); ++id) out.emplace(label_names_[id], p[id]);
   return out;

@@ -2,6 +2,7 @@
 // is reported as such instead of crashing the loader.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -33,6 +34,22 @@ struct Tokens {
   std::vector<uint32_t> hashes;
 };
 Tokens tokenize(const std::string& normalized_document);
+// Calls f(word) for each word tokenize() finds in `text`, in order (the end-of-line token aside).
+template <class F>
+void for_each_token(std::string_view text, F&& f) {
+  while (!text.empty()) {
+    const std::string_view word = text.substr(0, text.find(' '));
+    if (!word.empty()) f(word);
+    text.remove_prefix(std::min(text.size(), word.size() + 1));
+  }
+}
+// How many words tokenize() finds in `text`, the end-of-line token not counted.
+size_t token_count(std::string_view text);
+// Positions [begin, end) in a Tokens: a part of a document that some members do not read.
+struct TokenSpan {
+  size_t begin = 0, end = 0;
+  bool contains(size_t i) const { return i >= begin && i < end; }
+};
 // fastText's hash of a word (32-bit FNV-1a over its bytes taken as signed chars).
 uint32_t fasttext_hash(std::string_view word);
 // The token fastText reads at the end of every line: the last of every Tokens.
@@ -59,14 +76,16 @@ class FastTextModel {
   // Probability of every label the model knows (fastText's: each is exp(log(p + 1e-5)), all 0 for a line
   // without a known word). Computes what fastText's predictLine computes, from tokens hashed once (see
   // tokenize), without re-reading the text per model.
-  std::map<std::string, double> predict(const Tokens& tokens) const;
+  // `skipped` tokens are not read, as if the document were without them.
+  std::map<std::string, double> predict(const Tokens& tokens, TokenSpan skipped = {}) const;
   std::map<std::string, double> predict(const std::string& document) const {
     return predict(tokenize(document));
   }
   // The same in parts: the ids of the tokens the model knows (from its dictionary, or a WordTable of
   // vocabulary()), then the probability of every label by its index in labels().
-  std::vector<int32_t> word_ids(const Tokens& tokens) const;
-  std::vector<double> probabilities(const std::vector<int32_t>& word_ids, const Tokens& tokens) const;
+  std::vector<int32_t> word_ids(const Tokens& tokens, TokenSpan skipped = {}) const;
+  std::vector<double> probabilities(const std::vector<int32_t>& word_ids, const Tokens& tokens,
+                                    TokenSpan skipped = {}) const;
   const std::vector<std::string>& labels() const { return label_names_; }
   // The model's words by id.
   std::vector<std::string> vocabulary() const;

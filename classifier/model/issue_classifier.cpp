@@ -39,12 +39,15 @@ IssueFeatures extract_features(const RuleSet& rules, const datasets::IssueRecord
   f.document = "__repo_" + issue.repo + " " + report;
   if (!report.empty() && !discussion_in_report.empty()) f.document += ' ';
   f.document += discussion_in_report;
-  // The discussion says what the cause was and what fixed it: its words count twice, for fastText's
-  // average and for the neighbours' term weights alike. Read alone it starts outside a code span, which
-  // changes its form only when the report left a span open.
+  // The discussion says what the cause was and what fixed it: its words count twice, for the root cause's
+  // fastText average and for the neighbours' term weights alike. (The symptom's fastText model skips the
+  // second reading: a symptom is what the report shows.) Read alone the discussion starts outside a code
+  // span, which changes its form only when the report left a span open.
   const std::string discussion =
       discussion_opens_in_code ? normalize_for_fasttext(issue.discussion) : discussion_in_report;
+  const size_t first_read = token_count(f.document);
   if (!discussion.empty()) f.document += " " + discussion;
+  f.discussion_again = {first_read, first_read + token_count(discussion)};
   // Rule hits become tokens too, so fastText can weigh them against the words.
   for (int i : f.fired) f.document += " __rule_" + rules.rules()[i].id;
   f.tokens = tokenize(f.document);
@@ -82,14 +85,17 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
       throw Error("train: " + l.issue.key() + " has unknown root cause '" + l.root_cause + "'");
     }
     IssueFeatures f = extract_features(c.rules_, l.issue);
-    symptoms.push_back({f.document, f.symptom_rules, f.symptom_discussion_rules, l.symptom});
-    causes.push_back({f.document, f.root_cause_rules, f.root_cause_discussion_rules, l.root_cause});
+    symptoms.push_back(
+        {f.document, f.symptom_rules, f.symptom_discussion_rules, l.symptom, f.discussion_again});
+    causes.push_back(
+        {f.document, f.root_cause_rules, f.root_cause_discussion_rules, l.root_cause, f.discussion_again});
     c.documents_.push_back(f.document);
     h = common::fnv1a(f.document + "\x1f" + l.symptom + "\x1f" + l.root_cause + "\n", h);
   }
   for (const auto& issue : scoped) {
     if (!issue.scope) continue;
-    scopes.push_back({extract_features(c.rules_, issue).document, {}, {}, *issue.scope});
+    IssueFeatures f = extract_features(c.rules_, issue);
+    scopes.push_back({f.document, {}, {}, *issue.scope, f.discussion_again});
     h = common::fnv1a(issue.key() + "\x1f" + *issue.scope + "\n", h);
   }
   if (symptoms.empty()) throw Error("train: no manual labels to learn from (import and audit labels first)");
@@ -99,7 +105,11 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
     if (progress) progress(axis, index, axes);
   };
   starting("symptom", 1);
-  c.symptom_ = AxisModel::train("symptom", symptoms, training);
+  // A symptom is what the report shows; the discussion read twice made the symptom's fastText model worse
+  // (six fold assignments, README), so it reads it once.
+  AxisTraining symptom_training = training;
+  symptom_training.fasttext_reading.discussion_once = true;
+  c.symptom_ = AxisModel::train("symptom", symptoms, symptom_training);
   starting("root_cause", 2);
   // Root causes fall into the taxonomy's dimensions: a model of the dimension is the root cause's group
   // member.
@@ -107,8 +117,7 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
   for (const auto& rc : taxonomy.root_causes()) cause_training.class_groups[rc.id] = rc.dimension;
   // Numbers are masked to <num> in nearly every issue (94% of the bundled ones). For the root cause the
   // token only dilutes fastText's average of the word vectors, so its models learn without it.
-  cause_training.fasttext_without_numbers = true;
-  h = common::fnv1a("root_cause fasttext_without_numbers", h);  // a model learning with it is another model
+  cause_training.fasttext_reading.without_numbers = true;
   c.root_cause_ = AxisModel::train("root_cause", causes, cause_training);
   c.neighbours_ = training.neighbours;
   c.neighbour_max_document_share_ = training.neighbour_max_document_share;
@@ -144,19 +153,27 @@ void IssueClassifier::index_words() {
 
 IssueAnalysis IssueClassifier::analyse(const IssueFeatures& f) const {
   enum Member { kSymptom, kRootCause, kScope, kIndex, kDimension };
-  const auto ids = words_.ids(f.tokens);
+  // Each fastText model's ids of the tokens it reads; the index reads them all.
+  std::vector<TokenSpan> skipped(kDimension + 1);
+  skipped[kSymptom] = symptom_.skipped_tokens(f.discussion_again);
+  skipped[kRootCause] = skipped[kDimension] = root_cause_.skipped_tokens(f.discussion_again);
+  if (scope_) skipped[kScope] = scope_->skipped_tokens(f.discussion_again);
+  const auto ids = words_.ids(f.tokens, skipped);
   IssueAnalysis a;
   a.neighbours = index_.nearest_terms(ids[kIndex], neighbours_);
-  if (scope_) a.scope = scope_->predict(f.tokens, {.word_ids = &ids[kScope]});
+  if (scope_)
+    a.scope = scope_->predict(f.tokens, {.word_ids = &ids[kScope], .discussion_again = f.discussion_again});
   a.symptom = symptom_.predict(f.tokens, {.rule_scores = &f.symptom_rules,
                                           .discussion_rule_scores = &f.symptom_discussion_rules,
                                           .neighbours = &a.neighbours,
-                                          .word_ids = &ids[kSymptom]});
+                                          .word_ids = &ids[kSymptom],
+                                          .discussion_again = f.discussion_again});
   a.root_cause = root_cause_.predict(f.tokens, {.rule_scores = &f.root_cause_rules,
                                                 .discussion_rule_scores = &f.root_cause_discussion_rules,
                                                 .neighbours = &a.neighbours,
                                                 .word_ids = &ids[kRootCause],
-                                                .group_word_ids = &ids[kDimension]});
+                                                .group_word_ids = &ids[kDimension],
+                                                .discussion_again = f.discussion_again});
   return a;
 }
 

@@ -35,6 +35,9 @@ struct IssuePrediction {
 struct IssueFeatures {
   std::string document;
   Tokens tokens;  // of `document`
+  // The tokens of the discussion's second reading (empty without a discussion): the root cause reads the
+  // discussion twice, the symptom's fastText model once.
+  TokenSpan discussion_again;
   std::vector<int> fired;
   Distribution symptom_rules;
   Distribution root_cause_rules;

@@ -1,6 +1,5 @@
 #include "classifier/model/text_features.hpp"
 
-#include <algorithm>
 #include <string_view>
 
 #include "classifier/model/word_stemmer.hpp"
@@ -129,21 +128,6 @@ std::string normalize_for_fasttext(const std::string& text, bool& in_code) {
     }
   }
   flush();
-  return out;
-}
-
-std::string without_numbers(const std::string& document) {
-  std::string out;
-  out.reserve(document.size());
-  std::string_view rest(document);
-  while (!rest.empty()) {
-    const size_t end = std::min(rest.find(' '), rest.size());
-    if (const std::string_view token = rest.substr(0, end); !token.empty() && token != "<num>") {
-      if (!out.empty()) out += ' ';
-      out += token;
-    }
-    rest.remove_prefix(std::min(end + 1, rest.size()));
-  }
   return out;
 }
 

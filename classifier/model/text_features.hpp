@@ -11,8 +11,9 @@ namespace faultline::model {
 // records the form it was trained on and is refused under another: raise this with any change that alters
 // a document, as the words a model knows would no longer be the words it is shown.
 // 1: the first generation; 2: the discussion twice, Snowball stems, leading underscores dropped; 3: no
-// environment section.
-constexpr int kTextFeaturesVersion = 3;
+// environment section; 4: the symptom's fastText model reads the discussion once (IssueFeatures::
+// discussion_again).
+constexpr int kTextFeaturesVersion = 4;
 
 // Title, body, environment, error lines and discussion, in that order, each part but the last ending a line.
 std::string document_text(const datasets::IssueRecord& issue);
@@ -29,8 +30,5 @@ std::string normalize_for_fasttext(const std::string& text);
 // parts' results joined by a space (or whichever is not empty): the end of a part ends its last token, as
 // a newline does.
 std::string normalize_for_fasttext(const std::string& text, bool& in_code);
-
-// `document` without its <num> tokens (a normalised document: tokens separated by single spaces).
-std::string without_numbers(const std::string& document);
 
 }  // namespace faultline::model

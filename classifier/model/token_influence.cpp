@@ -40,8 +40,13 @@ IssueFeatures without(const IssueFeatures& features, const std::string& token) {
   out.document.clear();
   out.tokens = {};
   const Tokens& t = features.tokens;
+  const TokenSpan again = features.discussion_again;
   for (size_t i = 0; i < t.words.size(); ++i) {
-    if (t.words[i] == token) continue;
+    if (t.words[i] == token) {  // the tokens after it move one place back
+      if (i < again.begin) --out.discussion_again.begin;
+      if (i < again.end) --out.discussion_again.end;
+      continue;
+    }
     out.tokens.words.push_back(t.words[i]);
     out.tokens.hashes.push_back(t.hashes[i]);
     if (t.words[i] == fasttext::Dictionary::EOS) continue;

@@ -1,5 +1,7 @@
 #include "classifier/model/word_table.hpp"
 
+#include <algorithm>
+
 namespace faultline::model {
 
 WordTable::WordTable(const std::vector<std::vector<std::string>>& vocabularies)
@@ -40,15 +42,18 @@ size_t WordTable::new_entry(const std::string& word, uint32_t hash) {
   return words_.size() - 1;
 }
 
-std::vector<std::vector<int32_t>> WordTable::ids(const Tokens& tokens) const {
+std::vector<std::vector<int32_t>> WordTable::ids(const Tokens& tokens,
+                                                 const std::vector<TokenSpan>& skipped) const {
   std::vector<std::vector<int32_t>> out(members_);
   for (auto& ids : out) ids.reserve(tokens.words.size());
+  std::vector<TokenSpan> skip(members_);
+  std::copy_n(skipped.begin(), std::min(skipped.size(), members_), skip.begin());
   for (size_t i = 0; i < tokens.words.size(); ++i) {
     size_t entry = find(tokens.words[i], tokens.hashes[i]);
     if (entry == SIZE_MAX) continue;
     const int32_t* row = &ids_[entry * members_];
     for (size_t m = 0; m < members_; ++m) {
-      if (row[m] >= 0) out[m].push_back(row[m]);
+      if (row[m] >= 0 && !skip[m].contains(i)) out[m].push_back(row[m]);
     }
   }
   return out;

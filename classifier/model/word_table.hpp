@@ -16,8 +16,10 @@ class WordTable {
   // vocabularies[m][id] is the word member m knows by `id`; an empty word is a gap (no word has that id).
   explicit WordTable(const std::vector<std::vector<std::string>>& vocabularies = {});
 
-  // Member m's ids of the tokens it knows, in the order of `tokens` (repeats kept): ids[m].
-  std::vector<std::vector<int32_t>> ids(const Tokens& tokens) const;
+  // Member m's ids of the tokens it knows, in the order of `tokens` (repeats kept): ids[m]. Member m does
+  // not read the tokens of skipped[m] (every token where `skipped` has no entry for it).
+  std::vector<std::vector<int32_t>> ids(const Tokens& tokens,
+                                        const std::vector<TokenSpan>& skipped = {}) const;
   size_t members() const { return members_; }
   size_t words() const { return words_.size(); }
 

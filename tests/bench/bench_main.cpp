@@ -199,6 +199,20 @@ std::vector<std::string> model_axes(const std::string& model_dir) {
   return axes;
 }
 
+// The text a model of `axis` reads of an issue's features, by what its axis model records (the dimension
+// model reads as the root cause's).
+std::string fasttext_document_of(const std::string& model_dir, const std::string& axis,
+                                 const model::IssueFeatures& features) {
+  static std::map<std::string, model::FastTextReading> readings;
+  const std::string owner = axis == "root_cause.group" ? "root_cause" : axis;
+  if (!readings.count(owner)) {
+    const json j = json::parse(std::ifstream(model_dir + "/" + owner + ".json"));
+    readings[owner] = {j.at("fasttext_without_numbers").get<bool>(),
+                       j.at("fasttext_discussion_once").get<bool>()};
+  }
+  return model::fasttext_document(features.document, features.discussion_again, readings[owner]);
+}
+
 // What `eval --folds 10` (the default fold seed and time split) says of the classifier: accuracy, macro-F1,
 // kappa and the accuracy of the most confident share (60% for the symptom, 40% for the root cause, the
 // shares the classifier's targets name) per axis, and the time split's three figures per axis.
@@ -240,15 +254,16 @@ void bench_training(const testing::TempDir& dir, const std::string& db, const st
   for (const auto& axis : model_axes(model_dir)) inputs[axis].open(dir.file("train_" + axis + ".txt"));
   size_t labeled = 0, scoped = 0;
   for (const auto& l : model::load_labeled_issues(store)) {
-    std::string document = model::extract_features(rules, l.issue).document;
-    // The root cause's models learn without <num> (AxisTraining::fasttext_without_numbers), so theirs too.
-    std::string cause_document = model::without_numbers(document);
-    inputs["symptom"] << "__label__" << l.symptom << ' ' << document << '\n';
-    inputs["root_cause"] << "__label__" << l.root_cause << ' ' << cause_document << '\n';
+    // What each model learned from (AxisTraining::fasttext_reading), so theirs too.
+    const model::IssueFeatures features = model::extract_features(rules, l.issue);
+    inputs["symptom"] << "__label__" << l.symptom << ' '
+                      << fasttext_document_of(model_dir, "symptom", features) << '\n';
+    inputs["root_cause"] << "__label__" << l.root_cause << ' '
+                         << fasttext_document_of(model_dir, "root_cause", features) << '\n';
     if (inputs.count("root_cause.group")) {
       inputs["root_cause.group"] << "__label__"
                                  << taxonomy::Taxonomy::builtin().root_cause(l.root_cause).dimension << ' '
-                                 << cause_document << '\n';
+                                 << fasttext_document_of(model_dir, "root_cause.group", features) << '\n';
     }
     ++labeled;
   }
@@ -257,7 +272,8 @@ void bench_training(const testing::TempDir& dir, const std::string& db, const st
     datasets::attach_comment_discussions(store, issues);
     for (const auto& issue : issues) {
       if (!issue.scope) continue;
-      inputs["scope"] << "__label__" << *issue.scope << ' ' << model::extract_features(rules, issue).document
+      inputs["scope"] << "__label__" << *issue.scope << ' '
+                      << fasttext_document_of(model_dir, "scope", model::extract_features(rules, issue))
                       << '\n';
       ++scoped;
     }
@@ -304,25 +320,28 @@ void bench_training(const testing::TempDir& dir, const std::string& db, const st
 }
 
 // The fastText CLI's share of classify: `fasttext predict-prob` (every label's probability) with each of
-// the model's fastText models, on the documents classify gives them (extract_features), one per line.
+// the model's fastText models, on the documents classify gives them (extract_features, less what the model
+// does not read), one per line.
 void bench_classify_baseline(const testing::TempDir& dir, const std::string& db,
                              const std::string& model_dir) {
-  std::string documents = dir.file("documents.txt");
+  auto axes = model_axes(model_dir);
   size_t n = 0;
   {
     datasets::Database store(db);
     const auto& rules = model::RuleSet::builtin();
-    std::ofstream out(documents);
+    std::map<std::string, std::ofstream> out;
+    for (const auto& axis : axes) out[axis].open(dir.file("documents_" + axis + ".txt"));
     datasets::for_each_issue_batch(store, 2000, [&](std::vector<datasets::IssueRecord>& issues) {
       for (const auto& issue : issues) {
-        out << model::extract_features(rules, issue).document << '\n';
+        const model::IssueFeatures features = model::extract_features(rules, issue);
+        for (auto& [axis, file] : out) file << fasttext_document_of(model_dir, axis, features) << '\n';
         ++n;
       }
     });
   }
   double seconds = 0, cpu_seconds = 0, peak = 0;
-  auto axes = model_axes(model_dir);
   for (const auto& axis : axes) {
+    const std::string documents = dir.file("documents_" + axis + ".txt");
     std::string bin = dir.file("cli_" + axis + ".bin");
     std::ofstream(bin, std::ios::binary)
         << model::FastTextModel::load(model_dir + "/" + axis + ".ftz").fasttext_bytes();

@@ -208,9 +208,11 @@ TEST(Classifier, AModelOfAnotherTextFeaturesVersionIsRefused) {
   without.erase("text_features");
   // 2^32 + 3 would read as 3 if it were cut to 32 bits.
   for (const auto& [changed, expected] : std::vector<std::pair<nlohmann::json, std::string>>{
-           {with(kTextFeaturesVersion + 1), "documents of another form (text features 4,"},
+           {with(kTextFeaturesVersion + 1),
+            "documents of another form (text features " + std::to_string(kTextFeaturesVersion + 1) + ","},
            {with(int64_t{4294967296} + kTextFeaturesVersion),
-            "documents of another form (text features 4294967299,"},
+            "documents of another form (text features " + std::to_string(4294967296 + kTextFeaturesVersion) +
+                ","},
            {without, "documents of another form (text features none recorded,"},
            {with("3"), "damaged model description (text_features is not a whole number)"},
            {with(3.5), "damaged model description (text_features is not a whole number)"},
@@ -250,14 +252,38 @@ TEST(Classifier, TheRootCauseSaysTheSameOfADocumentWithAndWithoutItsNumbers) {
   IssueFeatures with = extract_features(model.rules(), issue);
   ASSERT_NE(with.document.find("<num>"), std::string::npos);
   IssueFeatures without = with;
-  without.document = without_numbers(with.document);
+  without.document = fasttext_document(with.document, {}, {.without_numbers = true});
   without.tokens = tokenize(without.document);
+  without.discussion_again = {};  // the issue has no discussion
   EXPECT_EQ(model.analyse(with).root_cause, model.analyse(without).root_cause);
+}
+
+TEST(AxisModel, TheFastTextDocumentLeavesOutWhatTheReadingSaysAndNothingElse) {
+  const std::string numbers = "__repo_o/r cuda <num> fail at <hex> in <path> <num>";
+  EXPECT_EQ(fasttext_document(numbers, {}, {.without_numbers = true}),
+            "__repo_o/r cuda fail at <hex> in <path>");
+  EXPECT_EQ(fasttext_document(numbers, {}, {}), numbers);
+  EXPECT_EQ(fasttext_document("<num> <num>", {}, {.without_numbers = true}), "");
+  EXPECT_EQ(fasttext_document("<numx> x<num> <num>", {}, {.without_numbers = true}), "<numx> x<num>");
+  EXPECT_EQ(fasttext_document("", {}, {.without_numbers = true}), "");
+  // The report "kernel hang", the discussion "fix lock" read twice (tokens 3 and 4 the first time, 5 and 6
+  // the second), a rule token.
+  const std::string twice = "__repo_o/r kernel hang fix lock fix lock __rule_x";
+  const TokenSpan again{5, 7};
+  EXPECT_EQ(fasttext_document(twice, again, {.discussion_once = true}),
+            "__repo_o/r kernel hang fix lock __rule_x");
+  EXPECT_EQ(fasttext_document(twice, again, {}), twice);
+  // Both at once, positions counted on the whole document: a0 <num>1 b2 <num>3 c4, the span 3..4.
+  EXPECT_EQ(
+      fasttext_document("a <num> b <num> c", {3, 5}, {.without_numbers = true, .discussion_once = true}),
+      "a b");
+  // Positions are tokenize()'s: a run of spaces (a repository name could hold one) is no token.
+  EXPECT_EQ(fasttext_document("a  b c", {1, 2}, {.discussion_once = true}), "a c");
 }
 
 TEST(Classifier, LearningWithoutNumbersRefusesWordNGrams) {
   AxisTraining training = quick();
-  training.fasttext_without_numbers = true;
+  training.fasttext_reading.without_numbers = true;
   training.grid[0].word_ngrams = 2;
   std::vector<AxisExample> examples;
   for (const auto& l : tiny_corpus()) examples.push_back({l.issue.title + " <num>", {}, {}, l.root_cause});
@@ -520,28 +546,86 @@ TEST(AxisModel, AClassWithoutAGroupIsAClearError) {
   }
 }
 
+// The tiny corpus with a discussion in each issue, in words of its class and some of another, so that the
+// discussion's second reading moves what a model of it says.
+std::vector<LabeledIssue> tiny_corpus_with_discussions() {
+  auto corpus = tiny_corpus();
+  for (size_t i = 0; i < corpus.size(); ++i) {
+    corpus[i].issue.discussion = corpus[(i + 7 * (i % 2)) % corpus.size()].issue.body + " fixed at last";
+  }
+  return corpus;
+}
+
 TEST(Classifier, TheWordTablePathPredictsWhatEachModelsOwnDictionaryPredicts) {
   // analyse() gives every member its ids from the shared word table; the reference is each axis model
   // predicting from the same tokens with no ids given, so that it looks them up in its own fastText
-  // dictionary. The group member is forced in, so its path is compared too.
+  // dictionary. The group member is forced in, so its path is compared too; the issues have discussions,
+  // so the symptom's skipped second reading is compared too.
   AxisTraining t = quick();
   t.group_weights = {1.0};
-  auto model = IssueClassifier::train(tiny_corpus(), {}, t);
+  auto corpus = tiny_corpus_with_discussions();
+  auto model = IssueClassifier::train(corpus, {}, t);
   ASSERT_EQ(model.root_cause_model().weights().group, 1.0);
-  auto corpus = tiny_corpus();
   corpus[3].issue.body += " plus words the models never saw: zyzzyva quux";
   for (const auto& l : corpus) {
     IssueFeatures f = extract_features(model.rules(), l.issue);
+    ASSERT_LT(f.discussion_again.begin, f.discussion_again.end);
     IssueAnalysis a = model.analyse(f);
     auto symptom =
         model.symptom_model().predict(f.tokens, {.rule_scores = &f.symptom_rules,
                                                  .discussion_rule_scores = &f.symptom_discussion_rules,
-                                                 .neighbours = &a.neighbours});
+                                                 .neighbours = &a.neighbours,
+                                                 .discussion_again = f.discussion_again});
     auto cause =
         model.root_cause_model().predict(f.tokens, {.rule_scores = &f.root_cause_rules,
                                                     .discussion_rule_scores = &f.root_cause_discussion_rules,
-                                                    .neighbours = &a.neighbours});
+                                                    .neighbours = &a.neighbours,
+                                                    .discussion_again = f.discussion_again});
     for (const auto& [label, p] : symptom) EXPECT_NEAR(a.symptom.at(label), p, 1e-12) << label;
     for (const auto& [label, p] : cause) EXPECT_NEAR(a.root_cause.at(label), p, 1e-12) << label;
   }
+}
+
+TEST(Classifier, TheSymptomsFastTextModelLearnsAndReadsTheDiscussionOnce) {
+  // The reference is fastText trained apart, with the settings the symptom's model records, on the labeled
+  // documents written with the discussion once; its prediction of each such document must be the symptom's
+  // fastText member's of the whole features. The same reference trained on the whole documents predicts
+  // otherwise, so the comparison can tell the two apart; the root cause reads the discussion twice.
+  const auto corpus = tiny_corpus_with_discussions();
+  auto model = IssueClassifier::train(corpus, {}, quick());
+  const auto chosen = model.symptom_model().describe();
+  ASSERT_TRUE(chosen.at("fasttext_discussion_once").get<bool>());
+  ASSERT_FALSE(model.root_cause_model().describe().at("fasttext_discussion_once").get<bool>());
+  FastTextParams params;
+  params.epoch = chosen.at("epoch").get<int>();
+  params.lr = chosen.at("lr").get<double>();
+  params.word_ngrams = chosen.at("word_ngrams").get<int>();
+  params.dim = chosen.at("dim").get<int>();
+  params.seed = chosen.at("seed").get<int>();
+  std::vector<IssueFeatures> features;
+  std::vector<std::string> once, whole, labels;
+  for (const auto& l : corpus) {
+    features.push_back(extract_features(model.rules(), l.issue));
+    const IssueFeatures& f = features.back();
+    // By hand: the tokens but those of the second reading and the end-of-line token.
+    std::string document;
+    for (size_t i = 0; i + 1 < f.tokens.words.size(); ++i) {
+      if (i < f.discussion_again.begin || i >= f.discussion_again.end)
+        document += (document.empty() ? "" : " ") + f.tokens.words[i];
+    }
+    once.push_back(document);
+    whole.push_back(f.document);
+    labels.push_back(l.symptom);
+  }
+  const auto reference = FastTextModel::train(once, labels, params);
+  const auto reading_twice = FastTextModel::train(whole, labels, params);
+  size_t differing = 0, twice_differing = 0;
+  for (size_t i = 0; i < corpus.size(); ++i) {
+    const auto member =
+        model.symptom_model().predict_fasttext(features[i].tokens, features[i].discussion_again);
+    differing += member != reference.predict(once[i]);
+    twice_differing += member != reading_twice.predict(features[i].tokens);
+  }
+  EXPECT_EQ(differing, 0u);
+  EXPECT_GT(twice_differing, corpus.size() / 2);
 }

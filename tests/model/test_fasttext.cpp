@@ -76,6 +76,35 @@ TEST(FastText, SharedTokenPredictionEqualsFastTextsOwnLineReader) {
   }
 }
 
+TEST(FastText, SkippedTokensAreReadAsIfTheDocumentWereWithoutThem) {
+  // The reference is the same model on the document written without the skipped words (the middle third
+  // of each): the same ids, and with bigrams the same pairs, the one across the gap included.
+  std::vector<std::string> docs, labels;
+  corpus(&docs, &labels);
+  for (int ngrams : {1, 2}) {
+    FastTextParams p;
+    p.word_ngrams = ngrams;
+    p.epoch = 5;
+    auto model = FastTextModel::train(docs, labels, p);
+    size_t differing = 0, moved = 0;
+    for (const auto& doc : docs) {
+      const Tokens tokens = tokenize(doc);
+      const size_t words = tokens.words.size() - 1;  // the end-of-line token aside
+      const TokenSpan skipped{words / 3, 2 * words / 3};
+      std::string shorter;
+      for (size_t i = 0; i < words; ++i) {
+        if (!skipped.contains(i)) shorter += (shorter.empty() ? "" : " ") + tokens.words[i];
+      }
+      const Tokens rest = tokenize(shorter);
+      const auto expected = model.probabilities(model.word_ids(rest), rest);
+      differing += model.probabilities(model.word_ids(tokens, skipped), tokens, skipped) != expected;
+      moved += model.probabilities(model.word_ids(tokens), tokens) != expected;
+    }
+    EXPECT_EQ(differing, 0u) << "of " << docs.size() << " documents, wordNgrams " << ngrams;
+    EXPECT_GT(moved, docs.size() / 2) << "the skipped words change most predictions";
+  }
+}
+
 TEST(FastText, TokensEndWithTheEndOfLineTokenAndHashLikeFastText) {
   Tokens t = tokenize("illegal memory access");
   EXPECT_EQ(t.words, (std::vector<std::string>{"illegal", "memory", "access", "</s>"}));

@@ -187,15 +187,6 @@ TEST(TextFeatures, TheEnvironmentIsLeftOutOfTheDocumentButNotOutOfTheRules) {
             "__repo_o/r quux fail zyzzyva <num> built with setup.py __rule_build_flags");
 }
 
-TEST(TextFeatures, WithoutNumbersDropsTheNumberTokensAndNothingElse) {
-  EXPECT_EQ(without_numbers("__repo_o/r cuda <num> fail at <hex> in <path> <num>"),
-            "__repo_o/r cuda fail at <hex> in <path>");
-  EXPECT_EQ(without_numbers("<num> <num>"), "");
-  EXPECT_EQ(without_numbers("<numx> x<num> <num>"), "<numx> x<num>");
-  EXPECT_EQ(without_numbers(""), "");
-  EXPECT_EQ(without_numbers("no numbers here"), "no numbers here");
-}
-
 size_t occurrences(const std::string& document, const std::string& token) {
   size_t n = 0;
   for (size_t at = 0; (at = document.find(" " + token + " ", at)) != std::string::npos; ++at) ++n;
@@ -213,6 +204,37 @@ TEST(TextFeatures, TheDiscussionIsReadTwiceAndTheReportOnce) {
   // Without a discussion nothing is added, not even a space.
   issue.discussion.clear();
   EXPECT_EQ(extract_features(RuleSet::builtin(), issue).document, "__repo_o/r zyzzyva in the report");
+}
+
+TEST(TextFeatures, TheDiscussionsSecondReadingIsMarked) {
+  datasets::IssueRecord issue;
+  issue.repo = "o/r";
+  issue.body = "zyzzyva in the report";
+  issue.discussion = "quux in the end; setup.py";
+  IssueFeatures f = extract_features(RuleSet::builtin(), issue);
+  // __repo_o/r zyzzyva in the report (0-4), quux in the end setup.py (5-9), again (10-14), the rule's token.
+  EXPECT_EQ(f.document,
+            "__repo_o/r zyzzyva in the report quux in the end setup.py quux in the end setup.py "
+            "__rule_build_flags");
+  EXPECT_EQ(f.discussion_again.begin, 10u);
+  EXPECT_EQ(f.discussion_again.end, 15u);
+  // The report leaves a code span open: the first reading is in it, the second (read alone) is not.
+  issue.body = "zyzzyva `in the";
+  f = extract_features(RuleSet::builtin(), issue);
+  // __repo_o/r zyzzyva <code> in the (0-4); quux in the end setup.py (5-9), read in the span; the second
+  // reading, outside it, the same words (10-14).
+  EXPECT_EQ(f.discussion_again.begin, 10u);
+  EXPECT_EQ(f.discussion_again.end, 15u);
+  // Read in the span this is "quux in <code> the end"; read alone, "quux <code> in the end".
+  issue.discussion = "quux `in` the end";
+  f = extract_features(RuleSet::builtin(), issue);
+  const std::vector<std::string> second(f.tokens.words.begin() + static_cast<long>(f.discussion_again.begin),
+                                        f.tokens.words.begin() + static_cast<long>(f.discussion_again.end));
+  EXPECT_EQ(second, (std::vector<std::string>{"quux", "<code>", "in", "the", "end"}));
+  // Without a discussion the mark is empty, at the end of the report.
+  issue.discussion.clear();
+  f = extract_features(RuleSet::builtin(), issue);
+  EXPECT_EQ(f.discussion_again.begin, f.discussion_again.end);
 }
 
 TEST(TextFeatures, RulesThatFireInTheDiscussionAreScoredApart) {

@@ -25,6 +25,19 @@ TEST(WordTable, EachMemberGetsItsOwnIdsInTokenOrderWithRepeats) {
   EXPECT_EQ(WordTable({{}, {"b", "", "c"}}).ids(tokenize("a a"))[0], Ids{});
 }
 
+TEST(WordTable, AMemberDoesNotReadTheTokensItSkips) {
+  // The table of the test above; the query "c a b a z" is c0 a1 b2 a3 z4 and the end-of-line token 5.
+  WordTable table({{"a", "b"}, {"b", "", "c"}});
+  // Member 0 skips a1 and b2: a3 is left, id 0; member 1 has no entry and reads all: c, b -> 2 0.
+  auto ids = table.ids(tokenize("c a b a z"), {{1, 3}});
+  EXPECT_EQ(ids[0], (Ids{0}));
+  EXPECT_EQ(ids[1], (Ids{2, 0}));
+  // Member 1 skips c0; member 0's empty span skips nothing.
+  ids = table.ids(tokenize("c a b a z"), {{2, 2}, {0, 1}});
+  EXPECT_EQ(ids[0], (Ids{0, 1, 0}));
+  EXPECT_EQ(ids[1], (Ids{0}));
+}
+
 TEST(WordTable, TwoWordsWithTheSameHashKeepTheirOwnIds) {
   // "bgpvu" and "b13ea" share fastText's hash (see the index's test of the same pair): the table finds by
   // hash and must then tell them apart by their words.
