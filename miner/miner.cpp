@@ -169,6 +169,8 @@ class RepositoryMiner {
     Page page = api_.get("/repos/" + repo_, std::nullopt);
     std::string where = "GET " + page.url;
     std::string actual = common::json_string(page.body, "full_name", where);
+    // The name becomes the store's and every document's: a server's answer is checked like a user's.
+    common::require_repository_name(actual, where + ": full_name");
     int64_t github_id = common::json_integer(page.body, "id", where);
     auto known_as = datasets::repository_with_github_id(db_, github_id);
     if (known_as && *known_as != actual) record_rename(*known_as, actual);
@@ -191,6 +193,7 @@ class RepositoryMiner {
   void notice_rename(const Page& page) {
     if (!page.redirected) return;
     std::string now_called = repository_in_url(page.url);
+    if (!now_called.empty()) common::require_repository_name(now_called, "redirected to " + page.url);
     if (!now_called.empty() && now_called != repo_) {
       record_rename(repo_, now_called);
       repo_id_ = *datasets::find_repository(db_, repo_);

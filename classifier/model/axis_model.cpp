@@ -181,10 +181,10 @@ std::string fasttext_document(const std::string& document, TokenSpan discussion_
   std::string out;
   out.reserve(document.size());
   size_t position = 0;  // of the token in tokenize(document)
+  const TokenSpan skipped = skipped_tokens(reading, discussion_again);
   for_each_token(document, [&](std::string_view token) {
-    const bool skipped = (reading.discussion_once && discussion_again.contains(position++)) ||
-                         (reading.without_numbers && token == "<num>");
-    if (skipped) return;
+    const size_t at = position++;
+    if (skipped.contains(at) || (reading.without_numbers && token == "<num>")) return;
     if (!out.empty()) out += ' ';
     out += token;
   });
@@ -253,7 +253,7 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
     tokens.push_back(tokenize(e.document));
     fasttext_documents.push_back(
         fasttext_document(e.document, e.discussion_again, training.fasttext_reading));
-    skipped.push_back(training.fasttext_reading.discussion_once ? e.discussion_again : TokenSpan{});
+    skipped.push_back(model::skipped_tokens(training.fasttext_reading, e.discussion_again));
   }
   std::vector<int> fold = stratified_folds(labels, training.folds, training.seed);
 

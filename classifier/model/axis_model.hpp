@@ -28,6 +28,12 @@ struct FastTextReading {
   bool discussion_once = false;
 };
 
+// The tokens that fastText models reading as `reading` skip in a document whose discussion's second reading
+// is `discussion_again`.
+inline TokenSpan skipped_tokens(const FastTextReading& reading, TokenSpan discussion_again) {
+  return reading.discussion_once ? discussion_again : TokenSpan{};
+}
+
 // The text an axis's fastText models learn from: `document` (a normalised one) without the tokens that
 // `reading` leaves out.
 std::string fasttext_document(const std::string& document, TokenSpan discussion_again,
@@ -123,7 +129,7 @@ class AxisModel {
   // The tokens its fastText models do not read, of a document whose discussion's second reading is
   // `discussion_again`.
   TokenSpan skipped_tokens(TokenSpan discussion_again) const {
-    return reading_.discussion_once ? discussion_again : TokenSpan{};
+    return model::skipped_tokens(reading_, discussion_again);
   }
   std::string predict_rules(const Distribution& rule_scores) const;
   const std::string& majority() const { return majority_; }

@@ -246,11 +246,14 @@ std::vector<double> FastTextModel::probabilities(const std::vector<int32_t>& wor
     auto widen = [](uint32_t hash) {
       return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(hash)));
     };
-    std::vector<uint32_t> hashes;  // of the tokens read
-    hashes.reserve(tokens.hashes.size());
-    for (size_t i = 0; i < tokens.hashes.size(); ++i) {
-      if (!skipped.contains(i)) hashes.push_back(tokens.hashes[i]);
+    std::vector<uint32_t> read;  // the hashes of the tokens read, when some are skipped
+    if (skipped.begin < skipped.end) {
+      read.reserve(tokens.hashes.size());
+      for (size_t i = 0; i < tokens.hashes.size(); ++i) {
+        if (!skipped.contains(i)) read.push_back(tokens.hashes[i]);
+      }
     }
+    const std::vector<uint32_t>& hashes = skipped.begin < skipped.end ? read : tokens.hashes;
     for (size_t i = 0; i < hashes.size(); ++i) {
       uint64_t h = widen(hashes[i]);
       for (size_t j = i + 1; j < hashes.size() && j < i + static_cast<size_t>(word_ngrams_); ++j) {

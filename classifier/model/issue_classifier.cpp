@@ -105,8 +105,8 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
     if (progress) progress(axis, index, axes);
   };
   starting("symptom", 1);
-  // A symptom is what the report shows; the discussion read twice made the symptom's fastText model worse
-  // (six fold assignments, README), so it reads it once.
+  // A symptom is what the report shows; the discussion read twice made the symptom worse (the README's
+  // six-seed table), so its fastText model reads it once.
   AxisTraining symptom_training = training;
   symptom_training.fasttext_reading.discussion_once = true;
   c.symptom_ = AxisModel::train("symptom", symptoms, symptom_training);

@@ -35,8 +35,9 @@ struct IssuePrediction {
 struct IssueFeatures {
   std::string document;
   Tokens tokens;  // of `document`
-  // The tokens of the discussion's second reading (empty without a discussion): the root cause reads the
-  // discussion twice, the symptom's fastText model once.
+  // The tokens of the discussion's second reading (empty without a discussion): the symptom's fastText
+  // model reads the discussion once; the root cause's and the scope's models and the neighbour search read
+  // it twice.
   TokenSpan discussion_again;
   std::vector<int> fired;
   Distribution symptom_rules;

@@ -12,7 +12,7 @@ namespace faultline::model {
 // a document, as the words a model knows would no longer be the words it is shown.
 // 1: the first generation; 2: the discussion twice, Snowball stems, leading underscores dropped; 3: no
 // environment section; 4: the symptom's fastText model reads the discussion once (IssueFeatures::
-// discussion_again).
+// discussion_again; the documents are as in 3, what a model reads of them is not).
 constexpr int kTextFeaturesVersion = 4;
 
 // Title, body, environment, error lines and discussion, in that order, each part but the last ending a line.

@@ -1,6 +1,9 @@
 #include "classifier/model/word_table.hpp"
 
 #include <algorithm>
+#include <string>
+
+#include "common/error.hpp"
 
 namespace faultline::model {
 
@@ -46,8 +49,12 @@ std::vector<std::vector<int32_t>> WordTable::ids(const Tokens& tokens,
                                                  const std::vector<TokenSpan>& skipped) const {
   std::vector<std::vector<int32_t>> out(members_);
   for (auto& ids : out) ids.reserve(tokens.words.size());
+  if (skipped.size() > members_) {
+    throw Error("word table: skipped tokens given for " + std::to_string(skipped.size()) + " members of " +
+                std::to_string(members_));
+  }
   std::vector<TokenSpan> skip(members_);
-  std::copy_n(skipped.begin(), std::min(skipped.size(), members_), skip.begin());
+  std::copy(skipped.begin(), skipped.end(), skip.begin());
   for (size_t i = 0; i < tokens.words.size(); ++i) {
     size_t entry = find(tokens.words[i], tokens.hashes[i]);
     if (entry == SIZE_MAX) continue;

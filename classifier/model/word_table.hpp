@@ -17,7 +17,7 @@ class WordTable {
   explicit WordTable(const std::vector<std::vector<std::string>>& vocabularies = {});
 
   // Member m's ids of the tokens it knows, in the order of `tokens` (repeats kept): ids[m]. Member m does
-  // not read the tokens of skipped[m] (every token where `skipped` has no entry for it).
+  // not read the tokens of skipped[m]; a member without an entry in `skipped` reads every token.
   std::vector<std::vector<int32_t>> ids(const Tokens& tokens,
                                         const std::vector<TokenSpan>& skipped = {}) const;
   size_t members() const { return members_; }

@@ -203,10 +203,10 @@ std::vector<std::string> model_axes(const std::string& model_dir) {
 // model reads as the root cause's).
 std::string fasttext_document_of(const std::string& model_dir, const std::string& axis,
                                  const model::IssueFeatures& features) {
-  static std::map<std::string, model::FastTextReading> readings;
-  const std::string owner = axis == "root_cause.group" ? "root_cause" : axis;
+  static std::map<std::string, model::FastTextReading> readings;  // by axis model file
+  const std::string owner = model_dir + "/" + (axis == "root_cause.group" ? "root_cause" : axis) + ".json";
   if (!readings.count(owner)) {
-    const json j = json::parse(std::ifstream(model_dir + "/" + owner + ".json"));
+    const json j = json::parse(std::ifstream(owner));
     readings[owner] = {j.at("fasttext_without_numbers").get<bool>(),
                        j.at("fasttext_discussion_once").get<bool>()};
   }

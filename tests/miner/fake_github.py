@@ -12,6 +12,7 @@ CONFIG: {"repos": {"o/r": {"issues": 250, "prs": 30, "comments": 420,
                           "transferred": {"13": "x/y"},         # 301 to /repos/x/y/issues/13
                           "ghost_every": 10}},                  # every 10th comment: user null / login null
          "renamed": {"old/name": "o/r"},                 # 301 from the old name to the new one
+         "full_names": {"o/r": "o/r x"},                 # what GET /repos/o/r says its full_name is
          "redirect_host": "localhost",  # renamed: Location names this host (another origin) instead of a path
          "link_host": "localhost",      # Link rel="next" URLs name this host (another origin)
          "touch_at": {"3": {"repo": "o/r", "issues": [5]}},   # an edit just before request 3 is answered
@@ -244,7 +245,8 @@ class Handler(BaseHTTPRequestHandler):
             rest = parts[3:]
             with st.lock:
                 if not rest:
-                    return self.json(200, {"id": repo.id, "full_name": repo.full_name}, rate)
+                    full_name = st.config.get("full_names", {}).get(name, repo.full_name)
+                    return self.json(200, {"id": repo.id, "full_name": full_name}, rate)
                 if rest == ["issues"]:
                     entries = repo.sorted_entries
                     return self.listing(entries, lambda e: repo.issue_json(base, e), query, url.path, rate,

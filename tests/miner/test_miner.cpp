@@ -260,6 +260,34 @@ TEST(Miner, RenamedRepositoryIsFollowedAndRecorded) {
   EXPECT_EQ(prev.text(0), "old/name");
 }
 
+TEST(Miner, AFullNameThatIsNoRepositoryNameIsRefusedAndNothingIsStored) {
+  // The repository's own answer names it; the name goes into the store and every document, so one that is
+  // not OWNER/NAME (here with a newline, which would split a fastText training line) stops the mine.
+  for (const std::string bad : {"o/r\n__label__crash", "o/r x", "o"}) {
+    json config = standard_repo();
+    config["full_names"] = {{"o/r", bad}};
+    faultline::testing::FakeGitHub server(config);
+    faultline::testing::TempDir dir;
+    datasets::Database db(dir.file("m.db"));
+    try {
+      mine(db, options_for(server));
+      ADD_FAILURE() << "mined with full_name " << bad;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(": full_name: repo '" + bad + "' is not of the form OWNER/NAME"),
+                std::string::npos)
+          << e.what();
+    }
+    EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM repositories"), 0) << bad;
+    EXPECT_EQ(datasets::count_issues(db), 0) << bad;
+  }
+  // The same server with the name it should give mines.
+  faultline::testing::FakeGitHub server(standard_repo());
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  EXPECT_TRUE(mine(db, options_for(server)).renamed.empty());
+  EXPECT_EQ(datasets::count_issues(db), 250);
+}
+
 TEST(Miner, MaxRequestsStopsCleanlyAndTheNextRunContinues) {
   faultline::testing::FakeGitHub server(standard_repo());
   faultline::testing::TempDir dir;

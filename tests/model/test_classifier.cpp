@@ -277,7 +277,8 @@ TEST(AxisModel, TheFastTextDocumentLeavesOutWhatTheReadingSaysAndNothingElse) {
   EXPECT_EQ(
       fasttext_document("a <num> b <num> c", {3, 5}, {.without_numbers = true, .discussion_once = true}),
       "a b");
-  // Positions are tokenize()'s: a run of spaces (a repository name could hold one) is no token.
+  // Positions are tokenize()'s: a run of spaces (an empty report leaves one after the repository) is no
+  // token.
   EXPECT_EQ(fasttext_document("a  b c", {1, 2}, {.discussion_once = true}), "a c");
 }
 

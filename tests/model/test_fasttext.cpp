@@ -78,7 +78,8 @@ TEST(FastText, SharedTokenPredictionEqualsFastTextsOwnLineReader) {
 
 TEST(FastText, SkippedTokensAreReadAsIfTheDocumentWereWithoutThem) {
   // The reference is the same model on the document written without the skipped words (the middle third
-  // of each): the same ids, and with bigrams the same pairs, the one across the gap included.
+  // of each): the same ids, and with bigrams the same pairs, the one across the gap included; and
+  // fastText's own predictLine on that document.
   std::vector<std::string> docs, labels;
   corpus(&docs, &labels);
   for (int ngrams : {1, 2}) {
@@ -97,7 +98,11 @@ TEST(FastText, SkippedTokensAreReadAsIfTheDocumentWereWithoutThem) {
       }
       const Tokens rest = tokenize(shorter);
       const auto expected = model.probabilities(model.word_ids(rest), rest);
-      differing += model.probabilities(model.word_ids(tokens, skipped), tokens, skipped) != expected;
+      const auto read = model.probabilities(model.word_ids(tokens, skipped), tokens, skipped);
+      differing += read != expected;
+      // And fastText's own line reader on the shorter text (to 1e-6, as above).
+      const auto by_fasttext = model.predict_line(shorter);
+      for (size_t l = 0; l < read.size(); ++l) EXPECT_NEAR(read[l], by_fasttext.at(model.labels()[l]), 1e-6);
       moved += model.probabilities(model.word_ids(tokens), tokens) != expected;
     }
     EXPECT_EQ(differing, 0u) << "of " << docs.size() << " documents, wordNgrams " << ngrams;

@@ -231,6 +231,13 @@ TEST(TextFeatures, TheDiscussionsSecondReadingIsMarked) {
   const std::vector<std::string> second(f.tokens.words.begin() + static_cast<long>(f.discussion_again.begin),
                                         f.tokens.words.begin() + static_cast<long>(f.discussion_again.end));
   EXPECT_EQ(second, (std::vector<std::string>{"quux", "<code>", "in", "the", "end"}));
+  // One backtick: read in the span it closes it, "quux in the end" (5-8); read alone it opens one,
+  // "quux <code> in the end" (9-13). The readings differ in length.
+  issue.discussion = "quux `in the end";
+  f = extract_features(RuleSet::builtin(), issue);
+  EXPECT_EQ(f.document, "__repo_o/r zyzzyva <code> in the quux in the end quux <code> in the end");
+  EXPECT_EQ(f.discussion_again.begin, 9u);
+  EXPECT_EQ(f.discussion_again.end, 14u);
   // Without a discussion the mark is empty, at the end of the report.
   issue.discussion.clear();
   f = extract_features(RuleSet::builtin(), issue);

@@ -55,6 +55,8 @@ std::string without_word(const std::string& document, const std::string& word) {
 using AxisOf = Distribution IssueAnalysis::*;
 double probability(const IssueFeatures& f, const std::string& document, AxisOf axis,
                    const std::string& label) {
+  // The issues it is called for have no discussion, so there is no second reading to move.
+  EXPECT_EQ(f.discussion_again.begin, f.discussion_again.end);
   IssueFeatures g = f;
   g.document = document;
   g.tokens = tokenize(document);
