@@ -685,6 +685,25 @@ TEST(Miner, RenameAfterTheFirstMineIsNoticedOnRefreshAndKeepsOneRepository) {
   EXPECT_EQ(datasets::count_issues(db), 250);
 }
 
+TEST(Miner, ARedirectToANameThatIsNoRepositoryNameIsRefusedAndNothingIsRenamed) {
+  faultline::testing::FakeGitHub server(standard_repo());
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  mine(db, options_for(server));
+  server.control("rename?from=o/r&to=bad-/r");  // an owner cannot end with '-'
+  try {
+    mine(db, options_for(server));
+    ADD_FAILURE() << "refreshed through a redirect to bad-/r";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("redirected to "), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("repo 'bad-/r' is not of the form OWNER/NAME"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_TRUE(datasets::find_repository(db, "o/r"));
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM repositories"), 1);
+  // The same rename to a good name is followed (RenameAfterTheFirstMine… above).
+}
+
 TEST(Miner, NewNameMinedFirstAfterAnUnnoticedRenameIsTheStoredRepository) {
   faultline::testing::FakeGitHub server(standard_repo());
   faultline::testing::TempDir dir;
