@@ -119,15 +119,15 @@ void train(const Context& ctx, const TrainOptions& o) {
 void classify(const Context& ctx, const ClassifyOptions& o) {
   auto db = ctx.open_db();
   auto s = model::classify_store(*db, model_dir(ctx, o.model_dir));
-  ctx.emit(
-      {{"version", s.version},
-       {"classified", s.classified},
-       {"abstained", s.abstained},
-       {"manual", s.manual},
-       {"seconds", s.seconds}},
-      "classified " + std::to_string(s.classified) + " issues with model " + s.version + ": " +
-          std::to_string(s.manual) + " keep their manual label, " + std::to_string(s.abstained) +
-          " unlabeled ones are uncertain (export them with 'faultline label export --queue uncertain')\n");
+  ctx.emit({{"version", s.version},
+            {"classified", s.classified},
+            {"abstained", s.abstained},
+            {"manual", s.manual},
+            {"seconds", s.seconds}},
+           "classified " + std::to_string(s.classified) + " issues with model " + s.version + ": " +
+               std::to_string(s.manual) + " keep their manual label, " + std::to_string(s.abstained) +
+               " unlabeled ones are uncertain (export them with 'faultline label export --rater NAME --queue "
+               "uncertain --out uncertain.csv')\n");
 }
 
 void eval(const Context& ctx, const EvalOptions& o) {

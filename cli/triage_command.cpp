@@ -24,17 +24,30 @@ struct TriageOptions {
   std::string model_dir;
 };
 
+// The one record of `text`; a text of several lines that is no record is probably several (JSONL), which
+// --batch reads.
+datasets::IssueRecord one_record(const std::string& text, const std::string& origin) {
+  try {
+    return datasets::parse_record(text, origin);
+  } catch (const Error& e) {
+    const auto last = text.find_last_not_of(" \t\r\n");
+    if (last == std::string::npos || text.find('\n') >= last) throw;
+    throw Error(std::string(e.what()) + " (several records? triage a JSONL file with --batch FILE.jsonl)");
+  }
+}
+
 // "-" is stdin, an existing file is a record, anything else must be an issue key of the store.
 datasets::IssueRecord issue_to_triage(const reports::Triage& triage, const std::string& argument) {
   if (argument == "-") {
     std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
-    return datasets::parse_record(text, "stdin");
+    return one_record(text, "stdin");
   }
   if (std::filesystem::is_regular_file(argument)) {
-    return datasets::parse_record(common::read_text_file(argument), argument);
+    return one_record(common::read_text_file(argument), argument);
   }
   if (argument.find('#') == std::string::npos) {
-    throw Error("triage: '" + argument + "' is neither a file nor an issue key OWNER/NAME#NUMBER");
+    throw Error("triage: there is no file '" + argument +
+                "', and it is no issue key OWNER/NAME#NUMBER either");
   }
   auto [repo, number] = common::parse_issue_key(argument);
   return triage.stored_issue(repo, number);
@@ -55,6 +68,11 @@ void triage(const Context& ctx, const TriageOptions& o) {
     ctx.emit(reports::triage_json(r), reports::triage_text(r));
     return;
   }
+  if (o.batch == "-") {
+    throw Error(
+        "triage: --batch reads a JSONL file, not stdin; save the records to a file, or give one record "
+        "on stdin with 'triage -'");
+  }
   // Every record is checked before the first is triaged, so a bad line leaves no partial output.
   auto records = datasets::read_snapshot(o.batch);
   for (size_t i = 0; i < records.size(); ++i) {
@@ -74,7 +92,10 @@ void add_triage_command(CLI::App& app, Context& ctx) {
       "and "
       "the reproducers to try with their last suite outcome. The issue is one in the store (OWNER/NAME#N), a "
       "corpus record in a JSON file, or one on stdin (-); --batch triages every record of a JSONL file (with "
-      "--json, one object per line).\n"
+      "--json, one object per line). A record is one JSON object with repo, number, state (open or closed) "
+      "and "
+      "title, and optionally body, error_lines, env, discussion, labels, created and url, as each line of "
+      "datasets/snapshot/issues.jsonl. The store needs a trained model ('faultline train').\n"
       "Example: faultline triage NVIDIA/cutlass#12");
   auto* issue = cmd->add_option("issue", options->issue, "OWNER/NAME#NUMBER, FILE.json or - (stdin)");
   cmd->add_option("--batch", options->batch, "JSONL file of corpus records, one per line")->excludes(issue);

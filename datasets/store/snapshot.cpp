@@ -75,10 +75,10 @@ void read_snapshot(const std::string& path, const std::function<void(IssueRecord
     if (line.find_first_not_of(" \t\r") == std::string::npos) return;
     std::string where = path + ":" + std::to_string(number);
     IssueRecord r = parse_record(line, where);
-    if (!seen.insert(r.key()).second) throw Error(where + ": " + r.key() + " appears twice in the snapshot");
+    if (!seen.insert(r.key()).second) throw Error(where + ": " + r.key() + " appears twice in the file");
     record(std::move(r));
   });
-  if (seen.empty()) throw Error(path + ": no records (the snapshot is empty)");
+  if (seen.empty()) throw Error(path + ": no records (the file has no line that is not blank)");
 }
 
 std::vector<IssueRecord> read_snapshot(const std::string& path) {

@@ -145,8 +145,16 @@ with tempfile.TemporaryDirectory() as tmp:
     one_line_error(db, ["triage", "-"], 1, "stdin: missing field 'state'", stdin='{"repo": "a/b", "number": 3}')
     one_line_error(db, ["triage", "-"], 1, "stdin: not valid JSON", stdin="")
     one_line_error(db, ["triage", "nobody/nothing#1"], 1, "triage: issue nobody/nothing#1 is not in the store")
-    one_line_error(db, ["triage", "nothing.json"], 1, "'nothing.json' is neither a file nor an issue key")
+    one_line_error(db, ["triage", "nothing.json"], 1, "there is no file 'nothing.json', and it is no issue key")
     one_line_error(db, ["triage"], 2, "give one issue")
+    one_line_error(db, ["triage", "--batch", "-"], 1, "--batch reads a JSONL file, not stdin")
+    one_line_error(db, ["triage", "-"], 1, "(several records? triage a JSONL file with --batch FILE.jsonl)",
+                   stdin=json.dumps(records[0]) + "\n" + json.dumps(records[1]) + "\n")
+    # A NUL, a newline or an escape in a refused repository name is written out: the message stays one line
+    # and keeps its reason.
+    for repo, shown in [("a\x00b/c", "a\\x00b/c"), ("foo\nbar/baz", "foo\\nbar/baz"), ("a/b\x1b[31mX", "a/b\\x1b[31mX")]:
+        one_line_error(db, ["triage", "-"], 1, f"repo '{shown}' is not of the form OWNER/NAME",
+                       stdin=json.dumps(dict(new_issue, repo=repo)))
     one_line_error(db, ["triage", keys[0], "--batch", batch_file], 2, "excludes")
     bad_batch = write("bad.jsonl", json.dumps(records[0]) + "\n" + '{"repo": "x"\n')
     one_line_error(db, ["--json", "triage", "--batch", bad_batch], 1, "bad.jsonl:2: not valid JSON")

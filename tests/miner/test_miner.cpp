@@ -263,7 +263,9 @@ TEST(Miner, RenamedRepositoryIsFollowedAndRecorded) {
 TEST(Miner, AFullNameThatIsNoRepositoryNameIsRefusedAndNothingIsStored) {
   // The repository's own answer names it; the name goes into the store and every document, so one that is
   // not OWNER/NAME (here with a newline, which would split a fastText training line) stops the mine.
-  for (const std::string bad : {"o/r\n__label__crash", "o/r x", "o"}) {
+  // Each with the name as the message shows it: a newline written out, so the message stays one line.
+  for (const auto& [bad, shown] : std::vector<std::pair<std::string, std::string>>{
+           {"o/r\n__label__crash", "o/r\\n__label__crash"}, {"o/r x", "o/r x"}, {"o", "o"}}) {
     json config = standard_repo();
     config["full_names"] = {{"o/r", bad}};
     faultline::testing::FakeGitHub server(config);
@@ -273,7 +275,7 @@ TEST(Miner, AFullNameThatIsNoRepositoryNameIsRefusedAndNothingIsStored) {
       mine(db, options_for(server));
       ADD_FAILURE() << "mined with full_name " << bad;
     } catch (const Error& e) {
-      EXPECT_NE(std::string(e.what()).find(": full_name: repo '" + bad + "' is not of the form OWNER/NAME"),
+      EXPECT_NE(std::string(e.what()).find(": full_name: repo '" + shown + "' is not of the form OWNER/NAME"),
                 std::string::npos)
           << e.what();
     }

@@ -123,7 +123,7 @@ TEST(Snapshot, ImportingADirectoryOrAnEmptyFileIsAnErrorNamingIt) {
   };
   EXPECT_EQ(message(dir.path().string()), dir.path().string() + ": is a directory, not a file");
   std::string empty = dir.write("empty.jsonl", "\n");
-  EXPECT_EQ(message(empty), empty + ": no records (the snapshot is empty)");
+  EXPECT_EQ(message(empty), empty + ": no records (the file has no line that is not blank)");
   // One record in the same file imports: emptiness, not the file, was the error.
   dir.write("empty.jsonl", std::string(kRecord) + "\n");
   EXPECT_EQ(message(empty), "");

@@ -1,0 +1,44 @@
+#include "common/one_line.hpp"
+
+#include <cstdio>
+
+#include "common/utf8.hpp"
+
+namespace faultline::common {
+
+std::string one_line(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    if (c >= 0x80) {
+      // The sequence its lead byte announces, kept whole when it is well-formed.
+      const size_t length = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+      if (length > 0 && is_valid_utf8(text.substr(i, length))) {
+        out.append(text.substr(i, length));
+        i += length;
+        continue;
+      }
+    }
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else {
+      char escaped[5];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
+      out += escaped;
+    }
+    ++i;
+  }
+  return out;
+}
+
+}  // namespace faultline::common

@@ -1,0 +1,14 @@
+// Text from outside (an issue's repository, a file's bytes, a command-line word) ends up in messages; a
+// message is one line that a terminal shows as it is.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace faultline::common {
+
+// `text` with newline, carriage return and tab written as \n, \r and \t, every other control character
+// (NUL and ESC included) and every byte that is not part of well-formed UTF-8 as \xHH; the rest as it is.
+std::string one_line(std::string_view text);
+
+}  // namespace faultline::common

@@ -1,0 +1,25 @@
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "common/error.hpp"
+#include "common/one_line.hpp"
+
+using faultline::common::one_line;
+
+TEST(OneLine, ControlCharactersAndBrokenUtf8AreWrittenOutAndTheRestKept) {
+  // By hand: \n \r \t by name, NUL 0x00, ESC 0x1b and DEL 0x7f as \xHH; "é" (c3 a9) and "€" (e2 82 ac) are
+  // well-formed and kept; a lone continuation byte 0xa9, a cut sequence e2 82 and 0xff are escaped byte by
+  // byte.
+  const std::string in = std::string("a\nb\rc\td") + '\0' + "e\x1b[31mf\x7f" + "\xc3\xa9\xe2\x82\xac" +
+                         "\xa9" + "\xe2\x82" + "g\xff";
+  EXPECT_EQ(one_line(in), "a\\nb\\rc\\td\\x00e\\x1b[31mf\\x7f\xc3\xa9\xe2\x82\xac\\xa9\\xe2\\x82g\\xff");
+  EXPECT_EQ(one_line("plain text, OWNER/NAME#12"), "plain text, OWNER/NAME#12");
+  EXPECT_EQ(one_line(""), "");
+}
+
+TEST(OneLine, AnErrorQuotingANulKeepsWhatFollowsIt) {
+  // A message is read through what(), a C string: a raw NUL would end it there.
+  const faultline::Error e(std::string("repo 'a") + '\0' + "b/c' is not of the form OWNER/NAME\n");
+  EXPECT_STREQ(e.what(), "repo 'a\\x00b/c' is not of the form OWNER/NAME\\n");
+}
