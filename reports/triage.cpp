@@ -78,6 +78,7 @@ TriageResult Triage::triage(const datasets::IssueRecord& issue) const {
   r.abstain_below = model_.abstain_below();
   auto features = model::extract_features(model_.rules(), issue);
   r.prediction = model_.predict(features);
+  r.analysis = model_.analyse(features);
   r.influences = model::token_influences(model_, features, r.prediction);
 
   auto matches = index_.nearest(features.tokens, index_.size());
@@ -110,7 +111,10 @@ TriageResult Triage::triage(const datasets::IssueRecord& issue) const {
 
 namespace {
 
-nlohmann::json decision_json(const std::string& label, double p) { return {{"label", label}, {"p", p}}; }
+// The chosen class, its probability and every class's (an empty object for an axis without a model).
+nlohmann::json decision_json(const std::string& label, double p, const model::Distribution& distribution) {
+  return {{"label", label}, {"p", p}, {"distribution", nlohmann::json(distribution)}};
+}
 
 nlohmann::json influences_json(const std::vector<model::TokenInfluence>& influences) {
   nlohmann::json out = nlohmann::json::array();
@@ -164,9 +168,9 @@ nlohmann::json triage_json(const TriageResult& r) {
   for (const auto& rep : r.root_cause_reproducers) related.push_back(reproducer_json(rep));
   return {{"issue", {{"key", r.issue}, {"url", r.url}, {"title", r.title}}},
           {"model_version", r.model_version},
-          {"scope", decision_json(p.scope, p.scope_p)},
-          {"symptom", decision_json(p.symptom, p.symptom_p)},
-          {"root_cause", decision_json(p.root_cause, p.root_cause_p)},
+          {"scope", decision_json(p.scope, p.scope_p, r.analysis.scope)},
+          {"symptom", decision_json(p.symptom, p.symptom_p, r.analysis.symptom)},
+          {"root_cause", decision_json(p.root_cause, p.root_cause_p, r.analysis.root_cause)},
           {"queued", p.abstain},
           {"abstain_below", r.abstain_below},
           {"rules_fired", p.rules_fired},

@@ -45,6 +45,7 @@ struct TriageResult {
   std::string model_version;
   double abstain_below = 0;
   model::IssuePrediction prediction;  // prediction.abstain: it would be queued for a person
+  model::IssueAnalysis analysis;      // every class's probability on each axis
   model::DecisionInfluences influences;
   std::vector<SimilarCase> similar;                // the nearest labeled issues, most similar first
   std::vector<ModeledReproducer> similar_modeled;  // those modeled on the most similar case that has any

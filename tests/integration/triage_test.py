@@ -56,6 +56,11 @@ with tempfile.TemporaryDirectory() as tmp:
         assert t["model_version"] == p["model_version"], (key, t["model_version"], p)
         for axis in ("scope", "symptom", "root_cause"):
             assert (t[axis]["label"], t[axis]["p"]) == (p[axis], p[axis + "_p"]), (key, axis, t[axis], p)
+            # Every class's probability: they sum to 1, and the chosen class is the likeliest with its p.
+            d = t[axis]["distribution"]
+            taxonomy_size = {"scope": 2, "symptom": 6, "root_cause": 15}[axis]
+            assert len(d) == taxonomy_size and abs(sum(d.values()) - 1) < 1e-9, (key, axis, d)
+            assert d[t[axis]["label"]] == t[axis]["p"] and t[axis]["p"] == max(d.values()), (key, axis, d)
         assert t["queued"] == p["abstain"] and t["rules_fired"] == p["rules_fired"], (key, t, p)
         assert len(t["similar"]) == 5, t["similar"]
         if shown["final_label"]:

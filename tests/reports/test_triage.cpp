@@ -177,8 +177,9 @@ TEST_F(TriageStore, JsonKeysAreTheDocumentedOnes) {
                                             "root_cause", "root_cause_reproducers", "rules_fired", "scope",
                                             "similar", "similar_case_reproducers", "symptom",
                                             "tokens_distinct", "tokens_tried"}));
-  EXPECT_EQ(j["symptom"].size(), 2u);
-  EXPECT_TRUE(j["symptom"].contains("label") && j["symptom"].contains("p"));
+  EXPECT_EQ(j["symptom"].size(), 3u);
+  EXPECT_TRUE(j["symptom"].contains("label") && j["symptom"].contains("p") &&
+              j["symptom"]["distribution"].is_object());
   EXPECT_TRUE(j["moved_by"].contains("scope") && j["moved_by"].contains("symptom") &&
               j["moved_by"].contains("root_cause"));
   ASSERT_FALSE(j["moved_by"]["symptom"].empty());
