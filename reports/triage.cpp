@@ -77,8 +77,8 @@ TriageResult Triage::triage(const datasets::IssueRecord& issue) const {
   r.model_version = model_.version();
   r.abstain_below = model_.abstain_below();
   auto features = model::extract_features(model_.rules(), issue);
-  r.prediction = model_.predict(features);
   r.analysis = model_.analyse(features);
+  r.prediction = model_.predict(features, r.analysis);
   r.influences = model::token_influences(model_, features, r.prediction);
 
   auto matches = index_.nearest(features.tokens, index_.size());

@@ -177,9 +177,10 @@ IssueAnalysis IssueClassifier::analyse(const IssueFeatures& f) const {
   return a;
 }
 
-IssuePrediction IssueClassifier::predict(const IssueFeatures& f) const {
+IssuePrediction IssueClassifier::predict(const IssueFeatures& f) const { return predict(f, analyse(f)); }
+
+IssuePrediction IssueClassifier::predict(const IssueFeatures& f, const IssueAnalysis& a) const {
   IssuePrediction p;
-  IssueAnalysis a = analyse(f);
   if (scope_) std::tie(p.scope, p.scope_p) = common::largest_entry(a.scope);
   std::tie(p.symptom, p.symptom_p) = common::largest_entry(a.symptom);
   std::tie(p.root_cause, p.root_cause_p) = common::largest_entry(a.root_cause);

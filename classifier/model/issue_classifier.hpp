@@ -70,6 +70,8 @@ class IssueClassifier {
 
   IssuePrediction predict(const datasets::IssueRecord& issue) const;
   IssuePrediction predict(const IssueFeatures& features) const;
+  // The prediction that analyse(features) gives, for a caller that keeps the analysis too.
+  IssuePrediction predict(const IssueFeatures& features, const IssueAnalysis& analysis) const;
   IssueAnalysis analyse(const IssueFeatures& features) const;
   const AxisModel& symptom_model() const { return symptom_; }
   const AxisModel& root_cause_model() const { return root_cause_; }
