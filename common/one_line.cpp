@@ -18,7 +18,7 @@ std::string one_line(std::string_view text) {
     }
     if (c >= 0x80) {
       // The sequence its lead byte announces, kept whole when it is well-formed.
-      const size_t length = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+      const size_t length = utf8_sequence_length(c);
       if (length > 0 && is_valid_utf8(text.substr(i, length))) {
         out.append(text.substr(i, length));
         i += length;

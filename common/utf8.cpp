@@ -2,12 +2,16 @@
 
 namespace faultline::common {
 
+size_t utf8_sequence_length(unsigned char lead) {
+  return lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 0;
+}
+
 bool is_valid_utf8(std::string_view text) {
   size_t i = 0;
   while (i < text.size()) {
     auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
     unsigned char c = byte(i);
-    size_t length = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    size_t length = utf8_sequence_length(c);
     if (length == 0 || i + length > text.size()) return false;
     char32_t code = length == 1 ? c : c & (0x7F >> length);
     for (size_t k = 1; k < length; ++k) {

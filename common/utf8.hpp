@@ -2,9 +2,14 @@
 // text from outside is checked where it enters.
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 
 namespace faultline::common {
+
+// The length of the sequence a UTF-8 lead byte announces: 1 for ASCII, 2 to 4, or 0 for a byte that cannot
+// lead one (a continuation byte, 0xf8 and above).
+size_t utf8_sequence_length(unsigned char lead);
 
 // True when `text` is well-formed UTF-8 (no overlong forms, surrogates or code points above U+10FFFF).
 bool is_valid_utf8(std::string_view text);

@@ -193,8 +193,9 @@ class RepositoryMiner {
   void notice_rename(const Page& page) {
     if (!page.redirected) return;
     std::string now_called = repository_in_url(page.url);
-    if (!now_called.empty()) common::require_repository_name(now_called, "redirected to " + page.url);
-    if (!now_called.empty() && now_called != repo_) {
+    if (now_called.empty()) return;
+    common::require_repository_name(now_called, "redirected to " + page.url);
+    if (now_called != repo_) {
       record_rename(repo_, now_called);
       repo_id_ = *datasets::find_repository(db_, repo_);
     }

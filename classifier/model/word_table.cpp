@@ -1,6 +1,5 @@
 #include "classifier/model/word_table.hpp"
 
-#include <algorithm>
 #include <string>
 
 #include "common/error.hpp"
@@ -53,14 +52,12 @@ std::vector<std::vector<int32_t>> WordTable::ids(const Tokens& tokens,
     throw Error("word table: skipped tokens given for " + std::to_string(skipped.size()) + " members of " +
                 std::to_string(members_));
   }
-  std::vector<TokenSpan> skip(members_);
-  std::copy(skipped.begin(), skipped.end(), skip.begin());
   for (size_t i = 0; i < tokens.words.size(); ++i) {
     size_t entry = find(tokens.words[i], tokens.hashes[i]);
     if (entry == SIZE_MAX) continue;
     const int32_t* row = &ids_[entry * members_];
     for (size_t m = 0; m < members_; ++m) {
-      if (row[m] >= 0 && !skip[m].contains(i)) out[m].push_back(row[m]);
+      if (row[m] >= 0 && !(m < skipped.size() && skipped[m].contains(i))) out[m].push_back(row[m]);
     }
   }
   return out;
