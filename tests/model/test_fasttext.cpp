@@ -53,6 +53,15 @@ std::string in_faultline_file(const std::string& bytes) {
   return wrapped.str();
 }
 
+// A model of `docs` trained briefly (5 epochs), with word n-grams up to `ngrams`.
+FastTextModel quick_model(const std::vector<std::string>& docs, const std::vector<std::string>& labels,
+                          int ngrams) {
+  FastTextParams p;
+  p.word_ngrams = ngrams;
+  p.epoch = 5;
+  return FastTextModel::train(docs, labels, p);
+}
+
 }  // namespace
 
 TEST(FastText, SharedTokenPredictionEqualsFastTextsOwnLineReader) {
@@ -61,10 +70,7 @@ TEST(FastText, SharedTokenPredictionEqualsFastTextsOwnLineReader) {
   std::vector<std::string> docs, labels;
   corpus(&docs, &labels);
   for (int ngrams : {1, 2}) {
-    FastTextParams p;
-    p.word_ngrams = ngrams;
-    p.epoch = 5;
-    auto model = FastTextModel::train(docs, labels, p);
+    auto model = quick_model(docs, labels, ngrams);
     double worst = 0;
     for (const auto& doc : docs) {
       auto fast = model.predict(tokenize(doc));
@@ -83,10 +89,7 @@ TEST(FastText, SkippedTokensAreReadAsIfTheDocumentWereWithoutThem) {
   std::vector<std::string> docs, labels;
   corpus(&docs, &labels);
   for (int ngrams : {1, 2}) {
-    FastTextParams p;
-    p.word_ngrams = ngrams;
-    p.epoch = 5;
-    auto model = FastTextModel::train(docs, labels, p);
+    auto model = quick_model(docs, labels, ngrams);
     size_t differing = 0, moved = 0;
     for (const auto& doc : docs) {
       const Tokens tokens = tokenize(doc);
@@ -183,10 +186,7 @@ TEST(FastText, ProbabilitiesAreFastTextsOwnPredictionToTheBit) {
   for (size_t i = 0; i < docs.size(); ++i) labels[i] += std::to_string(i % 3);  // six classes
   faultline::testing::TempDir dir;
   for (int ngrams : {1, 2}) {
-    FastTextParams p;
-    p.word_ngrams = ngrams;
-    p.epoch = 5;
-    auto model = FastTextModel::train(docs, labels, p);
+    auto model = quick_model(docs, labels, ngrams);
     fasttext::FastText reference;
     reference.loadModel(dir.write("model" + std::to_string(ngrams) + ".bin", model.fasttext_bytes()));
     size_t differing = 0;
