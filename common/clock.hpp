@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 #include <string>
+#include <string_view>
 
 namespace faultline::common {
 
@@ -32,6 +33,36 @@ inline int64_t parse_iso8601(const std::string& text) {
   int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
   int64_t days = era * 146097 + doe - 719468;
   return days * 86400 + hh * 3600 + mm * 60 + ss;
+}
+
+// The two forms the store records time in: a day ("2024-05-30") and a moment in UTC
+// ("2024-05-30T12:00:00Z"). Only these compare as strings in time order, which the time split relies on.
+enum class TimestampForm { kNeither, kDay, kMoment };
+
+// Which form `text` is in, checked digit by digit and against the calendar (months of 28 to 31 days, leap
+// years by the Gregorian rule, hours below 24); kNeither for anything else, the empty string included.
+inline TimestampForm timestamp_form(std::string_view text) {
+  auto digits = [&](size_t at, size_t n, int& value) {
+    value = 0;
+    for (size_t i = at; i < at + n; ++i) {
+      if (text[i] < '0' || text[i] > '9') return false;
+      value = value * 10 + (text[i] - '0');
+    }
+    return true;
+  };
+  if (text.size() != 10 && text.size() != 20) return TimestampForm::kNeither;
+  int y, m, d;
+  if (!digits(0, 4, y) || text[4] != '-' || !digits(5, 2, m) || text[7] != '-' || !digits(8, 2, d))
+    return TimestampForm::kNeither;
+  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (m < 1 || m > 12 || d < 1 || d > kDays[m - 1] + (m == 2 && leap)) return TimestampForm::kNeither;
+  if (text.size() == 10) return TimestampForm::kDay;
+  int hh, mm, ss;
+  if (text[10] != 'T' || !digits(11, 2, hh) || text[13] != ':' || !digits(14, 2, mm) || text[16] != ':' ||
+      !digits(17, 2, ss) || text[19] != 'Z' || hh > 23 || mm > 59 || ss > 59)
+    return TimestampForm::kNeither;
+  return TimestampForm::kMoment;
 }
 
 }  // namespace faultline::common

@@ -6,6 +6,14 @@ size_t utf8_sequence_length(unsigned char lead) {
   return lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 0;
 }
 
+size_t utf8_prefix_length(std::string_view text, size_t limit) {
+  if (text.size() <= limit) return text.size();
+  size_t cut = limit;
+  for (int back = 0; back < 3 && cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80; ++back)
+    --cut;
+  return cut;
+}
+
 bool is_valid_utf8(std::string_view text) {
   size_t i = 0;
   while (i < text.size()) {

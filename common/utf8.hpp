@@ -14,4 +14,9 @@ size_t utf8_sequence_length(unsigned char lead);
 // True when `text` is well-formed UTF-8 (no overlong forms, surrogates or code points above U+10FFFF).
 bool is_valid_utf8(std::string_view text);
 
+// The length of `text`'s longest prefix of at most `limit` bytes that does not end inside a UTF-8 sequence:
+// a cut there splits no character. Only the bytes at the cut are looked at (at most three continuation
+// bytes step back), so text that is not UTF-8 is cut at `limit` or up to three bytes before it.
+size_t utf8_prefix_length(std::string_view text, size_t limit);
+
 }  // namespace faultline::common

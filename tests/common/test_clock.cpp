@@ -9,3 +9,40 @@ TEST(Timestamps, DatesAndDateTimesBecomeEpochSeconds) {
             2 * 86400 + 10);  // leap year
   EXPECT_EQ(faultline::common::parse_iso8601(""), -1);
 }
+
+using faultline::common::timestamp_form;
+using faultline::common::TimestampForm;
+
+// Each near miss breaks one rule of common/clock.hpp; the calendar cases follow the Gregorian rule (2024
+// and 2000 are leap years, 2023 and 2100 are not; April has 30 days).
+TEST(Timestamps, TheTwoFormsAreKnownAndEveryNearMissIsNeither) {
+  EXPECT_EQ(timestamp_form("2024-05-30"), TimestampForm::kDay);
+  EXPECT_EQ(timestamp_form("2024-05-30T12:00:00Z"), TimestampForm::kMoment);
+  EXPECT_EQ(timestamp_form("2024-12-31T23:59:59Z"), TimestampForm::kMoment);
+  EXPECT_EQ(timestamp_form("2024-02-29"), TimestampForm::kDay);
+  EXPECT_EQ(timestamp_form("2000-02-29"), TimestampForm::kDay);
+  for (const char* near_miss : {"",
+                                "2023-02-29",
+                                "2100-02-29",
+                                "2024-04-31",
+                                "2024-00-10",
+                                "2024-13-01",
+                                "2024-01-00",
+                                "2024-1-01",
+                                "24-01-01",
+                                " 2024-01-01",
+                                "2024-01-01\n",
+                                "2024/01/01",
+                                "2O24-01-01",
+                                "2024-01-01T24:00:00Z",
+                                "2024-01-01T23:60:00Z",
+                                "2024-01-01T23:59:60Z",
+                                "2024-01-01T12:00:00",
+                                "2024-01-01 12:00:00Z",
+                                "2024-01-01T12:00:00+0",
+                                "2024-01-01T12-00-00Z",
+                                "2024-01-01T12:00:00z",
+                                "-024-01-01"}) {
+    EXPECT_EQ(timestamp_form(near_miss), TimestampForm::kNeither) << near_miss;
+  }
+}
