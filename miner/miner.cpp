@@ -6,6 +6,7 @@
 
 #include "common/clock.hpp"
 #include "common/error.hpp"
+#include "common/issue_url.hpp"
 #include "common/json_fields.hpp"
 #include "common/repository_name.hpp"
 #include "datasets/store/funnel_store.hpp"
@@ -30,14 +31,29 @@ using nlohmann::json;
 
 constexpr int kPerPage = 100;
 
+// A time GitHub writes as "YYYY-MM-DDTHH:MM:SSZ": the store orders issues and comments by these strings,
+// and the next refresh asks for what changed since the newest of them.
+std::string moment(const json& item, const char* field, const std::string& where) {
+  std::string value = common::json_string(item, field, where);
+  if (common::timestamp_form(value) != common::TimestampForm::kMoment)
+    throw Error(where + ": " + field + " '" + value + "' is not a UTC time (YYYY-MM-DDTHH:MM:SSZ)");
+  return value;
+}
+
 datasets::IssueRecord parse_issue(const json& item, const std::string& repo, const std::string& where) {
   datasets::IssueRecord r;
   r.repo = repo;
   r.number = common::json_integer(item, "number", where);
   r.url = common::json_string(item, "html_url", where);
+  // Checked as a snapshot record's are, so that what the miner stores exports and imports again.
+  if (std::string problem = common::issue_url_problem(r.url, repo, r.number); !problem.empty()) {
+    throw Error(where + ": html_url '" + r.url + "' is not the page of " + r.key() + " (" + problem + ")");
+  }
   r.state = common::json_string(item, "state", where);
-  r.created = common::json_string(item, "created_at", where);
-  r.updated = common::json_string(item, "updated_at", where);
+  if (r.state != "open" && r.state != "closed")
+    throw Error(where + ": state '" + r.state + "' of " + r.key() + " is neither 'open' nor 'closed'");
+  r.created = moment(item, "created_at", where);
+  r.updated = moment(item, "updated_at", where);
   r.title = common::json_string(item, "title", where);
   r.body = common::json_string(item, "body", where, true);
   if (item.contains("labels")) {
@@ -71,8 +87,8 @@ datasets::CommentRecord parse_comment(const json& item, const std::string& repo,
                 "'");
   }
   c.author = author_login(item);
-  c.created = common::json_string(item, "created_at", where);
-  c.updated = common::json_string(item, "updated_at", where);
+  c.created = moment(item, "created_at", where);
+  c.updated = moment(item, "updated_at", where);
   c.body = common::json_string(item, "body", where, true);
   c.raw_json = item.dump();
   return c;

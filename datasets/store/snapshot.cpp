@@ -3,8 +3,10 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "common/clock.hpp"
 #include "common/csv.hpp"
 #include "common/error.hpp"
+#include "common/issue_url.hpp"
 #include "common/json_fields.hpp"
 #include "common/repository_name.hpp"
 #include "common/text_file.hpp"
@@ -28,6 +30,16 @@ std::vector<std::string> string_list(const json& record, const char* field, cons
   return out;
 }
 
+// An optional date field: "", "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM:SSZ" (common::timestamp_form).
+std::string timestamp(const json& record, const char* field, const std::string& where) {
+  std::string value = common::json_optional_string(record, field, where);
+  if (!value.empty() && common::timestamp_form(value) == common::TimestampForm::kNeither) {
+    throw Error(where + ": " + field + " '" + value +
+                "' is not a date (YYYY-MM-DD) or a UTC time (YYYY-MM-DDTHH:MM:SSZ)");
+  }
+  return value;
+}
+
 }  // namespace
 
 IssueRecord parse_record(const std::string& json_line, const std::string& where) {
@@ -47,13 +59,17 @@ IssueRecord parse_record(const std::string& json_line, const std::string& where)
   }
   r.number = record.at("number").get<int64_t>();
   r.url = common::json_optional_string(record, "url", where);
-  if (r.url.empty()) r.url = "https://github.com/" + r.repo + "/issues/" + std::to_string(r.number);
+  if (r.url.empty()) {
+    r.url = common::issue_url(r.repo, r.number);
+  } else if (std::string problem = common::issue_url_problem(r.url, r.repo, r.number); !problem.empty()) {
+    throw Error(where + ": url '" + r.url + "' is not the page of " + r.key() + " (" + problem + ")");
+  }
   r.state = common::json_string(record, "state", where);
   if (r.state != "open" && r.state != "closed") {
     throw Error(where + ": state '" + r.state + "' must be 'open' or 'closed'");
   }
-  r.created = common::json_optional_string(record, "created", where);
-  r.updated = common::json_optional_string(record, "updated", where);
+  r.created = timestamp(record, "created", where);
+  r.updated = timestamp(record, "updated", where);
   r.labels = string_list(record, "labels", where);
   r.title = common::json_string(record, "title", where);
   r.body = common::json_optional_string(record, "body", where);

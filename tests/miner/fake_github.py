@@ -10,7 +10,9 @@ CONFIG: {"repos": {"o/r": {"issues": 250, "prs": 30, "comments": 420,
                           "deleted": [12], "not_found": [14],   # 410 / 404, and absent from listings
                           "hidden": [20],                       # absent from listings, fetchable alone
                           "transferred": {"13": "x/y"},         # 301 to /repos/x/y/issues/13
-                          "ghost_every": 10}},                  # every 10th comment: user null / login null
+                          "ghost_every": 10,                    # every 10th comment: user null / login null
+                          "overrides": {"issues": {"5": {"html_url": "x"}},   # fields of issue 5 as sent
+                                        "comments": {"3": {"created_at": "y"}}}}},  # of the 3rd comment
          "renamed": {"old/name": "o/r"},                 # 301 from the old name to the new one
          "full_names": {"o/r": "o/r x"},                 # what GET /repos/o/r says its full_name is
          "redirect_host": "localhost",  # renamed: Location names this host (another origin) instead of a path
@@ -60,6 +62,9 @@ class Repo:
         self.hidden = set(spec.get("hidden", []))
         self.transferred = {int(k): v for k, v in spec.get("transferred", {}).items()}
         self.ghost_every = spec.get("ghost_every", 0)
+        overrides = spec.get("overrides", {})
+        self.issue_overrides = {int(k): v for k, v in overrides.get("issues", {}).items()}
+        self.comment_overrides = {1000000 + int(k): v for k, v in overrides.get("comments", {}).items()}
         issues, prs, comments = spec.get("issues", 0), spec.get("prs", 0), spec.get("comments", 0)
         total = issues + prs
         self.entries = {}  # number -> dict
@@ -106,15 +111,18 @@ class Repo:
                "created_at": iso(e["created"]), "updated_at": iso(e["updated"]), "user": {"login": "reporter"}}
         if e["pr"]:
             obj["pull_request"] = {"url": f"{base}/repos/{self.full_name}/pulls/{n}"}
+        obj.update(self.issue_overrides.get(n, {}))
         return obj
 
     def comment_json(self, base, c):
         user = {"login": "maintainer"}
         if self.ghost_every and (c["id"] - 1000000) % self.ghost_every == 0:
             user = None if (c["id"] // self.ghost_every) % 2 else {"login": None}
-        return {"id": c["id"], "issue_url": f"{base}/repos/{self.full_name}/issues/{c['issue']}",
-                "user": user, "body": f"comment {c['id']}",
-                "created_at": iso(c["created"]), "updated_at": iso(c["updated"])}
+        obj = {"id": c["id"], "issue_url": f"{base}/repos/{self.full_name}/issues/{c['issue']}",
+               "user": user, "body": f"comment {c['id']}",
+               "created_at": iso(c["created"]), "updated_at": iso(c["updated"])}
+        obj.update(self.comment_overrides.get(c["id"], {}))
+        return obj
 
 
 class State:

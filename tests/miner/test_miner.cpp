@@ -290,6 +290,52 @@ TEST(Miner, AFullNameThatIsNoRepositoryNameIsRefusedAndNothingIsStored) {
   EXPECT_EQ(datasets::count_issues(db), 250);
 }
 
+TEST(Miner, AnItemWhoseUrlTimeOrStateIsNotGitHubsFormIsRefused) {
+  // What the miner stores must import again from an exported snapshot, so it is held to a record's rules
+  // (and times to GitHub's one form, which the store orders by). One field of one item is changed at a time;
+  // the first listing page holds issue 5, so nothing is stored.
+  struct Case {
+    const char* listing;
+    const char* field;
+    std::string value;
+    std::string expected;  // in the message
+  };
+  for (const Case& c : std::vector<Case>{
+           {"issues", "html_url", "javascript:alert(1)",
+            "html_url 'javascript:alert(1)' is not the page of o/r#5"},
+           {"issues", "html_url", "https://github.com/o/r/issues/6", "is not the page of o/r#5 (its path"},
+           {"issues", "html_url", "https://github.com/o/other/issues/5",
+            "is not the page of o/r#5 (its path"},
+           {"issues", "created_at", "2024-02-30T00:00:00Z", "created_at '2024-02-30T00:00:00Z' is not a UTC"},
+           {"issues", "updated_at", "2024-01-01", "updated_at '2024-01-01' is not a UTC time"},
+           {"issues", "state", "merged", "state 'merged' of o/r#5 is neither"},
+           {"comments", "created_at", "yesterday", "created_at 'yesterday' is not a UTC time"},
+           {"comments", "updated_at", "2024-01-01T00:00:00+01:00",
+            "updated_at '2024-01-01T00:00:00+01:00'"}}) {
+    json config = standard_repo();
+    config["repos"]["o/r"]["overrides"] = {
+        {c.listing, {{c.listing == std::string("issues") ? "5" : "3", {{c.field, c.value}}}}}};
+    faultline::testing::FakeGitHub server(config);
+    faultline::testing::TempDir dir;
+    datasets::Database db(dir.file("m.db"));
+    try {
+      mine(db, options_for(server));
+      ADD_FAILURE() << "mined with " << c.field << " " << c.value;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(c.expected), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(datasets::count_comments(db), 0) << c.field << " " << c.value;
+  }
+  // GitHub writes the repository in a page's address as it spells it, which need not be as the user did.
+  json config = standard_repo();
+  config["repos"]["o/r"]["overrides"] = {
+      {"issues", {{"5", {{"html_url", "https://github.com/O/R/issues/5"}}}}}};
+  faultline::testing::FakeGitHub server(config);
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  EXPECT_EQ(mine(db, options_for(server)).issues, 250);
+}
+
 TEST(Miner, MaxRequestsStopsCleanlyAndTheNextRunContinues) {
   faultline::testing::FakeGitHub server(standard_repo());
   faultline::testing::TempDir dir;

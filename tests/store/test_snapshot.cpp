@@ -89,6 +89,29 @@ TEST(Snapshot, BadRecordsNameFileLineAndField) {
             "f.jsonl:7: scope 'maybe' must be 'in' or 'out'");
 }
 
+TEST(Snapshot, AUrlMustBeTheIssuesPageAndTimesADateOrAUtcTime) {
+  const std::string base = R"({"repo":"a/b","number":3,"state":"closed","title":"t")";
+  auto with = [&](const std::string& fields) { return expect_error(base + "," + fields + "}"); };
+  // Accepted: the page on github.com or another host, GitHub's own spelling of the name, either time form.
+  EXPECT_EQ(with(R"("url":"https://github.com/A/B/issues/3","created":"2024-02-29")"), "");
+  EXPECT_EQ(with(R"("url":"https://ghe.example.com/a/b/pull/3","updated":"2024-02-29T23:59:59Z")"), "");
+  EXPECT_EQ(with(R"("url":"https://github.com/a/b/issues/4")"),
+            "f.jsonl:7: url 'https://github.com/a/b/issues/4' is not the page of a/b#3 (its path is not "
+            "a/b/issues/3 (or /pull/3))");
+  EXPECT_EQ(
+      with(R"x("url":"javascript:alert(1)")x"),
+      "f.jsonl:7: url 'javascript:alert(1)' is not the page of a/b#3 (it does not start with https:// or "
+      "http://)");
+  EXPECT_EQ(
+      with(R"("created":"2023-02-29")"),
+      "f.jsonl:7: created '2023-02-29' is not a date (YYYY-MM-DD) or a UTC time (YYYY-MM-DDTHH:MM:SSZ)");
+  EXPECT_EQ(with(R"x("updated":"=HYPERLINK(\"x\")")x"),
+            "f.jsonl:7: updated '=HYPERLINK(\"x\")' is not a date (YYYY-MM-DD) or a UTC time "
+            "(YYYY-MM-DDTHH:MM:SSZ)");
+  // No url: the github.com page is written in.
+  EXPECT_EQ(parse_record(base + "}", "f").url, "https://github.com/a/b/issues/3");
+}
+
 TEST(Snapshot, DuplicateIssueInOneFileIsRejected) {
   faultline::testing::TempDir dir;
   std::string path = dir.write("d.jsonl", std::string(kRecord) + "\n" + kRecord + "\n");
@@ -136,6 +159,7 @@ TEST(Snapshot, ABadRecordAfterGoodOnesLeavesTheStoreAsItWas) {
   Database db(dir.file("store.db"));
   std::string other = kRecord;
   other.replace(other.find("\"number\":258"), 12, "\"number\":259");
+  other.replace(other.find("issues/258"), 10, "issues/259");
   std::string good = std::string(kRecord) + "\n" + other + "\n";
   std::string path = dir.write("a.jsonl", good + "{\"repo\": \"flashinfer-ai/flashinfer\"}\n");
   EXPECT_THROW(import_snapshot(db, path), faultline::Error);
