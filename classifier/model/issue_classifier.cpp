@@ -15,7 +15,9 @@
 
 namespace faultline::model {
 
-IssueFeatures extract_features(const RuleSet& rules, const datasets::IssueRecord& issue) {
+IssueFeatures extract_features(const RuleSet& rules, const datasets::IssueRecord& whole) {
+  const std::optional<datasets::IssueRecord> cut = cut_to_what_is_read(whole);
+  const datasets::IssueRecord& issue = cut ? *cut : whole;
   IssueFeatures f;
   std::string text = document_text(issue);
   f.fired = rules.fired(text);

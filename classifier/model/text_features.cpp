@@ -3,8 +3,33 @@
 #include <string_view>
 
 #include "classifier/model/word_stemmer.hpp"
+#include "common/utf8.hpp"
 
 namespace faultline::model {
+
+std::optional<datasets::IssueRecord> cut_to_what_is_read(const datasets::IssueRecord& issue) {
+  size_t error_bytes = 0;
+  for (const auto& line : issue.error_lines) error_bytes += line.size() + 1;
+  auto over = [](const std::string& field) { return field.size() > kBytesReadPerField; };
+  if (!over(issue.title) && !over(issue.body) && !over(issue.env) && !over(issue.discussion) &&
+      error_bytes <= kBytesReadPerField)
+    return std::nullopt;
+  datasets::IssueRecord cut = issue;
+  for (std::string* field : {&cut.title, &cut.body, &cut.env, &cut.discussion})
+    field->resize(common::utf8_prefix_length(*field, kBytesReadPerField));
+  size_t left = kBytesReadPerField;
+  for (size_t i = 0; i < cut.error_lines.size(); ++i) {
+    std::string& line = cut.error_lines[i];
+    if (line.size() + 1 <= left) {
+      left -= line.size() + 1;
+      continue;
+    }
+    line.resize(common::utf8_prefix_length(line, left == 0 ? 0 : left - 1));
+    cut.error_lines.resize(left == 0 ? i : i + 1);
+    break;
+  }
+  return cut;
+}
 
 std::string document_text(const datasets::IssueRecord& issue) {
   size_t size = issue.title.size() + issue.body.size() + issue.env.size() + issue.discussion.size() + 3;

@@ -1,6 +1,7 @@
 // The text the classifier sees: one document per issue, and its normalised form for fastText.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "datasets/store/issue_record.hpp"
@@ -12,8 +13,21 @@ namespace faultline::model {
 // a document, as the words a model knows would no longer be the words it is shown.
 // 1: the first generation; 2: the discussion twice, Snowball stems, leading underscores dropped; 3: no
 // environment section; 4: the symptom's fastText model reads the discussion once (IssueFeatures::
-// discussion_again; the documents are as in 3, what a model reads of them is not).
-constexpr int kTextFeaturesVersion = 4;
+// discussion_again; the documents are as in 3, what a model reads of them is not); 5: fields are read up
+// to kBytesReadPerField bytes (the documents of issues within it are as in 4).
+constexpr int kTextFeaturesVersion = 5;
+
+// GitHub keeps an issue's body and each of its comments within 65,536 characters. The classifier reads at
+// most that many bytes of the title, the body, the environment, the error lines together (each with its
+// newline) and the discussion (which joins the comments), so that a record from elsewhere, however long,
+// costs what a long GitHub issue does. The bundled issues are far within it (their longest field holds
+// under 1,000 bytes).
+constexpr size_t kBytesReadPerField = 65'536;
+
+// `issue` with each field cut to kBytesReadPerField bytes, no UTF-8 character split (error lines are kept
+// whole while they fit, the one that crosses the limit is cut, and those after it dropped); nothing when
+// every field is within the limit already, the usual case, so that no copy is made.
+std::optional<datasets::IssueRecord> cut_to_what_is_read(const datasets::IssueRecord& issue);
 
 // Title, body, environment, error lines and discussion, in that order, each part but the last ending a line.
 std::string document_text(const datasets::IssueRecord& issue);

@@ -187,6 +187,39 @@ TEST(TextFeatures, TheEnvironmentIsLeftOutOfTheDocumentButNotOutOfTheRules) {
             "__repo_o/r quux fail zyzzyva <num> built with setup.py __rule_build_flags");
 }
 
+// kBytesReadPerField is 65,536; the cuts below are worked out by hand from it.
+TEST(TextFeatures, EachFieldIsReadUpToTheLimitAndNoCharacterIsSplit) {
+  datasets::IssueRecord issue;
+  issue.repo = "o/r";
+  issue.title = "short";
+  issue.body = "quux";
+  issue.error_lines = {"e"};
+  EXPECT_FALSE(cut_to_what_is_read(issue));  // within every limit: no copy
+  issue.body = std::string(65'536, 'a');
+  EXPECT_FALSE(cut_to_what_is_read(issue));  // exactly at it
+  // 65,535 bytes of 'a', then "é" (C3 A9) across the limit: the cut falls before its lead byte.
+  issue.body = std::string(65'535, 'a') + "\xC3\xA9 zyzzyva";
+  issue.discussion = std::string(65'540, 'd');
+  // Error lines count with their newlines: 40,001 bytes for the first leaves 25,535, so the second is cut to
+  // 25,534 (its newline is the last byte) and the third dropped.
+  issue.error_lines = {std::string(40'000, 'x'), std::string(40'000, 'y'), "zyzzyva"};
+  const std::optional<datasets::IssueRecord> cut = cut_to_what_is_read(issue);
+  ASSERT_TRUE(cut);
+  EXPECT_EQ(cut->title, "short");
+  EXPECT_EQ(cut->body, std::string(65'535, 'a'));
+  EXPECT_EQ(cut->discussion, std::string(65'536, 'd'));
+  EXPECT_EQ(cut->error_lines, (std::vector<std::string>{std::string(40'000, 'x'), std::string(25'534, 'y')}));
+  // The classifier reads the cut issue: the word past the limits is in none of its tokens.
+  const IssueFeatures whole = extract_features(RuleSet::builtin(), issue);
+  EXPECT_EQ(whole.document, extract_features(RuleSet::builtin(), *cut).document);
+  EXPECT_EQ(whole.document.find("zyzzyva"), std::string::npos);
+  // Error lines that are all empty still count their newlines: 65,537 of them cross the limit by one.
+  datasets::IssueRecord lines;
+  lines.error_lines.assign(65'537, "");
+  ASSERT_TRUE(cut_to_what_is_read(lines));
+  EXPECT_EQ(cut_to_what_is_read(lines)->error_lines.size(), 65'536u);
+}
+
 size_t occurrences(const std::string& document, const std::string& token) {
   size_t n = 0;
   for (size_t at = 0; (at = document.find(" " + token + " ", at)) != std::string::npos; ++at) ++n;
