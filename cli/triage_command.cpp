@@ -95,7 +95,9 @@ void add_triage_command(CLI::App& app, Context& ctx) {
       "--json, one object per line). A record is one JSON object with repo, number, state (open or closed) "
       "and "
       "title, and optionally body, error_lines, env, discussion, labels, created and url, as each line of "
-      "datasets/snapshot/issues.jsonl. The store needs a trained model ('faultline train').\n"
+      "datasets/snapshot/issues.jsonl (url: the issue's page, https://HOST/OWNER/NAME/issues/N; created: "
+      "YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ). Of each text field the first 65,536 bytes are read. The store "
+      "needs a trained model ('faultline train').\n"
       "Example: faultline triage NVIDIA/cutlass#12");
   auto* issue = cmd->add_option("issue", options->issue, "OWNER/NAME#NUMBER, FILE.json or - (stdin)");
   cmd->add_option("--batch", options->batch, "JSONL file of corpus records, one per line")->excludes(issue);

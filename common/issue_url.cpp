@@ -1,5 +1,7 @@
 #include "common/issue_url.hpp"
 
+#include "common/repository_name.hpp"
+
 namespace faultline::common {
 
 std::string issue_url(std::string_view repo, int64_t number) {
@@ -14,20 +16,9 @@ bool is_host_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-';
 }
 
-bool same_ignoring_case(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x | 0x20);
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y | 0x20);
-    if (x != y) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
-std::string issue_url_problem(std::string_view url, std::string_view repo, int64_t number) {
+std::string issue_url_problem(std::string_view url, int64_t number) {
   std::string_view rest = url;
   if (rest.substr(0, 8) == "https://")
     rest.remove_prefix(8);
@@ -48,17 +39,27 @@ std::string issue_url_problem(std::string_view url, std::string_view repo, int64
       return "its port is not a number";
   }
   if (slash == std::string_view::npos) return "it has no path";
+  // OWNER/NAME/KIND/NUMBER: the repository is what precedes the last two slashes.
   const std::string_view path = rest.substr(slash + 1);
+  const size_t number_at = path.rfind('/');
+  const size_t kind_at = number_at == std::string_view::npos || number_at == 0
+                             ? std::string_view::npos
+                             : path.rfind('/', number_at - 1);
+  if (kind_at == std::string_view::npos) return "its path is not OWNER/NAME/issues/NUMBER";
+  const std::string_view kind = path.substr(kind_at + 1, number_at - kind_at - 1);
+  if (kind != "issues" && kind != "pull") return "its path is not OWNER/NAME/issues/NUMBER (or /pull/NUMBER)";
   // Appended rather than joined with `+`: GCC 12 warns wrongly (-Wrestrict) on "literal" + std::string.
-  const std::string n = std::to_string(number);
-  for (std::string_view kind : {"/issues/", "/pull/"}) {
-    if (path.size() == repo.size() + kind.size() + n.size() &&
-        same_ignoring_case(path.substr(0, repo.size()), repo) &&
-        path.substr(repo.size(), kind.size()) == kind && path.substr(repo.size() + kind.size()) == n)
-      return "";
+  std::string problem;
+  if (std::string name_problem = repository_name_problem(path.substr(0, kind_at)); !name_problem.empty()) {
+    problem.append("its path does not begin with a repository's OWNER/NAME (")
+        .append(name_problem)
+        .append(")");
+  } else if (const std::string_view page = path.substr(number_at + 1); page != std::to_string(number)) {
+    problem.append("it is the page of issue ")
+        .append(page)
+        .append(", not of ")
+        .append(std::to_string(number));
   }
-  std::string problem = "its path is not ";
-  problem.append(repo).append("/issues/").append(n).append(" (or /pull/").append(n).append(")");
   return problem;
 }
 

@@ -11,11 +11,13 @@ namespace faultline::common {
 // The page of `repo`#`number` on github.com.
 std::string issue_url(std::string_view repo, int64_t number);
 
-// What is wrong with `url` as the page of `repo`#`number`, or "" when nothing is: the scheme is https or
-// http, the host is a host name (letters, digits, '.' and '-', then an optional ":PORT"), and the path is
-// exactly REPO/issues/NUMBER or REPO/pull/NUMBER, REPO compared without regard to case as GitHub does.
-// Records come from outside: a URL that named another issue, or held a script, would reach every listing
-// and report that shows it.
-std::string issue_url_problem(std::string_view url, std::string_view repo, int64_t number);
+// What is wrong with `url` as the page of issue `number`, or "" when nothing is: the scheme is https or
+// http, the host a host name (letters, digits, '.' and '-', then an optional ":PORT"), and the path exactly
+// OWNER/NAME/issues/NUMBER or OWNER/NAME/pull/NUMBER, OWNER/NAME a name GitHub accepts. Any host is taken
+// (the store does not know which GitHub a record came from), and OWNER/NAME need not be the record's
+// repository: the issues of a renamed repository keep the page they were stored with, which GitHub
+// redirects. Records come from outside: this keeps scripts, other kinds of page and other issues' numbers
+// out of every listing and report that shows the URL.
+std::string issue_url_problem(std::string_view url, int64_t number);
 
 }  // namespace faultline::common

@@ -46,8 +46,9 @@ datasets::IssueRecord parse_issue(const json& item, const std::string& repo, con
   r.number = common::json_integer(item, "number", where);
   r.url = common::json_string(item, "html_url", where);
   // Checked as a snapshot record's are, so that what the miner stores exports and imports again.
-  if (std::string problem = common::issue_url_problem(r.url, repo, r.number); !problem.empty()) {
-    throw Error(where + ": html_url '" + r.url + "' is not the page of " + r.key() + " (" + problem + ")");
+  if (std::string problem = common::issue_url_problem(r.url, r.number); !problem.empty()) {
+    throw Error(where + ": html_url '" + r.url + "' is not the page of issue " + std::to_string(r.number) +
+                " (" + problem + ")");
   }
   r.state = common::json_string(item, "state", where);
   if (r.state != "open" && r.state != "closed")
@@ -143,7 +144,7 @@ ParsedPage parse_page(const std::string& kind, const std::string& repo, const Pa
     for (const auto& item : page.body) {
       if (!item.is_object())
         throw Error(where + ": a list entry is " + std::string(item.type_name()) + ", not an object");
-      std::string updated = common::json_string(item, "updated_at", where);
+      std::string updated = moment(item, "updated_at", where);  // pull requests' too: it moves the cursor
       parsed.newest = std::max(parsed.newest, updated);
       if (kind == "comments") {
         parsed.comments.push_back(parse_comment(item, repo, where));
@@ -209,7 +210,15 @@ class RepositoryMiner {
   void notice_rename(const Page& page) {
     if (!page.redirected) return;
     std::string now_called = repository_in_url(page.url);
-    if (now_called.empty()) return;
+    if (now_called.empty()) {
+      // GitHub redirects a renamed repository's requests to /repositories/ID/..., which does not say the new
+      // name: the repository's own answer does.
+      if (page.url.find("/repositories/") != std::string::npos) {
+        check_repository();
+        repo_id_ = *datasets::find_repository(db_, repo_);
+      }
+      return;
+    }
     common::require_repository_name(now_called, "redirected to " + page.url);
     if (now_called != repo_) {
       record_rename(repo_, now_called);

@@ -14,7 +14,14 @@ std::optional<datasets::IssueRecord> cut_to_what_is_read(const datasets::IssueRe
   if (!over(issue.title) && !over(issue.body) && !over(issue.env) && !over(issue.discussion) &&
       error_bytes <= kBytesReadPerField)
     return std::nullopt;
-  datasets::IssueRecord cut = issue;
+  datasets::IssueRecord
+      cut;  // what the classifier reads, not the rest (a mined issue's raw_json may be large)
+  cut.repo = issue.repo;
+  cut.title = issue.title;
+  cut.body = issue.body;
+  cut.env = issue.env;
+  cut.discussion = issue.discussion;
+  cut.error_lines = issue.error_lines;
   for (std::string* field : {&cut.title, &cut.body, &cut.env, &cut.discussion})
     field->resize(common::utf8_prefix_length(*field, kBytesReadPerField));
   size_t left = kBytesReadPerField;

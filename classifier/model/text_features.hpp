@@ -18,15 +18,16 @@ namespace faultline::model {
 constexpr int kTextFeaturesVersion = 5;
 
 // GitHub keeps an issue's body and each of its comments within 65,536 characters. The classifier reads at
-// most that many bytes of the title, the body, the environment, the error lines together (each with its
-// newline) and the discussion (which joins the comments), so that a record from elsewhere, however long,
-// costs what a long GitHub issue does. The bundled issues are far within it (their longest field holds
-// under 1,000 bytes).
+// most 65,536 bytes (as many characters of ASCII text, fewer of other scripts) of the title, the body, the
+// environment, the error lines together (each with its newline) and the discussion (which joins the
+// comments), so that however long a record is, its classification reads a bounded text. The bundled issues
+// are far within it (their longest field holds under 1,000 bytes).
 constexpr size_t kBytesReadPerField = 65'536;
 
-// `issue` with each field cut to kBytesReadPerField bytes, no UTF-8 character split (error lines are kept
-// whole while they fit, the one that crosses the limit is cut, and those after it dropped); nothing when
-// every field is within the limit already, the usual case, so that no copy is made.
+// The repository and the text fields of `issue`, each cut to kBytesReadPerField bytes with no UTF-8
+// character split (error lines are kept whole while they fit, the one that crosses the limit is cut, and
+// those after it dropped), the other fields left empty; nothing when every field is within the limit
+// already, the usual case, so that no copy is made.
 std::optional<datasets::IssueRecord> cut_to_what_is_read(const datasets::IssueRecord& issue);
 
 // Title, body, environment, error lines and discussion, in that order, each part but the last ending a line.

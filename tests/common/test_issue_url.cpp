@@ -10,33 +10,42 @@ TEST(IssueUrl, TheDefaultPageIsOnGithubCom) {
 }
 
 // The rules of common/issue_url.hpp, each near miss breaking one.
-TEST(IssueUrl, TheIssuesOwnPagesAreAccepted) {
-  EXPECT_EQ(issue_url_problem("https://github.com/NVIDIA/cutlass/issues/1270", "NVIDIA/cutlass", 1270), "");
-  EXPECT_EQ(issue_url_problem("https://github.com/nvidia/CUTLASS/issues/1270", "NVIDIA/cutlass", 1270), "");
-  EXPECT_EQ(issue_url_problem("https://github.com/NVIDIA/cutlass/pull/1270", "NVIDIA/cutlass", 1270), "");
-  EXPECT_EQ(issue_url_problem("http://ghe.example.com:8443/o/r/issues/7", "o/r", 7), "");
+TEST(IssueUrl, AnIssuesPageOnAnyHostAndUnderAnyOfItsRepositorysNamesIsAccepted) {
+  EXPECT_EQ(issue_url_problem("https://github.com/NVIDIA/cutlass/issues/1270", 1270), "");
+  EXPECT_EQ(issue_url_problem("https://github.com/NVIDIA/cutlass/pull/1270", 1270), "");
+  EXPECT_EQ(issue_url_problem("http://ghe.example.com:8443/o/r/issues/7", 7), "");
+  EXPECT_EQ(issue_url_problem("https://github.com/old-owner/old.name/issues/7", 7), "");  // before a rename
 }
 
 TEST(IssueUrl, PagesOfOtherIssuesAndOtherThingsAreRefused) {
-  const std::string path = "its path is not NVIDIA/cutlass/issues/12 (or /pull/12)";
-  EXPECT_EQ(issue_url_problem("https://github.com/NVIDIA/cutlass/issues/123", "NVIDIA/cutlass", 12), path);
-  EXPECT_EQ(issue_url_problem("https://github.com/NVIDIA/cutlass/issues/1", "NVIDIA/cutlass", 12), path);
-  EXPECT_EQ(issue_url_problem("https://github.com/NVIDIA/cutlass/issues/12/", "NVIDIA/cutlass", 12), path);
-  EXPECT_EQ(issue_url_problem("https://github.com/NVIDIA/cutlass/issues/12#x", "NVIDIA/cutlass", 12), path);
-  EXPECT_EQ(issue_url_problem("https://github.com/NVIDIA/cutlas/issues/12", "NVIDIA/cutlass", 12), path);
-  EXPECT_EQ(issue_url_problem("https://github.com/NVIDIA/cutlass/discussions/12", "NVIDIA/cutlass", 12),
-            path);
-  EXPECT_EQ(issue_url_problem("https://github.com/x/NVIDIA/cutlass/issues/12", "NVIDIA/cutlass", 12), path);
-  EXPECT_EQ(issue_url_problem("javascript:alert(1)//github.com/o/r/issues/1", "o/r", 1),
+  EXPECT_EQ(issue_url_problem("https://github.com/NVIDIA/cutlass/issues/123", 12),
+            "it is the page of issue 123, not of 12");
+  EXPECT_EQ(issue_url_problem("https://github.com/NVIDIA/cutlass/issues/1", 12),
+            "it is the page of issue 1, not of 12");
+  EXPECT_EQ(issue_url_problem("https://github.com/NVIDIA/cutlass/issues/12/", 12),
+            "its path is not OWNER/NAME/issues/NUMBER (or /pull/NUMBER)");
+  EXPECT_EQ(issue_url_problem("https://github.com/NVIDIA/cutlass/issues/12#x", 12),
+            "it is the page of issue 12#x, not of 12");
+  EXPECT_EQ(issue_url_problem("https://github.com/NVIDIA/cutlass/discussions/12", 12),
+            "its path is not OWNER/NAME/issues/NUMBER (or /pull/NUMBER)");
+  EXPECT_EQ(issue_url_problem("https://github.com/o/issues/12", 12),
+            "its path does not begin with a repository's OWNER/NAME (there is no '/')");
+  EXPECT_EQ(issue_url_problem("https://github.com/x/NVIDIA/cutlass/issues/12", 12),
+            "its path does not begin with a repository's OWNER/NAME (the repository name may hold only "
+            "letters, digits, '.', '_' and '-')");
+  EXPECT_EQ(issue_url_problem("https://github.com/issues/12", 12),
+            "its path is not OWNER/NAME/issues/NUMBER");
+  EXPECT_EQ(issue_url_problem("https://github.com/", 12), "its path is not OWNER/NAME/issues/NUMBER");
+  EXPECT_EQ(issue_url_problem("javascript:alert(1)//github.com/o/r/issues/1", 1),
             "it does not start with https:// or http://");
-  EXPECT_EQ(issue_url_problem("ftp://github.com/o/r/issues/1", "o/r", 1),
+  EXPECT_EQ(issue_url_problem("ftp://github.com/o/r/issues/1", 1),
             "it does not start with https:// or http://");
-  EXPECT_EQ(issue_url_problem("https:///o/r/issues/1", "o/r", 1), "it has no host");
-  EXPECT_EQ(issue_url_problem("https://git<b>hub.com/o/r/issues/1", "o/r", 1),
+  EXPECT_EQ(issue_url_problem("https:///o/r/issues/1", 1), "it has no host");
+  EXPECT_EQ(issue_url_problem("https://git<b>hub.com/o/r/issues/1", 1),
             "its host may hold only letters, digits, '.' and '-'");
-  EXPECT_EQ(issue_url_problem("https://user@github.com/o/r/issues/1", "o/r", 1),
+  EXPECT_EQ(issue_url_problem("https://user@github.com/o/r/issues/1", 1),
             "its host may hold only letters, digits, '.' and '-'");
-  EXPECT_EQ(issue_url_problem("https://github.com:x/o/r/issues/1", "o/r", 1), "its port is not a number");
-  EXPECT_EQ(issue_url_problem("https://github.com:/o/r/issues/1", "o/r", 1), "its port is not a number");
-  EXPECT_EQ(issue_url_problem("https://github.com", "o/r", 1), "it has no path");
+  EXPECT_EQ(issue_url_problem("https://github.com:x/o/r/issues/1", 1), "its port is not a number");
+  EXPECT_EQ(issue_url_problem("https://github.com:/o/r/issues/1", 1), "its port is not a number");
+  EXPECT_EQ(issue_url_problem("https://github.com", 1), "it has no path");
 }

@@ -16,6 +16,7 @@ CONFIG: {"repos": {"o/r": {"issues": 250, "prs": 30, "comments": 420,
          "renamed": {"old/name": "o/r"},                 # 301 from the old name to the new one
          "full_names": {"o/r": "o/r x"},                 # what GET /repos/o/r says its full_name is
          "redirect_host": "localhost",  # renamed: Location names this host (another origin) instead of a path
+         "redirect_by_id": true,        # renamed: Location is /repositories/ID/..., as GitHub's is
          "link_host": "localhost",      # Link rel="next" URLs name this host (another origin)
          "touch_at": {"3": {"repo": "o/r", "issues": [5]}},   # an edit just before request 3 is answered
          "token_budgets": {"t1": 50},   # per-token limits; another or no token: 401
@@ -238,10 +239,17 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(fault["status"], b'{"message": "injected fault"}', headers)
 
         parts = url.path.strip("/").split("/")
+        if len(parts) >= 2 and parts[0] == "repositories" and parts[1].isdigit():
+            by_id = next((r for r in st.repos.values() if r.id == int(parts[1])), None)
+            if by_id is None:
+                return self.send(404, b'{"message": "Not Found"}', rate)
+            parts = ["repos"] + by_id.full_name.split("/") + parts[2:]
         if len(parts) >= 3 and parts[0] == "repos":
             name = parts[1] + "/" + parts[2]
             if name in st.renamed:
                 location = "/repos/" + st.renamed[name] + "/" + "/".join(parts[3:])
+                if st.config.get("redirect_by_id"):
+                    location = f"/repositories/{st.repos[st.renamed[name]].id}/" + "/".join(parts[3:])
                 location = location.rstrip("/") + ("?" + url.query if url.query else "")
                 if st.config.get("redirect_host"):
                     location = f"http://{st.config['redirect_host']}:{self.server.server_address[1]}{location}"

@@ -292,29 +292,34 @@ TEST(Miner, AFullNameThatIsNoRepositoryNameIsRefusedAndNothingIsStored) {
 
 TEST(Miner, AnItemWhoseUrlTimeOrStateIsNotGitHubsFormIsRefused) {
   // What the miner stores must import again from an exported snapshot, so it is held to a record's rules
-  // (and times to GitHub's one form, which the store orders by). One field of one item is changed at a time;
-  // the first listing page holds issue 5, so nothing is stored.
+  // (and times to GitHub's one form, which the store orders by and the next refresh starts from). One field
+  // of one item is changed at a time: issue 5 and pull request 10 are on the first page of issues, the 3rd
+  // comment on the first page of comments, so nothing of that listing is stored.
   struct Case {
     const char* listing;
+    const char* item;
     const char* field;
     std::string value;
     std::string expected;  // in the message
   };
   for (const Case& c : std::vector<Case>{
-           {"issues", "html_url", "javascript:alert(1)",
-            "html_url 'javascript:alert(1)' is not the page of o/r#5"},
-           {"issues", "html_url", "https://github.com/o/r/issues/6", "is not the page of o/r#5 (its path"},
-           {"issues", "html_url", "https://github.com/o/other/issues/5",
-            "is not the page of o/r#5 (its path"},
-           {"issues", "created_at", "2024-02-30T00:00:00Z", "created_at '2024-02-30T00:00:00Z' is not a UTC"},
-           {"issues", "updated_at", "2024-01-01", "updated_at '2024-01-01' is not a UTC time"},
-           {"issues", "state", "merged", "state 'merged' of o/r#5 is neither"},
-           {"comments", "created_at", "yesterday", "created_at 'yesterday' is not a UTC time"},
-           {"comments", "updated_at", "2024-01-01T00:00:00+01:00",
+           {"issues", "5", "html_url", "javascript:alert(1)",
+            "html_url 'javascript:alert(1)' is not the page of issue 5"},
+           {"issues", "5", "html_url", "https://github.com/o/r/issues/6",
+            "(it is the page of issue 6, not of 5)"},
+           {"issues", "5", "html_url", "https://github.com/o/r/discussions/5",
+            "(its path is not OWNER/NAME/issues"},
+           {"issues", "5", "created_at", "2024-02-30T00:00:00Z",
+            "created_at '2024-02-30T00:00:00Z' is not a UTC"},
+           {"issues", "5", "updated_at", "2024-01-01", "updated_at '2024-01-01' is not a UTC time"},
+           {"issues", "5", "state", "merged", "state 'merged' of o/r#5 is neither"},
+           {"issues", "10", "updated_at", "2024-01-01 00:10:00",
+            "updated_at '2024-01-01 00:10:00' is not a UTC"},
+           {"comments", "3", "created_at", "yesterday", "created_at 'yesterday' is not a UTC time"},
+           {"comments", "3", "updated_at", "2024-01-01T00:00:00+01:00",
             "updated_at '2024-01-01T00:00:00+01:00'"}}) {
     json config = standard_repo();
-    config["repos"]["o/r"]["overrides"] = {
-        {c.listing, {{c.listing == std::string("issues") ? "5" : "3", {{c.field, c.value}}}}}};
+    config["repos"]["o/r"]["overrides"] = {{c.listing, {{c.item, {{c.field, c.value}}}}}};
     faultline::testing::FakeGitHub server(config);
     faultline::testing::TempDir dir;
     datasets::Database db(dir.file("m.db"));
@@ -324,16 +329,20 @@ TEST(Miner, AnItemWhoseUrlTimeOrStateIsNotGitHubsFormIsRefused) {
     } catch (const Error& e) {
       EXPECT_NE(std::string(e.what()).find(c.expected), std::string::npos) << e.what();
     }
+    // Issues are listed before comments: a bad comment leaves the 250 issues stored, a bad issue nothing.
+    EXPECT_EQ(datasets::count_issues(db), c.listing == std::string("issues") ? 0 : 250) << c.field;
     EXPECT_EQ(datasets::count_comments(db), 0) << c.field << " " << c.value;
   }
-  // GitHub writes the repository in a page's address as it spells it, which need not be as the user did.
-  json config = standard_repo();
-  config["repos"]["o/r"]["overrides"] = {
-      {"issues", {{"5", {{"html_url", "https://github.com/O/R/issues/5"}}}}}};
-  faultline::testing::FakeGitHub server(config);
-  faultline::testing::TempDir dir;
-  datasets::Database db(dir.file("m.db"));
-  EXPECT_EQ(mine(db, options_for(server)).issues, 250);
+  // GitHub writes the repository in a page's address as it spells it, which need not be as the user did,
+  // and the name before a rename is still a page of the issue.
+  for (const char* url : {"https://github.com/O/R/issues/5", "https://github.com/o/former-name/issues/5"}) {
+    json config = standard_repo();
+    config["repos"]["o/r"]["overrides"] = {{"issues", {{"5", {{"html_url", url}}}}}};
+    faultline::testing::FakeGitHub server(config);
+    faultline::testing::TempDir dir;
+    datasets::Database db(dir.file("m.db"));
+    EXPECT_EQ(mine(db, options_for(server)).issues, 250) << url;
+  }
 }
 
 TEST(Miner, MaxRequestsStopsCleanlyAndTheNextRunContinues) {
@@ -711,8 +720,11 @@ TEST(Miner, OldNameAfterARecordedRenameRefreshesTheOneRepository) {
   EXPECT_EQ(datasets::count_issues(db), 250);
 }
 
-TEST(Miner, RenameAfterTheFirstMineIsNoticedOnRefreshAndKeepsOneRepository) {
-  faultline::testing::FakeGitHub server(standard_repo());
+namespace {
+
+// Mines o/r, renames it o/new on the server and refreshes under the old name: the rename is recorded once and
+// either name then refreshes the one repository.
+void renamed_on_refresh(faultline::testing::FakeGitHub& server) {
   faultline::testing::TempDir dir;
   datasets::Database db(dir.file("m.db"));
   mine(db, options_for(server));
@@ -731,6 +743,18 @@ TEST(Miner, RenameAfterTheFirstMineIsNoticedOnRefreshAndKeepsOneRepository) {
   }
   EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM repositories"), 1);
   EXPECT_EQ(datasets::count_issues(db), 250);
+}
+
+}  // namespace
+
+TEST(Miner, RenameAfterTheFirstMineIsNoticedOnRefreshAndKeepsOneRepository) {
+  for (bool by_id : {false, true}) {
+    SCOPED_TRACE(by_id ? "redirected to /repositories/ID, as GitHub does" : "redirected to the new name");
+    json config = standard_repo();
+    config["redirect_by_id"] = by_id;
+    faultline::testing::FakeGitHub server(config);
+    renamed_on_refresh(server);
+  }
 }
 
 TEST(Miner, ARedirectToANameThatIsNoRepositoryNameIsRefusedAndNothingIsRenamed) {

@@ -192,6 +192,7 @@ TEST(TextFeatures, EachFieldIsReadUpToTheLimitAndNoCharacterIsSplit) {
   datasets::IssueRecord issue;
   issue.repo = "o/r";
   issue.title = "short";
+  issue.env = "A100";
   issue.body = "quux";
   issue.error_lines = {"e"};
   EXPECT_FALSE(cut_to_what_is_read(issue));  // within every limit: no copy
@@ -206,6 +207,7 @@ TEST(TextFeatures, EachFieldIsReadUpToTheLimitAndNoCharacterIsSplit) {
   const std::optional<datasets::IssueRecord> cut = cut_to_what_is_read(issue);
   ASSERT_TRUE(cut);
   EXPECT_EQ(cut->title, "short");
+  EXPECT_EQ(cut->env, "A100");
   EXPECT_EQ(cut->body, std::string(65'535, 'a'));
   EXPECT_EQ(cut->discussion, std::string(65'536, 'd'));
   EXPECT_EQ(cut->error_lines, (std::vector<std::string>{std::string(40'000, 'x'), std::string(25'534, 'y')}));
@@ -213,6 +215,13 @@ TEST(TextFeatures, EachFieldIsReadUpToTheLimitAndNoCharacterIsSplit) {
   const IssueFeatures whole = extract_features(RuleSet::builtin(), issue);
   EXPECT_EQ(whole.document, extract_features(RuleSet::builtin(), *cut).document);
   EXPECT_EQ(whole.document.find("zyzzyva"), std::string::npos);
+  // The title and the environment are cut as the body is ("€" is E2 82 AC, across the limit at 65,535).
+  datasets::IssueRecord headed;
+  headed.title = std::string(65'535, 't') + "\xE2\x82\xAC";
+  headed.env = std::string(65'537, 'v');
+  ASSERT_TRUE(cut_to_what_is_read(headed));
+  EXPECT_EQ(cut_to_what_is_read(headed)->title, std::string(65'535, 't'));
+  EXPECT_EQ(cut_to_what_is_read(headed)->env, std::string(65'536, 'v'));
   // Error lines that are all empty still count their newlines: 65,537 of them cross the limit by one.
   datasets::IssueRecord lines;
   lines.error_lines.assign(65'537, "");

@@ -92,16 +92,18 @@ TEST(Snapshot, BadRecordsNameFileLineAndField) {
 TEST(Snapshot, AUrlMustBeTheIssuesPageAndTimesADateOrAUtcTime) {
   const std::string base = R"({"repo":"a/b","number":3,"state":"closed","title":"t")";
   auto with = [&](const std::string& fields) { return expect_error(base + "," + fields + "}"); };
-  // Accepted: the page on github.com or another host, GitHub's own spelling of the name, either time form.
+  // Accepted: the page on github.com or another host, under the repository's name or one it had before a
+  // rename, and either time form.
   EXPECT_EQ(with(R"("url":"https://github.com/A/B/issues/3","created":"2024-02-29")"), "");
   EXPECT_EQ(with(R"("url":"https://ghe.example.com/a/b/pull/3","updated":"2024-02-29T23:59:59Z")"), "");
+  EXPECT_EQ(with(R"("url":"https://github.com/a/before-rename/issues/3")"), "");
   EXPECT_EQ(with(R"("url":"https://github.com/a/b/issues/4")"),
-            "f.jsonl:7: url 'https://github.com/a/b/issues/4' is not the page of a/b#3 (its path is not "
-            "a/b/issues/3 (or /pull/3))");
+            "f.jsonl:7: url 'https://github.com/a/b/issues/4' is not the page of issue 3 (it is the page of "
+            "issue 4, not of 3)");
   EXPECT_EQ(
       with(R"x("url":"javascript:alert(1)")x"),
-      "f.jsonl:7: url 'javascript:alert(1)' is not the page of a/b#3 (it does not start with https:// or "
-      "http://)");
+      "f.jsonl:7: url 'javascript:alert(1)' is not the page of issue 3 (it does not start with https:// "
+      "or http://)");
   EXPECT_EQ(
       with(R"("created":"2023-02-29")"),
       "f.jsonl:7: created '2023-02-29' is not a date (YYYY-MM-DD) or a UTC time (YYYY-MM-DDTHH:MM:SSZ)");
