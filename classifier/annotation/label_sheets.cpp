@@ -21,7 +21,7 @@ namespace {
 std::string excerpt(const std::string& text, size_t limit) {
   if (text.size() <= limit) return text;
   size_t cut = text.rfind(' ', limit);
-  return text.substr(0, cut == std::string::npos ? limit : cut) + " …";
+  return text.substr(0, cut == std::string::npos ? common::utf8_prefix_length(text, limit) : cut) + " …";
 }
 
 // Column positions looked up from the header, so sheets may reorder or add columns.

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "common/error.hpp"
+#include "common/utf8.hpp"
 
 namespace faultline::datasets {
 
@@ -132,12 +133,13 @@ IssueRecord read_issue(Statement& s) {
   return r;
 }
 
-// Adds one comment to a discussion being built from comments, at most `limit` bytes of comment text.
+// Adds one comment to a discussion being built from comments, which stays within `limit` bytes (the
+// newline between comments counted) and is cut where no UTF-8 character splits.
 void append_comment(std::string& text, const std::string& body, size_t limit) {
-  if (text.size() >= limit) return;
-  size_t room = limit - text.size();
-  if (!text.empty()) text += '\n';
-  text.append(body, 0, room);
+  const size_t separator = text.empty() ? 0 : 1;
+  if (text.size() + separator >= limit) return;
+  if (separator) text += '\n';
+  text.append(body, 0, common::utf8_prefix_length(body, limit - text.size()));
 }
 
 void attach_labels(Database& db, std::vector<IssueRecord>& issues) {

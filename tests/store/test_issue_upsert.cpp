@@ -143,3 +143,26 @@ TEST(IssueUpsert, HeadlineBatchesCarryEverythingButTheTexts) {
     }
   });
 }
+
+TEST(IssueBatches, ADiscussionFromCommentsStaysWithinItsLimitAndSplitsNoCharacter) {
+  // Limit 6: "abc" (3 bytes), then "\n" and "xé" (x, C3 A9): 2 bytes are left, and the cut falls before é's
+  // lead byte: "abc\nx" (5 bytes). "zz" would need a newline and a byte more than the 1 left: nothing more.
+  faultline::testing::TempDir dir;
+  Database db(dir.file("b.db"));
+  IssueRecord r;
+  r.repo = "a/b";
+  r.number = 1;
+  r.state = "closed";
+  r.title = "t";
+  upsert_issue(db, r);
+  upsert_comment(db, {10, "a/b", 1, "x", "2024-01-01", "", "abc", std::nullopt});
+  upsert_comment(db, {11, "a/b", 1, "x", "2024-01-02", "", "x\xC3\xA9", std::nullopt});
+  upsert_comment(db, {12, "a/b", 1, "x", "2024-01-03", "", "zz", std::nullopt});
+  std::string batched;
+  for_each_issue_batch(
+      db, 10, [&](std::vector<IssueRecord>& batch) { batched = batch.at(0).discussion; }, 6);
+  EXPECT_EQ(batched, "abc\nx");
+  std::vector<IssueRecord> issues = load_issues(db);
+  attach_comment_discussions(db, issues, 6);
+  EXPECT_EQ(issues.at(0).discussion, "abc\nx");
+}
