@@ -16,9 +16,8 @@ bool is_host_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-';
 }
 
-}  // namespace
-
-std::string issue_url_problem(std::string_view url, int64_t number) {
+// What is wrong with `url` as an issue page, or "" with `page` filled in.
+std::string issue_page_problem(std::string_view url, IssuePage& page) {
   std::string_view rest = url;
   if (rest.substr(0, 8) == "https://")
     rest.remove_prefix(8);
@@ -48,18 +47,37 @@ std::string issue_url_problem(std::string_view url, int64_t number) {
   if (kind_at == std::string_view::npos) return "its path is not OWNER/NAME/issues/NUMBER";
   const std::string_view kind = path.substr(kind_at + 1, number_at - kind_at - 1);
   if (kind != "issues" && kind != "pull") return "its path is not OWNER/NAME/issues/NUMBER (or /pull/NUMBER)";
-  // Appended rather than joined with `+`: GCC 12 warns wrongly (-Wrestrict) on "literal" + std::string.
-  std::string problem;
-  if (std::string name_problem = repository_name_problem(path.substr(0, kind_at)); !name_problem.empty()) {
-    problem.append("its path does not begin with a repository's OWNER/NAME (")
-        .append(name_problem)
+  const std::string_view number = path.substr(number_at + 1);
+  if (number.empty() || number.find_first_not_of("0123456789") != std::string_view::npos)
+    return "its path does not end in a number";
+  if (std::string problem = repository_name_problem(path.substr(0, kind_at)); !problem.empty()) {
+    // Appended rather than joined with `+`: GCC 12 warns wrongly (-Wrestrict) on "literal" + std::string.
+    return std::string("its path does not begin with a repository's OWNER/NAME (")
+        .append(problem)
         .append(")");
-  } else if (const std::string_view page = path.substr(number_at + 1); page != std::to_string(number)) {
+  }
+  page = {host, path.substr(0, kind_at), kind == "pull", number};
+  return "";
+}
+
+}  // namespace
+
+std::optional<IssuePage> read_issue_page(std::string_view url, std::string* problem) {
+  IssuePage page;
+  std::string found = issue_page_problem(url, page);
+  if (problem) *problem = found;
+  if (!found.empty()) return std::nullopt;
+  return page;
+}
+
+std::string issue_url_problem(std::string_view url, int64_t number) {
+  std::string problem;
+  const std::optional<IssuePage> page = read_issue_page(url, &problem);
+  if (page && page->number != std::to_string(number))
     problem.append("it is the page of issue ")
-        .append(page)
+        .append(page->number)
         .append(", not of ")
         .append(std::to_string(number));
-  }
   return problem;
 }
 

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "common/error.hpp"
+#include "common/issue_url.hpp"
 #include "common/text_file.hpp"
 #include "datasets/store/audit_store.hpp"
 #include "datasets/store/funnel_store.hpp"
@@ -29,16 +30,10 @@ int result_rank(const datasets::SuiteResult& r) {
 }  // namespace
 
 bool names_issue(const std::string& url, const std::string& repo, int64_t number) {
-  const std::string host = "github.com/";
-  auto at = url.find(host);
-  if (at == std::string::npos) return false;
-  std::string path = url.substr(at + host.size());
-  std::string expected = repo + "/issues/" + std::to_string(number);
-  if (path.size() < expected.size()) return false;
-  // The issue number must end there ("/issues/12" is not "/issues/123").
-  if (path.size() > expected.size() && std::string("/?#").find(path[expected.size()]) == std::string::npos)
-    return false;
-  return std::equal(expected.begin(), expected.end(), path.begin(),
+  // A link may point into the page (a comment's anchor) or carry a query: the page is what precedes them.
+  const auto page = common::read_issue_page(std::string_view(url).substr(0, url.find_first_of("?#")));
+  return page && !page->pull_request && page->number == std::to_string(number) &&
+         std::equal(page->repo.begin(), page->repo.end(), repo.begin(), repo.end(),
                     [](char a, char b) { return std::tolower(a) == std::tolower(b); });
 }
 

@@ -70,8 +70,8 @@ struct ReportData {
 std::vector<CaseReproducer> case_reproducers(const Case& c, const std::vector<std::string>& manual_links,
                                              const std::vector<datasets::CatalogEntry>& catalog);
 
-// True when `url` names the issue `repo`#`number` ("https://github.com/OWNER/NAME/issues/N", the
-// repository compared without regard to case, as GitHub does).
+// True when `url` is the page of issue `repo`#`number` (common::read_issue_page, on any host, a query or a
+// fragment after it allowed), the repository compared without regard to case, as GitHub does.
 bool names_issue(const std::string& url, const std::string& repo, int64_t number);
 
 struct ReportOptions {

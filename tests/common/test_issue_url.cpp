@@ -4,9 +4,20 @@
 
 using faultline::common::issue_url;
 using faultline::common::issue_url_problem;
+using faultline::common::read_issue_page;
 
 TEST(IssueUrl, TheDefaultPageIsOnGithubCom) {
   EXPECT_EQ(issue_url("NVIDIA/cutlass", 1270), "https://github.com/NVIDIA/cutlass/issues/1270");
+}
+
+TEST(IssueUrl, APageIsReadIntoItsParts) {
+  const auto page = read_issue_page("http://ghe.example.com:8443/O/R/pull/7");
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->host, "ghe.example.com:8443");
+  EXPECT_EQ(page->repo, "O/R");
+  EXPECT_TRUE(page->pull_request);
+  EXPECT_EQ(page->number, "7");
+  EXPECT_FALSE(read_issue_page("https://github.com/o/r/issues/7#issuecomment-1"));
 }
 
 // The rules of common/issue_url.hpp, each near miss breaking one.
@@ -25,7 +36,9 @@ TEST(IssueUrl, PagesOfOtherIssuesAndOtherThingsAreRefused) {
   EXPECT_EQ(issue_url_problem("https://github.com/NVIDIA/cutlass/issues/12/", 12),
             "its path is not OWNER/NAME/issues/NUMBER (or /pull/NUMBER)");
   EXPECT_EQ(issue_url_problem("https://github.com/NVIDIA/cutlass/issues/12#x", 12),
-            "it is the page of issue 12#x, not of 12");
+            "its path does not end in a number");
+  EXPECT_EQ(issue_url_problem("https://github.com/NVIDIA/cutlass/issues/", 12),
+            "its path does not end in a number");
   EXPECT_EQ(issue_url_problem("https://github.com/NVIDIA/cutlass/discussions/12", 12),
             "its path is not OWNER/NAME/issues/NUMBER (or /pull/NUMBER)");
   EXPECT_EQ(issue_url_problem("https://github.com/o/issues/12", 12),

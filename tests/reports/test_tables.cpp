@@ -292,7 +292,7 @@ TEST(CaseReproducers, CoverageTableAndFindingCountLinkedCases) {
     data.reproducers[e.id].fixed = "pass";
   }
   data.reproducers["causal-mask"].fixed = "fail";
-  data.reproducers["bool-index"].buggy = "reproduced";   // code logic, like causal-mask: one root cause
+  data.reproducers["bool-index"].buggy = "reproduced";  // code logic, like causal-mask: one root cause
   data.reproducers["causal-mask"].buggy = "reproduced";
   // Worked by hand: 3 code-logic cases (all linked), 1 performance case (linked), 2 API-misuse cases (none).
   std::vector<std::pair<std::string, std::string>> labels = {
@@ -313,10 +313,10 @@ TEST(CaseReproducers, CoverageTableAndFindingCountLinkedCases) {
             (std::vector<std::string>{"API Misuse", "2", "0", "0", "0", "", "0"}));
   EXPECT_EQ(t.rows.back(), (std::vector<std::string>{"Total", "6", "1", "3", "3", "", "2"}));
   auto findings = compute_findings(data);
-  EXPECT_NE(
-      findings.back().find("1 of 6 cases have a reproducer modeled on them; for 1 of 15 root causes a reproducer "
-                           "reproduced its bug in the latest suite run"),
-      std::string::npos)
+  EXPECT_NE(findings.back().find(
+                "1 of 6 cases have a reproducer modeled on them; for 1 of 15 root causes a reproducer "
+                "reproduced its bug in the latest suite run"),
+            std::string::npos)
       << findings.back();
 }
 
@@ -330,6 +330,9 @@ TEST(CaseReproducers, AManifestNamingTheIssueMakesItsReproducerModeledOnTheCase)
   EXPECT_TRUE(names_issue("https://github.com/o/r/issues/7#issuecomment-1", "o/r", 7));
   EXPECT_FALSE(names_issue("https://github.com/o/r/issues/77", "o/r", 7));
   EXPECT_FALSE(names_issue("https://github.com/o/r2/issues/7", "o/r", 7));
+  EXPECT_TRUE(names_issue("https://github.com/O/R/issues/7?x=1", "o/r", 7));
+  EXPECT_FALSE(names_issue("https://github.com/o/r/pull/7", "o/r", 7));  // a pull request is not the case
+  EXPECT_FALSE(names_issue("javascript:x//github.com/o/r/issues/7", "o/r", 7));
 }
 
 TEST(ReportSummary, ARootCauseCountsOnlyWhenOneOfItsReproducersReproduced) {
