@@ -40,7 +40,9 @@ UpsertResult upsert_issue(Database& db, const IssueRecord& issue) { return Issue
 
 IssueWriter::IssueWriter(Database& db)
     : db_(db),
-      find_repository_(db.prepare("SELECT id FROM repositories WHERE full_name = ?")),
+      // A name the repository had before a rename is an alias of it: an old snapshot's records join it.
+      find_repository_(db.prepare("SELECT id FROM repositories WHERE full_name = ? UNION ALL "
+                                  "SELECT repository_id FROM repository_aliases WHERE name = ?")),
       insert_repository_(db.prepare("INSERT INTO repositories(full_name) VALUES (?)")),
       find_issue_(db.prepare("SELECT id FROM issues WHERE repository_id = ? AND number = ?")),
       // A record without a scope decision (a mined one) keeps the decision and reason a person recorded.
@@ -57,7 +59,7 @@ IssueWriter::IssueWriter(Database& db)
 
 int64_t IssueWriter::repository_id(const std::string& full_name) {
   if (auto known = repositories_.find(full_name); known != repositories_.end()) return known->second;
-  find_repository_.bind_all(full_name);
+  find_repository_.bind_all(full_name, full_name);
   std::optional<int64_t> id;
   if (find_repository_.step()) id = find_repository_.integer(0);
   find_repository_.reset();

@@ -16,7 +16,8 @@ int64_t ensure_repository(Database& db, const std::string& full_name);
 std::optional<int64_t> find_repository(Database& db, const std::string& full_name);
 
 // Inserts or updates by (repo, number); replaces the labels. Returns the row id and whether it was
-// new.
+// new. A record under a name its repository had before a rename (an alias: rename_repository) is stored
+// under the current name.
 struct UpsertResult {
   int64_t id;
   bool inserted;

@@ -4,6 +4,7 @@
 
 #include "datasets/store/database.hpp"
 #include "datasets/store/issue_store.hpp"
+#include "datasets/store/mining_store.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace faultline::datasets;
@@ -165,4 +166,28 @@ TEST(IssueBatches, ADiscussionFromCommentsStaysWithinItsLimitAndSplitsNoCharacte
   std::vector<IssueRecord> issues = load_issues(db);
   attach_comment_discussions(db, issues, 6);
   EXPECT_EQ(issues.at(0).discussion, "abc\nx");
+}
+
+TEST(IssueUpsert, ARecordUnderANameTheRepositoryHadBeforeARenameJoinsIt) {
+  // o/r is renamed o/new: a record of o/r#1 (an older snapshot) updates o/new#1, one of o/r#2 is added to
+  // o/new; no second repository appears. A name that was never the repository's is one of its own.
+  faultline::testing::TempDir dir;
+  Database db(dir.file("r.db"));
+  IssueRecord r;
+  r.repo = "o/r";
+  r.number = 1;
+  r.state = "closed";
+  r.title = "before";
+  upsert_issue(db, r);
+  rename_repository(db, "o/r", "o/new");
+  r.title = "after";
+  EXPECT_FALSE(upsert_issue(db, r).inserted);
+  r.number = 2;
+  EXPECT_TRUE(upsert_issue(db, r).inserted);
+  EXPECT_EQ(count_issues(db), 2);
+  for (const IssueRecord& stored : load_issues(db)) EXPECT_EQ(stored.repo, "o/new") << stored.number;
+  EXPECT_EQ(load_issues(db).at(0).title, "after");
+  r.repo = "o/other";
+  upsert_issue(db, r);
+  EXPECT_TRUE(find_repository(db, "o/other"));
 }
