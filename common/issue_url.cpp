@@ -27,6 +27,7 @@ std::string issue_page_problem(std::string_view url, IssuePage& page) {
     return "it does not start with https:// or http://";
   const size_t slash = rest.find('/');
   const std::string_view host = rest.substr(0, slash);
+  if (host.find('@') != std::string_view::npos) return "it has a user name or password before its host";
   const std::string_view name = host.substr(0, host.find(':'));
   if (name.empty()) return "it has no host";
   for (char c : name) {

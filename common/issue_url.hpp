@@ -21,8 +21,9 @@ struct IssuePage {
 };
 
 // `url` read as an issue page, or nothing, with what is wrong in `problem` when it is given: the scheme is
-// https or http, the host a host name (letters, digits, '.' and '-', then an optional ":PORT"), and the
-// path exactly OWNER/NAME/issues/NUMBER or OWNER/NAME/pull/NUMBER, OWNER/NAME a name GitHub accepts.
+// https or http, the host a host name with no user name before it (letters, digits, '.' and '-', then an
+// optional ":PORT"), and the path exactly OWNER/NAME/issues/NUMBER or OWNER/NAME/pull/NUMBER, OWNER/NAME a
+// name GitHub accepts.
 std::optional<IssuePage> read_issue_page(std::string_view url, std::string* problem = nullptr);
 
 // What is wrong with `url` as a page of issue `number` (read_issue_page's rules, and the number), or "" when

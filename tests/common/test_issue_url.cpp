@@ -57,7 +57,9 @@ TEST(IssueUrl, PagesOfOtherIssuesAndOtherThingsAreRefused) {
   EXPECT_EQ(issue_url_problem("https://git<b>hub.com/o/r/issues/1", 1),
             "its host may hold only letters, digits, '.' and '-'");
   EXPECT_EQ(issue_url_problem("https://user@github.com/o/r/issues/1", 1),
-            "its host may hold only letters, digits, '.' and '-'");
+            "it has a user name or password before its host");
+  EXPECT_EQ(issue_url_problem("https://github.com:443@evil.example/o/r/issues/1", 1),
+            "it has a user name or password before its host");
   EXPECT_EQ(issue_url_problem("https://github.com:x/o/r/issues/1", 1), "its port is not a number");
   EXPECT_EQ(issue_url_problem("https://github.com:/o/r/issues/1", 1), "its port is not a number");
   EXPECT_EQ(issue_url_problem("https://github.com", 1), "it has no path");
