@@ -14,8 +14,8 @@ std::optional<datasets::IssueRecord> cut_to_what_is_read(const datasets::IssueRe
   if (!over(issue.title) && !over(issue.body) && !over(issue.env) && !over(issue.discussion) &&
       error_bytes <= kBytesReadPerField)
     return std::nullopt;
-  datasets::IssueRecord
-      cut;  // what the classifier reads, not the rest (a mined issue's raw_json may be large)
+  // What the classifier reads, not the rest (a mined issue's raw_json may be large).
+  datasets::IssueRecord cut;
   cut.repo = issue.repo;
   cut.title = issue.title;
   cut.body = issue.body;

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "common/issue_url.hpp"
 
 using faultline::common::issue_url;
@@ -29,38 +31,38 @@ TEST(IssueUrl, AnIssuesPageOnAnyHostAndUnderAnyOfItsRepositorysNamesIsAccepted) 
 }
 
 TEST(IssueUrl, PagesOfOtherIssuesAndOtherThingsAreRefused) {
-  EXPECT_EQ(issue_url_problem("https://github.com/NVIDIA/cutlass/issues/123", 12),
-            "it is the page of issue 123, not of 12");
-  EXPECT_EQ(issue_url_problem("https://github.com/NVIDIA/cutlass/issues/1", 12),
-            "it is the page of issue 1, not of 12");
-  EXPECT_EQ(issue_url_problem("https://github.com/NVIDIA/cutlass/issues/12/", 12),
-            "its path is not OWNER/NAME/issues/NUMBER (or /pull/NUMBER)");
-  EXPECT_EQ(issue_url_problem("https://github.com/NVIDIA/cutlass/issues/12#x", 12),
-            "its path does not end in a number");
-  EXPECT_EQ(issue_url_problem("https://github.com/NVIDIA/cutlass/issues/", 12),
-            "its path does not end in a number");
-  EXPECT_EQ(issue_url_problem("https://github.com/NVIDIA/cutlass/discussions/12", 12),
-            "its path is not OWNER/NAME/issues/NUMBER (or /pull/NUMBER)");
-  EXPECT_EQ(issue_url_problem("https://github.com/o/issues/12", 12),
-            "its path does not begin with a repository's OWNER/NAME (there is no '/')");
-  EXPECT_EQ(issue_url_problem("https://github.com/x/NVIDIA/cutlass/issues/12", 12),
+  struct Case {
+    const char* url;
+    int64_t number;
+    const char* problem;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"https://github.com/NVIDIA/cutlass/issues/123", 12, "it is the page of issue 123, not of 12"},
+           {"https://github.com/NVIDIA/cutlass/issues/1", 12, "it is the page of issue 1, not of 12"},
+           {"https://github.com/NVIDIA/cutlass/issues/12/", 12,
+            "its path is not OWNER/NAME/issues/NUMBER (or /pull/NUMBER)"},
+           {"https://github.com/NVIDIA/cutlass/issues/12#x", 12, "its path does not end in a number"},
+           {"https://github.com/NVIDIA/cutlass/issues/", 12, "its path does not end in a number"},
+           {"https://github.com/NVIDIA/cutlass/discussions/12", 12,
+            "its path is not OWNER/NAME/issues/NUMBER (or /pull/NUMBER)"},
+           {"https://github.com/o/issues/12", 12,
+            "its path does not begin with a repository's OWNER/NAME (there is no '/')"},
+           {"https://github.com/x/NVIDIA/cutlass/issues/12", 12,
             "its path does not begin with a repository's OWNER/NAME (the repository name may hold only "
-            "letters, digits, '.', '_' and '-')");
-  EXPECT_EQ(issue_url_problem("https://github.com/issues/12", 12),
-            "its path is not OWNER/NAME/issues/NUMBER");
-  EXPECT_EQ(issue_url_problem("https://github.com/", 12), "its path is not OWNER/NAME/issues/NUMBER");
-  EXPECT_EQ(issue_url_problem("javascript:alert(1)//github.com/o/r/issues/1", 1),
-            "it does not start with https:// or http://");
-  EXPECT_EQ(issue_url_problem("ftp://github.com/o/r/issues/1", 1),
-            "it does not start with https:// or http://");
-  EXPECT_EQ(issue_url_problem("https:///o/r/issues/1", 1), "it has no host");
-  EXPECT_EQ(issue_url_problem("https://git<b>hub.com/o/r/issues/1", 1),
-            "its host may hold only letters, digits, '.' and '-'");
-  EXPECT_EQ(issue_url_problem("https://user@github.com/o/r/issues/1", 1),
-            "it has a user name or password before its host");
-  EXPECT_EQ(issue_url_problem("https://github.com:443@evil.example/o/r/issues/1", 1),
-            "it has a user name or password before its host");
-  EXPECT_EQ(issue_url_problem("https://github.com:x/o/r/issues/1", 1), "its port is not a number");
-  EXPECT_EQ(issue_url_problem("https://github.com:/o/r/issues/1", 1), "its port is not a number");
-  EXPECT_EQ(issue_url_problem("https://github.com", 1), "it has no path");
+            "letters, digits, '.', '_' and '-')"},
+           {"https://github.com/issues/12", 12, "its path is not OWNER/NAME/issues/NUMBER"},
+           {"https://github.com/", 12, "its path is not OWNER/NAME/issues/NUMBER"},
+           {"javascript:alert(1)//github.com/o/r/issues/1", 1, "it does not start with https:// or http://"},
+           {"ftp://github.com/o/r/issues/1", 1, "it does not start with https:// or http://"},
+           {"https:///o/r/issues/1", 1, "it has no host"},
+           {"https://git<b>hub.com/o/r/issues/1", 1, "its host may hold only letters, digits, '.' and '-'"},
+           {"https://user@github.com/o/r/issues/1", 1, "it has a user name or password before its host"},
+           {"https://github.com:443@evil.example/o/r/issues/1", 1,
+            "it has a user name or password before its host"},
+           {"https://github.com:x/o/r/issues/1", 1, "its port is not a number"},
+           {"https://github.com:/o/r/issues/1", 1, "its port is not a number"},
+           {"https://github.com", 1, "it has no path"},
+       }) {
+    EXPECT_EQ(issue_url_problem(c.url, c.number), c.problem) << c.url;
+  }
 }

@@ -21,6 +21,15 @@ IssueRecord mined(const std::string& title) {
   return r;  // a mined record carries no scope decision
 }
 
+IssueRecord closed(const std::string& repo, int64_t number, const std::string& title) {
+  IssueRecord r;
+  r.repo = repo;
+  r.number = number;
+  r.state = "closed";
+  r.title = title;
+  return r;
+}
+
 IssueRecord stored(Database& db) {
   for (auto& r : load_issues(db)) return r;
   return {};
@@ -150,12 +159,7 @@ TEST(IssueBatches, ADiscussionFromCommentsStaysWithinItsLimitAndSplitsNoCharacte
   // lead byte: "abc\nx" (5 bytes). "zz" would need a newline and a byte more than the 1 left: nothing more.
   faultline::testing::TempDir dir;
   Database db(dir.file("b.db"));
-  IssueRecord r;
-  r.repo = "a/b";
-  r.number = 1;
-  r.state = "closed";
-  r.title = "t";
-  upsert_issue(db, r);
+  upsert_issue(db, closed("a/b", 1, "t"));
   upsert_comment(db, {10, "a/b", 1, "x", "2024-01-01", "", "abc", std::nullopt});
   upsert_comment(db, {11, "a/b", 1, "x", "2024-01-02", "", "x\xC3\xA9", std::nullopt});
   upsert_comment(db, {12, "a/b", 1, "x", "2024-01-03", "", "zz", std::nullopt});
@@ -173,11 +177,7 @@ TEST(IssueUpsert, ARecordUnderANameTheRepositoryHadBeforeARenameJoinsIt) {
   // o/new; no second repository appears. A name that was never the repository's is one of its own.
   faultline::testing::TempDir dir;
   Database db(dir.file("r.db"));
-  IssueRecord r;
-  r.repo = "o/r";
-  r.number = 1;
-  r.state = "closed";
-  r.title = "before";
+  IssueRecord r = closed("o/r", 1, "before");
   upsert_issue(db, r);
   rename_repository(db, "o/r", "o/new");
   r.title = "after";
