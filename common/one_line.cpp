@@ -6,6 +6,18 @@
 
 namespace faultline::common {
 
+namespace {
+
+// Characters that are well-formed but act on the terminal or on the text around them rather than show:
+// the C1 controls (U+009B is a terminal's CSI) and the marks, embeddings, overrides and isolates of
+// bidirectional text, which can make a line read otherwise than its bytes do.
+bool is_hidden_control(char32_t code) {
+  return (code >= 0x80 && code <= 0x9F) || code == 0x061C || code == 0x200E || code == 0x200F ||
+         (code >= 0x202A && code <= 0x202E) || (code >= 0x2066 && code <= 0x2069);
+}
+
+}  // namespace
+
 std::string one_line(std::string_view text) {
   std::string out;
   out.reserve(text.size());
@@ -20,7 +32,16 @@ std::string one_line(std::string_view text) {
       // The sequence its lead byte announces, kept whole when it is well-formed.
       const size_t length = utf8_sequence_length(c);
       if (length > 0 && is_valid_utf8(text.substr(i, length))) {
-        out.append(text.substr(i, length));
+        char32_t code = c & (0x7F >> length);
+        for (size_t k = 1; k < length; ++k)
+          code = (code << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+        if (is_hidden_control(code)) {
+          char escaped[8];
+          std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(code));
+          out += escaped;
+        } else {
+          out.append(text.substr(i, length));
+        }
         i += length;
         continue;
       }

@@ -8,7 +8,9 @@
 namespace faultline::common {
 
 // `text` with newline, carriage return and tab written as \n, \r and \t, every other control character
-// (NUL and ESC included) and every byte that is not part of well-formed UTF-8 as \xHH; the rest as it is.
+// (NUL and ESC included) and every byte that is not part of well-formed UTF-8 as \xHH, the C1 controls and
+// the bidirectional-text controls (U+202E, the right-to-left override, and its kin) as \uHHHH; the rest as
+// it is.
 std::string one_line(std::string_view text);
 
 }  // namespace faultline::common

@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "classifier/model/classify_store.hpp"
+#include "common/one_line.hpp"
+#include "common/utf8.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "reports/report_data.hpp"
 
@@ -26,13 +28,15 @@ std::string drop(double d) {
   return buffer;
 }
 
-// Issue text comes from outside: on a terminal it must not start lines of its own or send escape codes.
-std::string one_line(const std::string& text) {
-  std::string out = text;
-  for (char& c : out) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
-  }
-  return out;
+// Issue text comes from outside: on a terminal it must not start lines of its own, send escape codes or turn
+// the line around (common::one_line), nor fill the screen. GitHub keeps a title within 256 characters, at
+// most 1,024 bytes.
+std::string shown(const std::string& text) {
+  constexpr size_t kShownBytes = 1024;
+  const size_t cut = common::utf8_prefix_length(text, kShownBytes);
+  if (cut == text.size()) return common::one_line(text);
+  return common::one_line(std::string_view(text).substr(0, cut)) + " … (" + std::to_string(text.size()) +
+         " bytes in all)";
 }
 
 }  // namespace
@@ -187,8 +191,8 @@ nlohmann::json triage_json(const TriageResult& r) {
 
 std::string triage_text(const TriageResult& r) {
   const auto& p = r.prediction;
-  std::string t = r.issue + "  " + one_line(r.url) + "\n";
-  t += "title:       " + one_line(r.title) + "\n";
+  std::string t = r.issue + "  " + shown(r.url) + "\n";
+  t += "title:       " + shown(r.title) + "\n";
   t += "scope:       " + p.scope +
        (p.scope == "unknown" ? " (no scope model)" : " (p " + probability(p.scope_p) + ")") + "\n";
   t += "symptom:     " + p.symptom + " (p " + probability(p.symptom_p) + ")\n";
@@ -210,19 +214,19 @@ std::string triage_text(const TriageResult& r) {
   if (r.similar.empty()) t += "  none shares a token with it\n";
   for (const auto& c : r.similar) {
     t += "  " + probability(c.similarity) + "  " + c.issue + "  " + c.symptom + " / " + c.root_cause + "  " +
-         one_line(c.url) + "\n";
+         shown(c.url) + "\n";
   }
   if (r.similar_modeled.empty()) {
     t += "reproducer modeled on a similar case: none (no similar labeled issue has one)\n";
   }
   for (const auto& m : r.similar_modeled) {
     t += "reproducer modeled on a similar case: " + m.reproducer.id + " (" + m.modeled_on.issue +
-         ", similarity " + probability(m.modeled_on.similarity) + "): " + one_line(m.reproducer.title) +
+         ", similarity " + probability(m.modeled_on.similarity) + "): " + shown(m.reproducer.title) +
          "; last suite: " + last_suite_text(m.reproducer) + "\n";
   }
   t += "reproducers of " + p.root_cause + ":" + (r.root_cause_reproducers.empty() ? " none\n" : "\n");
   for (const auto& rep : r.root_cause_reproducers) {
-    t += "  " + rep.id + ": " + one_line(rep.title) + "; last suite: " + last_suite_text(rep) + "\n";
+    t += "  " + rep.id + ": " + shown(rep.title) + "; last suite: " + last_suite_text(rep) + "\n";
   }
   return t;
 }

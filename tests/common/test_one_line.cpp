@@ -18,6 +18,16 @@ TEST(OneLine, ControlCharactersAndBrokenUtf8AreWrittenOutAndTheRestKept) {
   EXPECT_EQ(one_line(""), "");
 }
 
+TEST(OneLine, ControlsThatAreWellFormedUtf8AreWrittenOut) {
+  // U+202E (e2 80 ae), the right-to-left override, would show "abc" + RLO + "gnp.exe" as "abcexe.png";
+  // U+009B (c2 9b) is CSI; U+2066 (e2 81 a6) opens an isolate. "é" and "€" around them are kept; U+202F
+  // (e2 80 af, a narrow no-break space) is just past the overrides and kept too.
+  EXPECT_EQ(one_line("abc\xe2\x80\xaegnp.exe"), "abc\\u202egnp.exe");
+  EXPECT_EQ(one_line("\xc3\xa9\xc2\x9b[31m\xe2\x81\xa6\xe2\x82\xac"),
+            "\xc3\xa9\\u009b[31m\\u2066\xe2\x82\xac");
+  EXPECT_EQ(one_line("a\xe2\x80\xaf" "b"), "a\xe2\x80\xaf" "b");
+}
+
 TEST(OneLine, AnErrorQuotingANulKeepsWhatFollowsIt) {
   // A message is read through what(), a C string: a raw NUL would end it there.
   const faultline::Error e(std::string("repo 'a") + '\0' + "b/c' is not of the form OWNER/NAME\n");

@@ -169,13 +169,22 @@ with tempfile.TemporaryDirectory() as tmp:
     one_line_error(os.path.join(tmp, "absent.db"), ["triage", keys[0]], 1, "no store at")
 
     # Markup, a spreadsheet formula and terminal escapes in the title: JSON carries them as they are; the text
-    # keeps them on one line and without control characters.
+    # writes the control characters out (\x1b, \n), so the title stays one line and sends the terminal nothing.
     hostile_title = "<script>alert(1)</script> =HYPERLINK(\"http://x\") \x1b[31mred\x1b[0m\nforged: line"
     hostile = dict(new_issue, title=hostile_title)
     assert triage_json(db, "-", stdin=json.dumps(hostile))["issue"]["title"] == hostile_title
     text = run(db, "triage", "-", stdin=json.dumps(hostile)).stdout
     assert "\x1b" not in text and "\nforged: line" not in text, text[:400]
-    assert "title:       <script>alert(1)</script> =HYPERLINK(\"http://x\")" in text, text[:400]
+    assert "title:       <script>alert(1)</script> =HYPERLINK(\"http://x\") \\x1b[31mred\\x1b[0m\\nforged: line\n" in text, text[:400]
+    # A right-to-left override would show "abc" + U+202E + "gnp.exe" as "abcexe.png": it is written out.
+    text = run(db, "triage", "-", stdin=json.dumps(dict(new_issue, title="abc\u202egnp.exe"))).stdout
+    assert "title:       abc\\u202egnp.exe\n" in text and "\u202e" not in text, text[:400]
+    # A 3 MB title (GitHub allows 256 characters) is shown cut, with its length; JSON carries it whole.
+    long_title = dict(new_issue, title="x" * 3_000_000)
+    title_line = next(l for l in run(db, "triage", "-", stdin=json.dumps(long_title)).stdout.splitlines()
+                      if l.startswith("title:"))
+    assert title_line == "title:       " + "x" * 1024 + " … (3000000 bytes in all)", title_line[-80:]
+    assert len(triage_json(db, "-", stdin=json.dumps(long_title))["issue"]["title"]) == 3_000_000
 
     # A 5.9 MB body: answered, the explanation bounded (fewer tokens tried than there are), within seconds.
     huge = dict(new_issue, body=" ".join(f"w{i} illegal memory" for i in range(260_000)))
