@@ -30,19 +30,15 @@ std::string one_line(std::string_view text) {
     }
     if (c >= 0x80) {
       // The sequence its lead byte announces, kept whole when it is well-formed.
-      const size_t length = utf8_sequence_length(c);
-      if (length > 0 && is_valid_utf8(text.substr(i, length))) {
-        char32_t code = c & (0x7F >> length);
-        for (size_t k = 1; k < length; ++k)
-          code = (code << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
-        if (is_hidden_control(code)) {
+      if (const std::optional<Utf8Character> character = first_utf8_character(text.substr(i))) {
+        if (is_hidden_control(character->code)) {
           char escaped[8];
-          std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(code));
+          std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(character->code));
           out += escaped;
         } else {
-          out.append(text.substr(i, length));
+          out.append(text.substr(i, character->length));
         }
-        i += length;
+        i += character->length;
         continue;
       }
     }

@@ -3,13 +3,18 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string_view>
 
 namespace faultline::common {
 
-// The length of the sequence a UTF-8 lead byte announces: 1 for ASCII, 2 to 4, or 0 for a byte that cannot
-// lead one (a continuation byte, 0xf8 and above).
-size_t utf8_sequence_length(unsigned char lead);
+// The character that `text` begins with in well-formed UTF-8: its code point and its length in bytes;
+// nothing when `text` is empty or does not begin with a well-formed sequence.
+struct Utf8Character {
+  char32_t code;
+  size_t length;
+};
+std::optional<Utf8Character> first_utf8_character(std::string_view text);
 
 // True when `text` is well-formed UTF-8 (no overlong forms, surrogates or code points above U+10FFFF).
 bool is_valid_utf8(std::string_view text);
