@@ -1,5 +1,6 @@
 #include "common/issue_url.hpp"
 
+#include "common/error.hpp"
 #include "common/repository_name.hpp"
 
 namespace faultline::common {
@@ -80,6 +81,13 @@ std::string issue_url_problem(std::string_view url, int64_t number) {
         .append(", not of ")
         .append(std::to_string(number));
   return problem;
+}
+
+void require_issue_url(std::string_view url, int64_t number, const std::string& where, const char* field) {
+  if (std::string problem = issue_url_problem(url, number); !problem.empty()) {
+    throw Error(where + ": " + field + " '" + std::string(url) + "' is not the page of issue " +
+                std::to_string(number) + " (" + problem + ")");
+  }
 }
 
 }  // namespace faultline::common

@@ -33,4 +33,7 @@ std::optional<IssuePage> read_issue_page(std::string_view url, std::string* prob
 // other issues' numbers out of every listing and report that shows the URL.
 std::string issue_url_problem(std::string_view url, int64_t number);
 
+// Throws faultline::Error "WHERE: FIELD 'URL' is not the page of issue NUMBER (PROBLEM)".
+void require_issue_url(std::string_view url, int64_t number, const std::string& where, const char* field);
+
 }  // namespace faultline::common

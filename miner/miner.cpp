@@ -46,10 +46,7 @@ datasets::IssueRecord parse_issue(const json& item, const std::string& repo, con
   r.number = common::json_integer(item, "number", where);
   r.url = common::json_string(item, "html_url", where);
   // Checked as a snapshot record's are, so that what the miner stores exports and imports again.
-  if (std::string problem = common::issue_url_problem(r.url, r.number); !problem.empty()) {
-    throw Error(where + ": html_url '" + r.url + "' is not the page of issue " + std::to_string(r.number) +
-                " (" + problem + ")");
-  }
+  common::require_issue_url(r.url, r.number, where, "html_url");
   r.state = common::json_string(item, "state", where);
   if (r.state != "open" && r.state != "closed")
     throw Error(where + ": state '" + r.state + "' of " + r.key() + " is neither 'open' nor 'closed'");
@@ -204,6 +201,7 @@ class RepositoryMiner {
     });
     summary_.renamed.push_back({from, to});
     repo_ = to;
+    repo_id_ = *datasets::find_repository(db_, repo_);  // the row the store keeps under the new name
   }
 
   // Any request of the repository's own URLs answered through a redirect to another name is a rename.
@@ -213,17 +211,11 @@ class RepositoryMiner {
     if (now_called.empty()) {
       // GitHub redirects a renamed repository's requests to /repositories/ID/..., which does not say the new
       // name: the repository's own answer does.
-      if (page.url.find("/repositories/") != std::string::npos) {
-        check_repository();
-        repo_id_ = *datasets::find_repository(db_, repo_);
-      }
+      if (page.url.find("/repositories/") != std::string::npos) check_repository();
       return;
     }
     common::require_repository_name(now_called, "redirected to " + page.url);
-    if (now_called != repo_) {
-      record_rename(repo_, now_called);
-      repo_id_ = *datasets::find_repository(db_, repo_);
-    }
+    if (now_called != repo_) record_rename(repo_, now_called);
   }
 
   // Pages by an updated_at cursor: each next request asks from the newest updated_at seen, inclusive, and

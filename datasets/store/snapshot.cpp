@@ -61,9 +61,8 @@ IssueRecord parse_record(const std::string& json_line, const std::string& where)
   r.url = common::json_optional_string(record, "url", where);
   if (r.url.empty()) {
     r.url = common::issue_url(r.repo, r.number);
-  } else if (std::string problem = common::issue_url_problem(r.url, r.number); !problem.empty()) {
-    throw Error(where + ": url '" + r.url + "' is not the page of issue " + std::to_string(r.number) + " (" +
-                problem + ")");
+  } else {
+    common::require_issue_url(r.url, r.number, where, "url");
   }
   r.state = common::json_string(record, "state", where);
   if (r.state != "open" && r.state != "closed") {
