@@ -151,13 +151,19 @@ std::string majority_label(const std::vector<AxisExample>& examples) {
   return common::largest_entry(counts).first;  // ties: alphabetically first, as the map is ordered
 }
 
-// A fastText model of the documents in `rows`, learning `labels` (the examples' own, or their groups).
+// A fastText model of the documents in `rows`, learning `labels` (the examples' own, or their groups), and
+// of `descriptions` (fastText documents) read after them.
 FastTextModel fit(const std::vector<std::string>& documents, const std::vector<std::string>& labels,
-                  const std::vector<size_t>& rows, const FastTextParams& params) {
+                  const std::vector<size_t>& rows, const FastTextParams& params,
+                  const std::vector<ClassDescription>& descriptions = {}) {
   std::vector<std::string> docs, row_labels;
   for (size_t i : rows) {
     docs.push_back(documents[i]);
     row_labels.push_back(labels[i]);
+  }
+  for (const auto& d : descriptions) {
+    docs.push_back(d.document);
+    row_labels.push_back(d.label);
   }
   return FastTextModel::train(docs, row_labels, params);
 }
@@ -256,10 +262,20 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
     skipped.push_back(model::skipped_tokens(training.fasttext_reading, e.discussion_again));
   }
   std::vector<int> fold = stratified_folds(labels, training.folds, training.seed);
+  // The descriptions of the labeled classes as the fastText fits read them, all of them once, then again.
+  std::vector<ClassDescription> descriptions, described;
+  for (const auto& d : training.class_descriptions) {
+    if (std::find(labels.begin(), labels.end(), d.label) == labels.end()) continue;
+    described.push_back({d.label, fasttext_document(d.document, {}, training.fasttext_reading)});
+  }
+  for (int copy = 0; copy < training.description_copies; ++copy)
+    descriptions.insert(descriptions.end(), described.begin(), described.end());
 
   AxisModel m;
   m.axis_ = axis;
   m.reading_ = training.fasttext_reading;
+  m.description_copies_ = training.description_copies;
+  for (const auto& d : described) m.described_classes_.push_back(d.label);
   m.majority_ = majority_label(examples);
   m.classes_ = classes_of(labels);
   std::vector<size_t> gold;
@@ -296,7 +312,8 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
       return;
     }
     size_t g = task / (folds + 1), f = task % (folds + 1);
-    models[task] = fit(fasttext_documents, labels, f == folds ? all : train_rows[f], training.grid[g]);
+    models[task] =
+        fit(fasttext_documents, labels, f == folds ? all : train_rows[f], training.grid[g], descriptions);
   });
 
   // The evidence of every example from models that never saw it: fastText, neighbours and priors of its
@@ -415,6 +432,8 @@ nlohmann::json AxisModel::describe() const {
           {"seed", params_.seed},
           {"fasttext_without_numbers", reading_.without_numbers},
           {"fasttext_discussion_once", reading_.discussion_once},
+          {"fasttext_described_classes", described_classes_},
+          {"fasttext_description_copies", description_copies_},
           {"rule_weight", weights_.rule},
           {"discussion_rule_weight", weights_.discussion_rule},
           {"neighbour_weight", weights_.neighbour},
@@ -445,6 +464,9 @@ AxisModel AxisModel::load(const std::string& directory, const std::string& axis)
     m.params_.seed = j.at("seed").get<int>();
     m.reading_.without_numbers = j.at("fasttext_without_numbers").get<bool>();
     m.reading_.discussion_once = j.at("fasttext_discussion_once").get<bool>();
+    // Models saved before class descriptions were read have neither field: they read none.
+    m.described_classes_ = j.value("fasttext_described_classes", std::vector<std::string>{});
+    m.description_copies_ = j.value("fasttext_description_copies", 0);
     m.weights_.rule = j.at("rule_weight").get<double>();
     m.weights_.discussion_rule = j.at("discussion_rule_weight").get<double>();
     m.weights_.neighbour = j.at("neighbour_weight").get<double>();

@@ -49,6 +49,13 @@ struct AxisExample {
   TokenSpan discussion_again;  // the tokens of the discussion's second reading in `document`, if any
 };
 
+// A class described in words (a taxonomy category's name, definition and typical cases), as a normalised
+// document.
+struct ClassDescription {
+  std::string label;
+  std::string document;
+};
+
 struct AxisTraining {
   std::vector<FastTextParams> grid;  // candidate fastText settings
   std::vector<double> rule_weights{0.0, 0.5, 1.0, 2.0, 3.0, 4.0, 6.0};
@@ -63,6 +70,12 @@ struct AxisTraining {
   std::map<std::string, std::string> class_groups;
   std::vector<double> group_weights{0.0, 0.5, 1.0, 2.0};
   FastTextReading fasttext_reading;
+  // Every fastText fit of the axis's classes (not the group's) also learns from these descriptions, each
+  // read `description_copies` times, as a rare class's own examples are few. They are training text only:
+  // no fold scores them and the neighbour search does not find them. A class without labeled examples
+  // gets none from its description.
+  std::vector<ClassDescription> class_descriptions;
+  int description_copies = 0;
   size_t neighbours = 10;  // k of the neighbour vote
   // Terms in more than this share of the labeled documents are left out of their similarity.
   double neighbour_max_document_share = 0.25;
@@ -150,6 +163,8 @@ class AxisModel {
   std::vector<size_t> group_label_of_class_;  // index in group_fasttext_->labels() of each class's group
   FastTextParams params_;
   FastTextReading reading_;
+  std::vector<std::string> described_classes_;  // whose descriptions its fastText model learned from
+  int description_copies_ = 0;
   AxisWeights weights_;
   std::string majority_;
   std::vector<std::string> classes_;             // sorted; derived from training_labels_

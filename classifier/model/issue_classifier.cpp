@@ -69,6 +69,21 @@ TfidfIndex index_of(const std::vector<std::string>& documents, double max_docume
   return TfidfIndex(tokens, max_document_share);
 }
 
+// The taxonomy's words for each category, read as an issue from no repository: the name for a title, the
+// definition and the typical cases for a body. (What a category excludes names other categories.)
+std::vector<ClassDescription> descriptions_of(const RuleSet& rules,
+                                              const std::vector<taxonomy::Category>& categories) {
+  std::vector<ClassDescription> out;
+  for (const auto& category : categories) {
+    datasets::IssueRecord r;
+    r.title = category.name;
+    r.body = category.definition;
+    for (const auto& typical : category.includes) r.body += "\n" + typical;
+    out.push_back({category.id, extract_features(rules, r).document});
+  }
+  return out;
+}
+
 }  // namespace
 
 IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
@@ -120,6 +135,11 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
   // Numbers are masked to <num> in nearly every issue (94% of the bundled ones). For the root cause the
   // token only dilutes fastText's average of the word vectors, so its models learn without it.
   cause_training.fasttext_reading.without_numbers = true;
+  // Several root causes have only a handful of labeled issues; the taxonomy's own account of each is more
+  // text for them (six copies: the README's measurements).
+  cause_training.class_descriptions = descriptions_of(c.rules_, taxonomy.root_causes());
+  cause_training.description_copies = 6;
+  for (const auto& d : cause_training.class_descriptions) h = common::fnv1a(d.document + "\n", h);
   c.root_cause_ = AxisModel::train("root_cause", causes, cause_training);
   c.neighbours_ = training.neighbours;
   c.neighbour_max_document_share_ = training.neighbour_max_document_share;

@@ -240,6 +240,23 @@ TEST(Classifier, TheRootCauseModelsLearnWithoutTheNumberToken) {
   EXPECT_TRUE(has(model.root_cause_model().group_vocabulary(), "case"));
 }
 
+// The root cause's fastText model also learns from the taxonomy's description of each root cause it has
+// labeled issues of; the symptom's does not.
+TEST(Classifier, TheRootCauseLearnsFromTheTaxonomysDescriptionsOfItsLabeledCauses) {
+  auto model = IssueClassifier::train(tiny_corpus(), {}, quick());
+  const nlohmann::json causes = model.root_cause_model().describe();
+  EXPECT_EQ(causes.at("fasttext_described_classes"),
+            nlohmann::json({"improper_memory_access", "concurrency_error", "build_misconfiguration"}));
+  EXPECT_EQ(causes.at("fasttext_description_copies"), 6);
+  EXPECT_EQ(model.symptom_model().describe().at("fasttext_described_classes"), nlohmann::json::array());
+  // "deadlock" is in the tiny corpus; "barrier" too; "arriv" (arrival) only in concurrency_error's
+  // definition, stemmed as issue text is.
+  const auto vocabulary = model.root_cause_model().fasttext_vocabulary();
+  EXPECT_NE(std::find(vocabulary.begin(), vocabulary.end(), "arriv"), vocabulary.end());
+  const auto symptoms = model.symptom_model().fasttext_vocabulary();
+  EXPECT_EQ(std::find(symptoms.begin(), symptoms.end(), "arriv"), symptoms.end());
+}
+
 // What the root cause says of an issue does not depend on its <num> tokens: its fastText models never
 // learned the token, and the neighbour search leaves it out as a term of every document. The symptom's
 // model knows it (above), so only the root cause is compared.
@@ -534,6 +551,42 @@ TEST(AxisModel, TheGroupModelIsSavedReadBackAndNeeded) {
   Tokens first = tokenize(examples[0].document);
   EXPECT_NE(flat.predict(first, {}).at("concurrency_error"),
             model.predict(first, {}).at("concurrency_error"));
+}
+
+// Words found only in a class's description: a fastText model that read the description knows them and
+// takes them for that class; one that did not (no descriptions, or no copies) knows none of them, so it
+// says of them what it says of an empty document. A description of a class without labeled examples is
+// not read.
+TEST(AxisModel, TheFastTextModelLearnsFromTheDescriptionsOfItsLabeledClasses) {
+  AxisTraining t = quick();
+  t.class_descriptions = {{"concurrency_error", "zebra okapi zebra"}, {"api_misuse", "zebra quagga"}};
+  t.description_copies = 6;
+  const auto examples = root_cause_examples();
+  const auto described = AxisModel::train("root_cause", examples, t);
+  const Tokens query = tokenize("zebra okapi");
+  const Distribution p = described.predict_fasttext(query, {});
+  ASSERT_EQ(p.count("api_misuse"), 0u);  // no labeled example: not a class of the model
+  EXPECT_GT(p.at("concurrency_error"), 0.5);
+  const auto vocabulary = described.fasttext_vocabulary();
+  EXPECT_NE(std::find(vocabulary.begin(), vocabulary.end(), "okapi"), vocabulary.end());
+  EXPECT_EQ(std::find(vocabulary.begin(), vocabulary.end(), "quagga"), vocabulary.end());
+  const nlohmann::json description = described.describe();
+  EXPECT_EQ(description.at("fasttext_described_classes"), nlohmann::json({"concurrency_error"}));
+  EXPECT_EQ(description.at("fasttext_description_copies"), 6);
+  // Training text only: the neighbour vote and the priors count the labeled examples alone.
+  EXPECT_EQ(description.at("training_labels").size(), examples.size());
+  faultline::testing::TempDir dir;
+  described.save(dir.path());
+  EXPECT_EQ(AxisModel::load(dir.path(), "root_cause").describe().at("fasttext_described_classes"),
+            nlohmann::json({"concurrency_error"}));
+
+  for (int copies : {6, 0}) {
+    AxisTraining without = t;
+    without.description_copies = copies;
+    if (copies) without.class_descriptions.clear();
+    const auto model = AxisModel::train("root_cause", examples, without);
+    EXPECT_EQ(model.predict_fasttext(query, {}), model.predict_fasttext(tokenize(""), {})) << copies;
+  }
 }
 
 TEST(AxisModel, AClassWithoutAGroupIsAClearError) {
