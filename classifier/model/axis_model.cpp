@@ -262,20 +262,21 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
     skipped.push_back(model::skipped_tokens(training.fasttext_reading, e.discussion_again));
   }
   std::vector<int> fold = stratified_folds(labels, training.folds, training.seed);
-  // The descriptions of the labeled classes as the fastText fits read them, all of them once, then again.
-  std::vector<ClassDescription> descriptions, described;
+  // The descriptions of the labeled classes as the fastText fits read them: each one once, in order, and
+  // that `description_copies` times.
+  std::vector<ClassDescription> described_once, description_rows;
   for (const auto& d : training.class_descriptions) {
     if (std::find(labels.begin(), labels.end(), d.label) == labels.end()) continue;
-    described.push_back({d.label, fasttext_document(d.document, {}, training.fasttext_reading)});
+    described_once.push_back({d.label, fasttext_document(d.document, {}, training.fasttext_reading)});
   }
   for (int copy = 0; copy < training.description_copies; ++copy)
-    descriptions.insert(descriptions.end(), described.begin(), described.end());
+    description_rows.insert(description_rows.end(), described_once.begin(), described_once.end());
 
   AxisModel m;
   m.axis_ = axis;
   m.reading_ = training.fasttext_reading;
   m.description_copies_ = training.description_copies;
-  for (const auto& d : described) m.described_classes_.push_back(d.label);
+  for (const auto& d : described_once) m.described_classes_.push_back(d.label);
   m.majority_ = majority_label(examples);
   m.classes_ = classes_of(labels);
   std::vector<size_t> gold;
@@ -313,7 +314,7 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
     }
     size_t g = task / (folds + 1), f = task % (folds + 1);
     models[task] =
-        fit(fasttext_documents, labels, f == folds ? all : train_rows[f], training.grid[g], descriptions);
+        fit(fasttext_documents, labels, f == folds ? all : train_rows[f], training.grid[g], description_rows);
   });
 
   // The evidence of every example from models that never saw it: fastText, neighbours and priors of its

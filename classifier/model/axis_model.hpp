@@ -163,7 +163,9 @@ class AxisModel {
   std::vector<size_t> group_label_of_class_;  // index in group_fasttext_->labels() of each class's group
   FastTextParams params_;
   FastTextReading reading_;
-  std::vector<std::string> described_classes_;  // whose descriptions its fastText model learned from
+  // A record of what its fastText model learned from besides the examples (the benchmark's baseline reads
+  // it to train the same): whose descriptions, how many times each.
+  std::vector<std::string> described_classes_;
   int description_copies_ = 0;
   AxisWeights weights_;
   std::string majority_;

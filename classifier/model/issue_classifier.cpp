@@ -69,12 +69,11 @@ TfidfIndex index_of(const std::vector<std::string>& documents, double max_docume
   return TfidfIndex(tokens, max_document_share);
 }
 
-// The taxonomy's words for each category, read as an issue from no repository: the name for a title, the
-// definition and the typical cases for a body. (What a category excludes names other categories.)
-std::vector<ClassDescription> descriptions_of(const RuleSet& rules,
-                                              const std::vector<taxonomy::Category>& categories) {
+}  // namespace
+
+std::vector<ClassDescription> root_cause_descriptions(const RuleSet& rules) {
   std::vector<ClassDescription> out;
-  for (const auto& category : categories) {
+  for (const auto& category : taxonomy::Taxonomy::builtin().root_causes()) {
     datasets::IssueRecord r;
     r.title = category.name;
     r.body = category.definition;
@@ -83,8 +82,6 @@ std::vector<ClassDescription> descriptions_of(const RuleSet& rules,
   }
   return out;
 }
-
-}  // namespace
 
 IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
                                        const std::vector<datasets::IssueRecord>& scoped,
@@ -136,10 +133,11 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
   // token only dilutes fastText's average of the word vectors, so its models learn without it.
   cause_training.fasttext_reading.without_numbers = true;
   // Several root causes have only a handful of labeled issues; the taxonomy's own account of each is more
-  // text for them (six copies: the README's measurements).
-  cause_training.class_descriptions = descriptions_of(c.rules_, taxonomy.root_causes());
-  cause_training.description_copies = 6;
-  for (const auto& d : cause_training.class_descriptions) h = common::fnv1a(d.document + "\n", h);
+  // text for them.
+  cause_training.class_descriptions = root_cause_descriptions(c.rules_);
+  cause_training.description_copies = kRootCauseDescriptionCopies;
+  for (const auto& d : cause_training.class_descriptions)
+    h = common::fnv1a(d.label + "\x1f" + d.document + "\n", h);
   c.root_cause_ = AxisModel::train("root_cause", causes, cause_training);
   c.neighbours_ = training.neighbours;
   c.neighbour_max_document_share_ = training.neighbour_max_document_share;

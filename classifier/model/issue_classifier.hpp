@@ -55,6 +55,14 @@ struct IssueAnalysis {
 };
 IssueFeatures extract_features(const RuleSet& rules, const datasets::IssueRecord& issue);
 
+// How many times the root cause's fastText model reads each description (six: the README's measurements).
+constexpr int kRootCauseDescriptionCopies = 6;
+// The taxonomy's own account of each root cause, in its order, read as an issue from no repository: the
+// name for a title, the definition and the typical cases for a body, normalised as an issue is (so with the
+// tokens of the rules they fire and an empty repository token). What a category excludes is left out: it
+// names other categories.
+std::vector<ClassDescription> root_cause_descriptions(const RuleSet& rules);
+
 // Called before each axis is trained: its name ("symptom", "root_cause", "scope"), its place and the count.
 using AxisProgress = std::function<void(const std::string& axis, int index, int axes)>;
 

@@ -242,7 +242,7 @@ void record_accuracy(const testing::TempDir& dir, const std::string& db) {
 }
 
 // `train` and `eval --folds 10` as processes, against the fastText CLI training the final models alone with
-// the settings train chose, on the same labeled documents.
+// the settings train chose, on the same labeled documents (and the root cause's descriptions).
 void bench_training(const testing::TempDir& dir, const std::string& db, const std::string& model_dir) {
   std::printf("training on the bundled corpus\n");
   ProcessRun train = median_of_three([&] { return run_faultline(db, {"train", "--models", model_dir}); });
@@ -266,6 +266,22 @@ void bench_training(const testing::TempDir& dir, const std::string& db, const st
                                  << fasttext_document_of(model_dir, "root_cause.group", features) << '\n';
     }
     ++labeled;
+  }
+  {
+    // After them, as train gives them, the descriptions its root-cause model read (its record says which and
+    // how many times).
+    const json record = json::parse(std::ifstream(model_dir + "/root_cause.json"));
+    const auto described = record.at("fasttext_described_classes").get<std::vector<std::string>>();
+    const auto descriptions = model::root_cause_descriptions(rules);
+    for (int copy = 0; copy < record.at("fasttext_description_copies").get<int>(); ++copy) {
+      for (const auto& d : descriptions) {
+        if (std::find(described.begin(), described.end(), d.label) == described.end()) continue;
+        model::IssueFeatures features;
+        features.document = d.document;
+        inputs["root_cause"] << "__label__" << d.label << ' '
+                             << fasttext_document_of(model_dir, "root_cause", features) << '\n';
+      }
+    }
   }
   if (inputs.count("scope")) {
     auto issues = datasets::load_issues(store);
