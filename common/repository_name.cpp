@@ -45,6 +45,15 @@ std::string repository_name_problem(std::string_view name) {
   return repository_problem(name.substr(slash + 1));
 }
 
+bool same_repository_name(std::string_view a, std::string_view b) {
+  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (lower(a[i]) != lower(b[i])) return false;
+  }
+  return true;
+}
+
 void require_repository_name(std::string_view name, const std::string& where) {
   std::string problem = repository_name_problem(name);
   if (!problem.empty()) {

@@ -14,6 +14,10 @@ namespace faultline::common {
 std::string repository_name_problem(std::string_view name);
 inline bool is_repository_name(std::string_view name) { return repository_name_problem(name).empty(); }
 
+// Whether two names name the same repository: GitHub ignores case in them (NVIDIA/cutlass is
+// nvidia/cutlass), and its names are ASCII.
+bool same_repository_name(std::string_view a, std::string_view b);
+
 // Throws faultline::Error "WHERE: repo 'NAME' is not of the form OWNER/NAME (PROBLEM)".
 void require_repository_name(std::string_view name, const std::string& where);
 

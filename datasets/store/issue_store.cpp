@@ -8,8 +8,10 @@
 
 namespace faultline::datasets {
 
+// GitHub's repository names ignore case (NVIDIA/cutlass is nvidia/cutlass), and they are ASCII, which is
+// what SQLite's NOCASE folds: every lookup of a name matches that way.
 std::optional<int64_t> find_repository(Database& db, const std::string& full_name) {
-  Statement s = db.prepare("SELECT id FROM repositories WHERE full_name = ?");
+  Statement s = db.prepare("SELECT id FROM repositories WHERE full_name = ? COLLATE NOCASE ORDER BY id");
   s.bind_all(full_name);
   if (s.step()) return s.integer(0);
   return std::nullopt;
@@ -24,7 +26,7 @@ int64_t ensure_repository(Database& db, const std::string& full_name) {
 std::optional<int64_t> find_issue(Database& db, const std::string& repo, int64_t number) {
   Statement s = db.prepare(
       "SELECT i.id FROM issues i JOIN repositories r ON r.id = i.repository_id "
-      "WHERE r.full_name = ? AND i.number = ?");
+      "WHERE r.full_name = ? COLLATE NOCASE AND i.number = ? ORDER BY r.id");
   s.bind_all(repo, number);
   if (s.step()) return s.integer(0);
   return std::nullopt;
@@ -41,8 +43,9 @@ UpsertResult upsert_issue(Database& db, const IssueRecord& issue) { return Issue
 IssueWriter::IssueWriter(Database& db)
     : db_(db),
       // A name the repository had before a rename is an alias of it: an old snapshot's records join it.
-      find_repository_(db.prepare("SELECT id FROM repositories WHERE full_name = ? UNION ALL "
-                                  "SELECT repository_id FROM repository_aliases WHERE name = ?")),
+      find_repository_(
+          db.prepare("SELECT id FROM repositories WHERE full_name = ? COLLATE NOCASE UNION ALL "
+                     "SELECT repository_id FROM repository_aliases WHERE name = ? COLLATE NOCASE")),
       insert_repository_(db.prepare("INSERT INTO repositories(full_name) VALUES (?)")),
       find_issue_(db.prepare("SELECT id FROM issues WHERE repository_id = ? AND number = ?")),
       // A record without a scope decision (a mined one) keeps the decision and reason a person recorded.

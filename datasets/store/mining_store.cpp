@@ -1,6 +1,7 @@
 #include "datasets/store/mining_store.hpp"
 
 #include "common/error.hpp"
+#include "common/repository_name.hpp"
 #include "datasets/store/issue_store.hpp"
 
 namespace faultline::datasets {
@@ -67,6 +68,16 @@ void raise_high_water(Database& db, int64_t repository_id, const std::string& li
 void rename_repository(Database& db, const std::string& old_name, const std::string& new_name) {
   if (old_name == new_name) return;
   auto old_id = find_repository(db, old_name);
+  if (common::same_repository_name(old_name, new_name)) {
+    // The same name spelled as GitHub spells it: the row takes that spelling (or is stored under it, as
+    // a rename stores the new name), and needs no alias: every lookup ignores case.
+    if (old_id) {
+      db.prepare("UPDATE repositories SET full_name = ? WHERE id = ?").bind_all(new_name, *old_id).run();
+    } else {
+      ensure_repository(db, new_name);
+    }
+    return;
+  }
   auto new_id = find_repository(db, new_name);
   if (old_id && new_id) {
     throw Error("repository " + old_name + " was renamed to " + new_name +
@@ -81,14 +92,14 @@ void rename_repository(Database& db, const std::string& old_name, const std::str
       .bind_all(old_name, id)
       .run();
   // The new name may have been an alias of this repository before (a rename back).
-  db.prepare("DELETE FROM repository_aliases WHERE name = ?").bind_all(new_name).run();
+  db.prepare("DELETE FROM repository_aliases WHERE name = ? COLLATE NOCASE").bind_all(new_name).run();
 }
 
 std::optional<std::string> current_repository_name(Database& db, const std::string& name) {
   Statement s = db.prepare(
-      "SELECT full_name FROM repositories WHERE full_name = ? UNION ALL "
+      "SELECT full_name FROM repositories WHERE full_name = ? COLLATE NOCASE UNION ALL "
       "SELECT r.full_name FROM repository_aliases a JOIN repositories r ON r.id = a.repository_id "
-      "WHERE a.name = ?");
+      "WHERE a.name = ? COLLATE NOCASE");
   s.bind_all(name, name);
   if (!s.step()) return std::nullopt;
   return s.text(0);

@@ -31,7 +31,8 @@ void raise_high_water(Database& db, int64_t repository_id, const std::string& li
                       const std::string& updated);
 
 // Records that `old_name` is now called `new_name`: the stored repository (if any) keeps its issues under
-// the new name, and the old name stays an alias of it. Throws when both names are stored separately.
+// the new name, and the old name stays an alias of it. Throws when both names are stored separately. Names
+// that differ only in case are one name (GitHub's are): the row takes the new spelling, without an alias.
 void rename_repository(Database& db, const std::string& old_name, const std::string& new_name);
 // The stored name of the repository known under `name` (itself, or the repository it was renamed to).
 std::optional<std::string> current_repository_name(Database& db, const std::string& name);

@@ -56,6 +56,16 @@ TEST(RepositoryName, RequireNamesWhereAndWhy) {
   EXPECT_NO_THROW(faultline::common::require_repository_name("NVIDIA/cutlass", "f.jsonl:3"));
 }
 
+TEST(RepositoryName, NamesThatDifferOnlyInCaseAreTheSameRepository) {
+  using faultline::common::same_repository_name;
+  EXPECT_TRUE(same_repository_name("NVIDIA/cutlass", "nvidia/CUTLASS"));
+  EXPECT_TRUE(same_repository_name("a-b/c.d_e", "A-B/C.D_E"));
+  EXPECT_FALSE(same_repository_name("NVIDIA/cutlass", "NVIDIA/cutlas"));
+  EXPECT_FALSE(same_repository_name("NVIDIA/cutlass", "NVIDIA/cutlass2"));
+  // Only A-Z fold: '@' (0x40) and '`' (0x60) are 0x20 apart as 'A' and 'a' are, but not one letter.
+  EXPECT_FALSE(same_repository_name("a/b@", "a/b`"));
+}
+
 TEST(IssueKey, SplitsRepositoryAndNumber) {
   auto key = parse_issue_key("NVIDIA/cutlass#1270");
   EXPECT_EQ(key.repo, "NVIDIA/cutlass");

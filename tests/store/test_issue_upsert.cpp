@@ -191,3 +191,47 @@ TEST(IssueUpsert, ARecordUnderANameTheRepositoryHadBeforeARenameJoinsIt) {
   upsert_issue(db, r);
   EXPECT_TRUE(find_repository(db, "o/other"));
 }
+
+// GitHub's repository names ignore case: a record or a lookup under another spelling is the same
+// repository, which keeps the spelling it was first stored with until a rename gives it GitHub's.
+TEST(IssueUpsert, ANameSpelledInAnotherCaseIsTheSameRepository) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("c.db"));
+  auto repositories = [&] {
+    Statement s = db.prepare("SELECT COUNT(*) FROM repositories");
+    s.step();
+    return s.integer(0);
+  };
+  upsert_issue(db, closed("nvidia/cutlass", 1, "first"));
+  IssueRecord again = closed("NVIDIA/Cutlass", 1, "again");
+  EXPECT_FALSE(upsert_issue(db, again).inserted);
+  again.number = 2;
+  EXPECT_TRUE(upsert_issue(db, again).inserted);
+  EXPECT_EQ(repositories(), 1);
+  EXPECT_EQ(find_repository(db, "NVIDIA/CUTLASS"), find_repository(db, "nvidia/cutlass"));
+  EXPECT_TRUE(find_issue(db, "Nvidia/Cutlass", 2));
+  for (const IssueRecord& stored : load_issues(db)) EXPECT_EQ(stored.repo, "nvidia/cutlass") << stored.number;
+
+  // The miner learns GitHub's spelling: the row takes it, with no alias and no error.
+  rename_repository(db, "nvidia/cutlass", "NVIDIA/cutlass");
+  EXPECT_EQ(repositories(), 1);
+  EXPECT_EQ(load_issues(db).at(0).repo, "NVIDIA/cutlass");
+  Statement aliases = db.prepare("SELECT COUNT(*) FROM repository_aliases");
+  aliases.step();
+  EXPECT_EQ(aliases.integer(0), 0);
+  EXPECT_EQ(current_repository_name(db, "nvidia/CUTLASS"), "NVIDIA/cutlass");
+
+  // A real rename keeps the old name as an alias, found in any case too.
+  rename_repository(db, "NVIDIA/cutlass", "NVIDIA/cutlass-next");
+  again.repo = "nvidia/CUTLASS";
+  again.number = 3;
+  EXPECT_TRUE(upsert_issue(db, again).inserted);
+  EXPECT_EQ(repositories(), 1);
+  EXPECT_EQ(current_repository_name(db, "NVIDIA/CUTLASS"), "NVIDIA/cutlass-next");
+
+  // A name not stored yet is stored under GitHub's spelling, as a rename stores its new name (the miner
+  // then looks it up).
+  rename_repository(db, "triton-lang/triton", "Triton-Lang/Triton");
+  EXPECT_EQ(current_repository_name(db, "triton-lang/triton"), "Triton-Lang/Triton");
+  EXPECT_EQ(repositories(), 2);
+}
