@@ -1,12 +1,12 @@
 #include "reports/report_data.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <set>
 #include <tuple>
 
 #include "common/error.hpp"
 #include "common/issue_url.hpp"
+#include "common/repository_name.hpp"
 #include "common/text_file.hpp"
 #include "datasets/store/audit_store.hpp"
 #include "datasets/store/funnel_store.hpp"
@@ -33,8 +33,7 @@ bool names_issue(const std::string& url, const std::string& repo, int64_t number
   // A link may point into the page (a comment's anchor) or carry a query: the page is what precedes them.
   const auto page = common::read_issue_page(std::string_view(url).substr(0, url.find_first_of("?#")));
   return page && !page->pull_request && page->number == std::to_string(number) &&
-         std::equal(page->repo.begin(), page->repo.end(), repo.begin(), repo.end(),
-                    [](char a, char b) { return std::tolower(a) == std::tolower(b); });
+         common::same_repository_name(page->repo, repo);
 }
 
 std::vector<CaseReproducer> case_reproducers(const Case& c, const std::vector<std::string>& manual_links,
