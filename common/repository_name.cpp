@@ -45,13 +45,16 @@ std::string repository_name_problem(std::string_view name) {
   return repository_problem(name.substr(slash + 1));
 }
 
-bool same_repository_name(std::string_view a, std::string_view b) {
-  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (lower(a[i]) != lower(b[i])) return false;
+std::string folded_repository_name(std::string_view name) {
+  std::string out(name);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   }
-  return true;
+  return out;
+}
+
+bool same_repository_name(std::string_view a, std::string_view b) {
+  return folded_repository_name(a) == folded_repository_name(b);
 }
 
 void require_repository_name(std::string_view name, const std::string& where) {

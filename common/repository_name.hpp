@@ -17,6 +17,8 @@ inline bool is_repository_name(std::string_view name) { return repository_name_p
 // Whether two names name the same repository: GitHub ignores case in them (NVIDIA/cutlass is
 // nvidia/cutlass), and its names are ASCII.
 bool same_repository_name(std::string_view a, std::string_view b);
+// `name` with A-Z lowered: equal for names that name the same repository, for a set or a map of them.
+std::string folded_repository_name(std::string_view name);
 
 // Throws faultline::Error "WHERE: repo 'NAME' is not of the form OWNER/NAME (PROBLEM)".
 void require_repository_name(std::string_view name, const std::string& where);

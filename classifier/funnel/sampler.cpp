@@ -145,11 +145,14 @@ std::map<std::string, StratumDraw> census_sample(datasets::Database& db, const s
   return summary;
 }
 
-Replacement replace_in_sample(datasets::Database& db, const std::string& name, const std::string& repo,
+Replacement replace_in_sample(datasets::Database& db, const std::string& name, const std::string& asked_repo,
                               int64_t number, const std::string& reason) {
   if (reason.empty())
     throw Error("sample replace: --reason is required, so the exclusion can be audited later");
-  int64_t issue_id = datasets::require_issue(db, repo, number, "sample replace");
+  int64_t issue_id = datasets::require_issue(db, asked_repo, number, "sample replace");
+  // The name as stored (a lookup ignores case), by which the candidates are grouped.
+  const datasets::IssueRecord issue = datasets::load_issue(db, issue_id);
+  const std::string& repo = issue.repo;
   auto sample = datasets::load_sample(db, name);
   std::set<int64_t> in_sample;
   const datasets::SampleEntry* target = nullptr;
@@ -164,7 +167,7 @@ Replacement replace_in_sample(datasets::Database& db, const std::string& name, c
   int64_t seed = target->seed;
 
   auto pools = candidates_by_repository(db);
-  int64_t anchor = common::parse_iso8601(datasets::load_issue(db, issue_id).created);
+  int64_t anchor = common::parse_iso8601(issue.created);
   std::optional<Candidate> best;
   int64_t best_distance = 0;
   for (const auto& c : pools[repo]) {

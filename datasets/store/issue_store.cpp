@@ -9,9 +9,11 @@
 namespace faultline::datasets {
 
 // GitHub's repository names ignore case (NVIDIA/cutlass is nvidia/cutlass), and they are ASCII, which is
-// what SQLite's NOCASE folds: every lookup of a name matches that way.
+// what SQLite's NOCASE folds: every lookup of a name matches that way. A store written before may hold one
+// repository under two spellings: the lookup takes the row spelled exactly as asked, else the older.
 std::optional<int64_t> find_repository(Database& db, const std::string& full_name) {
-  Statement s = db.prepare("SELECT id FROM repositories WHERE full_name = ? COLLATE NOCASE ORDER BY id");
+  Statement s = db.prepare(
+      "SELECT id FROM repositories WHERE full_name = ?1 COLLATE NOCASE ORDER BY full_name = ?1 DESC, id");
   s.bind_all(full_name);
   if (s.step()) return s.integer(0);
   return std::nullopt;
@@ -26,7 +28,7 @@ int64_t ensure_repository(Database& db, const std::string& full_name) {
 std::optional<int64_t> find_issue(Database& db, const std::string& repo, int64_t number) {
   Statement s = db.prepare(
       "SELECT i.id FROM issues i JOIN repositories r ON r.id = i.repository_id "
-      "WHERE r.full_name = ? COLLATE NOCASE AND i.number = ? ORDER BY r.id");
+      "WHERE r.full_name = ?1 COLLATE NOCASE AND i.number = ?2 ORDER BY r.full_name = ?1 DESC, r.id");
   s.bind_all(repo, number);
   if (s.step()) return s.integer(0);
   return std::nullopt;
@@ -43,9 +45,11 @@ UpsertResult upsert_issue(Database& db, const IssueRecord& issue) { return Issue
 IssueWriter::IssueWriter(Database& db)
     : db_(db),
       // A name the repository had before a rename is an alias of it: an old snapshot's records join it.
-      find_repository_(
-          db.prepare("SELECT id FROM repositories WHERE full_name = ? COLLATE NOCASE UNION ALL "
-                     "SELECT repository_id FROM repository_aliases WHERE name = ? COLLATE NOCASE")),
+      // Repositories before aliases, each as find_repository orders them.
+      find_repository_(db.prepare(
+          "SELECT id FROM (SELECT id, 0 AS alias, full_name = ?1 AS exact FROM repositories "
+          "WHERE full_name = ?1 COLLATE NOCASE UNION ALL SELECT repository_id, 1, name = ?1 "
+          "FROM repository_aliases WHERE name = ?1 COLLATE NOCASE) ORDER BY alias, exact DESC, id")),
       insert_repository_(db.prepare("INSERT INTO repositories(full_name) VALUES (?)")),
       find_issue_(db.prepare("SELECT id FROM issues WHERE repository_id = ? AND number = ?")),
       // A record without a scope decision (a mined one) keeps the decision and reason a person recorded.
@@ -62,7 +66,7 @@ IssueWriter::IssueWriter(Database& db)
 
 int64_t IssueWriter::repository_id(const std::string& full_name) {
   if (auto known = repositories_.find(full_name); known != repositories_.end()) return known->second;
-  find_repository_.bind_all(full_name, full_name);
+  find_repository_.bind_all(full_name);
   std::optional<int64_t> id;
   if (find_repository_.step()) id = find_repository_.integer(0);
   find_repository_.reset();

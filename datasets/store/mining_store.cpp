@@ -68,18 +68,11 @@ void raise_high_water(Database& db, int64_t repository_id, const std::string& li
 void rename_repository(Database& db, const std::string& old_name, const std::string& new_name) {
   if (old_name == new_name) return;
   auto old_id = find_repository(db, old_name);
-  if (common::same_repository_name(old_name, new_name)) {
-    // The same name spelled as GitHub spells it: the row takes that spelling (or is stored under it, as
-    // a rename stores the new name), and needs no alias: every lookup ignores case.
-    if (old_id) {
-      db.prepare("UPDATE repositories SET full_name = ? WHERE id = ?").bind_all(new_name, *old_id).run();
-    } else {
-      ensure_repository(db, new_name);
-    }
-    return;
-  }
   auto new_id = find_repository(db, new_name);
-  if (old_id && new_id) {
+  // Names that differ only in case are one name (every lookup ignores case), so both lookups find the same
+  // row, unless a store written before holds one spelling in each of two rows.
+  const bool same_name = common::same_repository_name(old_name, new_name);
+  if (old_id && new_id && (!same_name || *old_id != *new_id)) {
     throw Error("repository " + old_name + " was renamed to " + new_name +
                 ", which is already in the store separately");
   }
@@ -87,6 +80,7 @@ void rename_repository(Database& db, const std::string& old_name, const std::str
     db.prepare("UPDATE repositories SET full_name = ? WHERE id = ?").bind_all(new_name, *old_id).run();
   }
   int64_t id = ensure_repository(db, new_name);
+  if (same_name) return;  // GitHub's spelling of the same name: no alias needed
   db.prepare("UPDATE repositories SET previous_name = ? WHERE id = ?").bind_all(old_name, id).run();
   db.prepare("INSERT OR REPLACE INTO repository_aliases(name, repository_id) VALUES (?,?)")
       .bind_all(old_name, id)
@@ -97,10 +91,11 @@ void rename_repository(Database& db, const std::string& old_name, const std::str
 
 std::optional<std::string> current_repository_name(Database& db, const std::string& name) {
   Statement s = db.prepare(
-      "SELECT full_name FROM repositories WHERE full_name = ? COLLATE NOCASE UNION ALL "
-      "SELECT r.full_name FROM repository_aliases a JOIN repositories r ON r.id = a.repository_id "
-      "WHERE a.name = ? COLLATE NOCASE");
-  s.bind_all(name, name);
+      "SELECT full_name FROM (SELECT full_name, 0 AS alias, full_name = ?1 AS exact, id FROM repositories "
+      "WHERE full_name = ?1 COLLATE NOCASE UNION ALL SELECT r.full_name, 1, a.name = ?1, r.id "
+      "FROM repository_aliases a JOIN repositories r ON r.id = a.repository_id "
+      "WHERE a.name = ?1 COLLATE NOCASE) ORDER BY alias, exact DESC, id");
+  s.bind_all(name);
   if (!s.step()) return std::nullopt;
   return s.text(0);
 }

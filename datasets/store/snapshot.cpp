@@ -86,12 +86,13 @@ IssueRecord parse_record(const std::string& json_line, const std::string& where)
 }
 
 void read_snapshot(const std::string& path, const std::function<void(IssueRecord&&)>& record) {
-  std::set<std::string> seen;  // keys only: a few dozen bytes per issue
+  std::set<std::string> seen;  // keys only, the name folded (one repository in any case): a few dozen bytes
   common::for_each_line(path, [&](const std::string& line, int number) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) return;
     std::string where = path + ":" + std::to_string(number);
     IssueRecord r = parse_record(line, where);
-    if (!seen.insert(r.key()).second) throw Error(where + ": " + r.key() + " appears twice in the file");
+    if (!seen.insert(common::folded_repository_name(r.key())).second)
+      throw Error(where + ": " + r.key() + " appears twice in the file");
     record(std::move(r));
   });
   if (seen.empty()) throw Error(path + ": no records (the file has no line that is not blank)");

@@ -61,6 +61,8 @@ TEST(RepositoryName, NamesThatDifferOnlyInCaseAreTheSameRepository) {
   EXPECT_TRUE(same_repository_name("NVIDIA/cutlass", "nvidia/CUTLASS"));
   EXPECT_TRUE(same_repository_name("a-b/c.d_e", "A-B/C.D_E"));
   EXPECT_FALSE(same_repository_name("NVIDIA/cutlass", "NVIDIA/cutlas"));
+  EXPECT_FALSE(same_repository_name("NVIDIA/cutlass", "NVIDIA/cutlasz"));
+  EXPECT_EQ(faultline::common::folded_repository_name("NVIDIA/CuTlass-2.x#7"), "nvidia/cutlass-2.x#7");
   EXPECT_FALSE(same_repository_name("NVIDIA/cutlass", "NVIDIA/cutlass2"));
   // Only A-Z fold: '@' (0x40) and '`' (0x60) are 0x20 apart as 'A' and 'a' are, but not one letter.
   EXPECT_FALSE(same_repository_name("a/b@", "a/b`"));

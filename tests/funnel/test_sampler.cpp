@@ -104,6 +104,16 @@ TEST(Replacement, TieOnDistanceGoesToTheEarlierCreatedIssue) {
   EXPECT_EQ(replace_in_sample(db, "t", "a/b", 3, "x").replacement_key, "a/b#2");
 }
 
+// A repository named in another case is the stored one (lookups ignore case, as GitHub's names do): its
+// candidates are found, and the keys name it as stored.
+TEST(Replacement, TheRepositoryMayBeNamedInAnotherCase) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("r.db"));
+  fill(db);
+  replace_sample(db, "t", {{*find_issue(db, "a/b", 3), "sampled", "draw", {}, {}, 1}});
+  EXPECT_EQ(replace_in_sample(db, "t", "A/B", 3, "x").replacement_key, "a/b#2");
+}
+
 namespace {
 
 // Three strata of 5, 3 and 1 closed candidates, plus an open issue in each that must never be drawn.

@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "common/error.hpp"
 #include "datasets/store/database.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/mining_store.hpp"
@@ -208,6 +209,7 @@ TEST(IssueUpsert, ANameSpelledInAnotherCaseIsTheSameRepository) {
   again.number = 2;
   EXPECT_TRUE(upsert_issue(db, again).inserted);
   EXPECT_EQ(repositories(), 1);
+  ASSERT_TRUE(find_repository(db, "NVIDIA/CUTLASS"));
   EXPECT_EQ(find_repository(db, "NVIDIA/CUTLASS"), find_repository(db, "nvidia/cutlass"));
   EXPECT_TRUE(find_issue(db, "Nvidia/Cutlass", 2));
   for (const IssueRecord& stored : load_issues(db)) EXPECT_EQ(stored.repo, "nvidia/cutlass") << stored.number;
@@ -234,4 +236,31 @@ TEST(IssueUpsert, ANameSpelledInAnotherCaseIsTheSameRepository) {
   rename_repository(db, "triton-lang/triton", "Triton-Lang/Triton");
   EXPECT_EQ(current_repository_name(db, "triton-lang/triton"), "Triton-Lang/Triton");
   EXPECT_EQ(repositories(), 2);
+  Statement previous = db.prepare("SELECT previous_name IS NULL FROM repositories WHERE full_name = ?");
+  previous.bind_all("Triton-Lang/Triton");
+  ASSERT_TRUE(previous.step());
+  EXPECT_EQ(previous.integer(0), 1);
+  Statement left = db.prepare("SELECT COUNT(*) FROM repository_aliases");
+  left.step();
+  EXPECT_EQ(left.integer(0), 1);  // the real rename's alone
+}
+
+// A store written before names were matched in any case may hold one repository under two spellings in two
+// rows: a lookup takes the row spelled as asked, else the older, and a rename between the two spellings is
+// refused, as a rename onto a repository stored separately always was.
+TEST(IssueUpsert, AStoreHoldingTwoSpellingsInTwoRowsLooksUpTheExactOneElseTheOlder) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("two.db"));
+  db.exec("INSERT INTO repositories(id, full_name) VALUES (1, 'nvidia/cutlass'), (2, 'NVIDIA/cutlass')");
+  EXPECT_EQ(find_repository(db, "NVIDIA/cutlass"), 2);
+  EXPECT_EQ(find_repository(db, "nvidia/cutlass"), 1);
+  EXPECT_EQ(find_repository(db, "Nvidia/Cutlass"), 1);
+  EXPECT_EQ(current_repository_name(db, "NVIDIA/cutlass"), "NVIDIA/cutlass");
+  EXPECT_EQ(current_repository_name(db, "Nvidia/Cutlass"), "nvidia/cutlass");
+  upsert_issue(db, closed("NVIDIA/cutlass", 1, "t"));
+  upsert_issue(db, closed("nvidia/cutlass", 2, "t"));
+  EXPECT_EQ(find_issue(db, "NVIDIA/cutlass", 1), find_issue(db, "nvidia/CUTLASS", 1));
+  for (const IssueRecord& stored : load_issues(db))
+    EXPECT_EQ(stored.repo, stored.number == 1 ? "NVIDIA/cutlass" : "nvidia/cutlass");
+  EXPECT_THROW(rename_repository(db, "nvidia/cutlass", "NVIDIA/cutlass"), faultline::Error);
 }

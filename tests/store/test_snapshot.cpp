@@ -124,6 +124,18 @@ TEST(Snapshot, DuplicateIssueInOneFileIsRejected) {
     EXPECT_NE(std::string(e.what()).find("d.jsonl:2: flashinfer-ai/flashinfer#258 appears twice"),
               std::string::npos);
   }
+  // The repository in another case is the same repository (GitHub's names ignore case).
+  std::string other_case = kRecord;
+  other_case.replace(other_case.find("flashinfer-ai/flashinfer"), 24, "FlashInfer-AI/FlashInfer");
+  path = dir.write("e.jsonl", std::string(kRecord) + "\n" + other_case + "\n");
+  try {
+    read_snapshot(path);
+    FAIL();
+  } catch (const faultline::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("e.jsonl:2: FlashInfer-AI/FlashInfer#258 appears twice"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(Snapshot, BundledCorpusImportsCompletely) {
