@@ -19,6 +19,17 @@ std::optional<int64_t> find_repository(Database& db, const std::string& full_nam
   return std::nullopt;
 }
 
+std::optional<int64_t> find_known_repository(Database& db, const std::string& name) {
+  // Repositories before aliases, each as find_repository orders them.
+  Statement s = db.prepare(
+      "SELECT id FROM (SELECT id, 0 AS alias, full_name = ?1 AS exact FROM repositories "
+      "WHERE full_name = ?1 COLLATE NOCASE UNION ALL SELECT repository_id, 1, name = ?1 "
+      "FROM repository_aliases WHERE name = ?1 COLLATE NOCASE) ORDER BY alias, exact DESC, id");
+  s.bind_all(name);
+  if (s.step()) return s.integer(0);
+  return std::nullopt;
+}
+
 int64_t ensure_repository(Database& db, const std::string& full_name) {
   if (auto id = find_repository(db, full_name)) return *id;
   db.prepare("INSERT INTO repositories(full_name) VALUES (?)").bind_all(full_name).run();
@@ -44,12 +55,6 @@ UpsertResult upsert_issue(Database& db, const IssueRecord& issue) { return Issue
 
 IssueWriter::IssueWriter(Database& db)
     : db_(db),
-      // A name the repository had before a rename is an alias of it: an old snapshot's records join it.
-      // Repositories before aliases, each as find_repository orders them.
-      find_repository_(db.prepare(
-          "SELECT id FROM (SELECT id, 0 AS alias, full_name = ?1 AS exact FROM repositories "
-          "WHERE full_name = ?1 COLLATE NOCASE UNION ALL SELECT repository_id, 1, name = ?1 "
-          "FROM repository_aliases WHERE name = ?1 COLLATE NOCASE) ORDER BY alias, exact DESC, id")),
       insert_repository_(db.prepare("INSERT INTO repositories(full_name) VALUES (?)")),
       find_issue_(db.prepare("SELECT id FROM issues WHERE repository_id = ? AND number = ?")),
       // A record without a scope decision (a mined one) keeps the decision and reason a person recorded.
@@ -66,10 +71,9 @@ IssueWriter::IssueWriter(Database& db)
 
 int64_t IssueWriter::repository_id(const std::string& full_name) {
   if (auto known = repositories_.find(full_name); known != repositories_.end()) return known->second;
-  find_repository_.bind_all(full_name);
-  std::optional<int64_t> id;
-  if (find_repository_.step()) id = find_repository_.integer(0);
-  find_repository_.reset();
+  // A name the repository had before a rename is an alias of it: an old snapshot's records join it. Looked
+  // up once per name (remembered below), so the statement is prepared then.
+  std::optional<int64_t> id = find_known_repository(db_, full_name);
   if (!id) {
     insert_repository_.bind_all(full_name).run();
     id = db_.last_insert_id();

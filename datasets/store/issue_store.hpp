@@ -14,6 +14,8 @@ namespace faultline::datasets {
 
 int64_t ensure_repository(Database& db, const std::string& full_name);
 std::optional<int64_t> find_repository(Database& db, const std::string& full_name);
+// The repository stored under `name` or renamed from it (an alias: rename_repository), in any case.
+std::optional<int64_t> find_known_repository(Database& db, const std::string& name);
 
 // Inserts or updates by (repo, number); replaces the issue's labels. Returns the row id and whether it was
 // new. A record under a name its repository had before a rename (an alias: rename_repository) is stored
@@ -35,8 +37,7 @@ class IssueWriter {
   int64_t repository_id(const std::string& full_name);
 
   Database& db_;
-  Statement find_repository_, insert_repository_, find_issue_, update_issue_, insert_issue_, clear_labels_,
-      add_label_;
+  Statement insert_repository_, find_issue_, update_issue_, insert_issue_, clear_labels_, add_label_;
   std::unordered_map<std::string, int64_t> repositories_;
 };
 

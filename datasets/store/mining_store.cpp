@@ -90,13 +90,11 @@ void rename_repository(Database& db, const std::string& old_name, const std::str
 }
 
 std::optional<std::string> current_repository_name(Database& db, const std::string& name) {
-  Statement s = db.prepare(
-      "SELECT full_name FROM (SELECT full_name, 0 AS alias, full_name = ?1 AS exact, id FROM repositories "
-      "WHERE full_name = ?1 COLLATE NOCASE UNION ALL SELECT r.full_name, 1, a.name = ?1, r.id "
-      "FROM repository_aliases a JOIN repositories r ON r.id = a.repository_id "
-      "WHERE a.name = ?1 COLLATE NOCASE) ORDER BY alias, exact DESC, id");
-  s.bind_all(name);
-  if (!s.step()) return std::nullopt;
+  const std::optional<int64_t> id = find_known_repository(db, name);
+  if (!id) return std::nullopt;
+  Statement s = db.prepare("SELECT full_name FROM repositories WHERE id = ?");
+  s.bind_all(*id);
+  s.step();
   return s.text(0);
 }
 
