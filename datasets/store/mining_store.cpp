@@ -82,9 +82,10 @@ void rename_repository(Database& db, const std::string& old_name, const std::str
   int64_t id = ensure_repository(db, new_name);
   if (same_name) return;  // GitHub's spelling of the same name: no alias needed
   db.prepare("UPDATE repositories SET previous_name = ? WHERE id = ?").bind_all(old_name, id).run();
-  db.prepare("INSERT OR REPLACE INTO repository_aliases(name, repository_id) VALUES (?,?)")
-      .bind_all(old_name, id)
-      .run();
+  // The old name is now this repository's, in every spelling: the alias table's key is case-sensitive, so
+  // an alias of another repository spelled in another case goes first.
+  db.prepare("DELETE FROM repository_aliases WHERE name = ? COLLATE NOCASE").bind_all(old_name).run();
+  db.prepare("INSERT INTO repository_aliases(name, repository_id) VALUES (?,?)").bind_all(old_name, id).run();
   // The new name may have been an alias of this repository before (a rename back).
   db.prepare("DELETE FROM repository_aliases WHERE name = ? COLLATE NOCASE").bind_all(new_name).run();
 }

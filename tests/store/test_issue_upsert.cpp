@@ -245,6 +245,24 @@ TEST(IssueUpsert, ANameSpelledInAnotherCaseIsTheSameRepository) {
   EXPECT_EQ(left.integer(0), 1);  // the real rename's alone
 }
 
+// A name GitHub gave up can be taken by another repository, in any case: the name leads to whichever took
+// it last, as GitHub's redirects do, and is one alias whatever its spelling.
+TEST(IssueUpsert, AFormerNameTakenInAnotherCaseIsOneAliasOfTheRepositoryThatTookItLast) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("a.db"));
+  upsert_issue(db, closed("o/old", 1, "t"));
+  rename_repository(db, "o/old", "o/new");  // o/old is an alias of o/new
+  upsert_issue(db, closed("p/other", 1, "t"));
+  rename_repository(db, "O/OLD", "p/other");  // p/other is now reached under O/OLD
+  Statement aliases = db.prepare("SELECT name, repository_id FROM repository_aliases");
+  ASSERT_TRUE(aliases.step());
+  EXPECT_EQ(aliases.text(0), "O/OLD");
+  EXPECT_EQ(aliases.integer(1), find_repository(db, "p/other"));
+  EXPECT_FALSE(aliases.step());
+  EXPECT_EQ(current_repository_name(db, "o/old"), "p/other");
+  EXPECT_EQ(current_repository_name(db, "o/new"), "o/new");
+}
+
 // A store written before names were matched in any case may hold one repository under two spellings in two
 // rows: a lookup takes the row spelled as asked, else the older, and a rename between the two spellings is
 // refused, as a rename onto a repository stored separately always was.
