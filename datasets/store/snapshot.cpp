@@ -1,5 +1,6 @@
 #include "datasets/store/snapshot.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -9,6 +10,7 @@
 #include "common/issue_url.hpp"
 #include "common/json_fields.hpp"
 #include "common/repository_name.hpp"
+#include "common/strict_json.hpp"
 #include "common/text_file.hpp"
 #include "datasets/store/issue_store.hpp"
 
@@ -43,12 +45,7 @@ std::string timestamp(const json& record, const char* field, const std::string& 
 }  // namespace
 
 IssueRecord parse_record(const std::string& json_line, const std::string& where) {
-  json record;
-  try {
-    record = json::parse(json_line);
-  } catch (const json::parse_error& e) {
-    throw Error(where + ": not valid JSON (" + e.what() + ")");
-  }
+  const json record = common::parse_json_strictly(json_line, where);
   if (!record.is_object()) throw Error(where + ": a record must be a JSON object");
   IssueRecord r;
   r.repo = common::json_string(record, "repo", where);
@@ -70,6 +67,10 @@ IssueRecord parse_record(const std::string& json_line, const std::string& where)
   }
   r.created = timestamp(record, "created", where);
   r.updated = timestamp(record, "updated", where);
+  // Compared over the shorter's length: a day and a moment of that day are in order either way.
+  const size_t compared = std::min(r.created.size(), r.updated.size());
+  if (r.updated.compare(0, compared, r.created, 0, compared) < 0)
+    throw Error(where + ": updated '" + r.updated + "' is before created '" + r.created + "'");
   r.labels = string_list(record, "labels", where);
   r.title = common::json_string(record, "title", where);
   r.body = common::json_optional_string(record, "body", where);

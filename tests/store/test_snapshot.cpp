@@ -114,6 +114,36 @@ TEST(Snapshot, AUrlMustBeTheIssuesPageAndTimesADateOrAUtcTime) {
   EXPECT_EQ(parse_record(base + "}", "f").url, "https://github.com/a/b/issues/3");
 }
 
+TEST(Snapshot, AnUpdateBeforeTheIssueWasCreatedIsRefused) {
+  const std::string base = R"({"repo":"a/b","number":3,"state":"closed","title":"t")";
+  auto with = [&](const std::string& fields) { return expect_error(base + "," + fields + "}"); };
+  EXPECT_EQ(with(R"("created":"2024-05-30T10:00:00Z","updated":"2024-05-30T10:00:00Z")"), "");
+  EXPECT_EQ(with(R"("created":"2024-05-30T10:00:00Z","updated":"2024-05-30")"), "");  // that day: in order
+  EXPECT_EQ(with(R"("created":"2024-05-30","updated":"2024-05-30T00:00:00Z")"), "");
+  EXPECT_EQ(with(R"("updated":"1999-01-01")"), "");  // nothing to compare with
+  EXPECT_EQ(with(R"("created":"2024-05-30T10:00:00Z","updated":"2024-05-30T09:59:59Z")"),
+            "f.jsonl:7: updated '2024-05-30T09:59:59Z' is before created '2024-05-30T10:00:00Z'");
+  EXPECT_EQ(with(R"("created":"2024-05-30T10:00:00Z","updated":"2024-05-29")"),
+            "f.jsonl:7: updated '2024-05-29' is before created '2024-05-30T10:00:00Z'");
+}
+
+// Readers disagree on which of two values of one key counts: such a record is refused, at any depth.
+TEST(Snapshot, AKeyTwiceInOneObjectIsRefused) {
+  EXPECT_EQ(expect_error(R"({"repo":"a/b","number":3,"state":"closed","title":"t","body":"b"})"), "");
+  EXPECT_EQ(expect_error(R"({"repo":"a/b","number":3,"state":"closed","title":"shown","title":"read"})"),
+            "f.jsonl:7: the key 'title' appears twice in one object");
+  // The same key in two objects is no repeat; inside one nested object it is.
+  EXPECT_EQ(expect_error(R"({"repo":"a/b","number":3,"state":"closed","title":"t","x":[{"k":1},{"k":2}]})"),
+            "");
+  EXPECT_EQ(expect_error(R"({"repo":"a/b","number":3,"state":"closed","title":"t","x":{"k":1,"k":2}})"),
+            "f.jsonl:7: the key 'k' appears twice in one object");
+  // A long key is cut in the message.
+  const std::string key(1000, 'k');
+  EXPECT_EQ(expect_error(R"({"repo":"a/b","number":3,"state":"closed","title":"t",")" + key + R"(":1,")" +
+                         key + R"(":2})"),
+            "f.jsonl:7: the key '" + std::string(80, 'k') + "...' appears twice in one object");
+}
+
 TEST(Snapshot, DuplicateIssueInOneFileIsRejected) {
   faultline::testing::TempDir dir;
   std::string path = dir.write("d.jsonl", std::string(kRecord) + "\n" + kRecord + "\n");
