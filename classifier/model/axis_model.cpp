@@ -26,6 +26,16 @@ AxisTraining AxisTraining::standard() {
   return t;
 }
 
+std::vector<ClassDescription> description_rows(const std::vector<ClassDescription>& descriptions,
+                                               const std::vector<std::string>& classes, int copies) {
+  std::vector<ClassDescription> once, rows;
+  for (const auto& d : descriptions) {
+    if (std::find(classes.begin(), classes.end(), d.label) != classes.end()) once.push_back(d);
+  }
+  for (int copy = 0; copy < copies; ++copy) rows.insert(rows.end(), once.begin(), once.end());
+  return rows;
+}
+
 std::vector<int> stratified_folds(const std::vector<std::string>& labels, int folds, uint64_t seed) {
   std::map<std::string, std::vector<size_t>> by_label;
   for (size_t i = 0; i < labels.size(); ++i) by_label[labels[i]].push_back(i);
@@ -262,21 +272,17 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
     skipped.push_back(model::skipped_tokens(training.fasttext_reading, e.discussion_again));
   }
   std::vector<int> fold = stratified_folds(labels, training.folds, training.seed);
-  // The descriptions of the labeled classes as the fastText fits read them: each one once, in order, and
-  // that `description_copies` times.
-  std::vector<ClassDescription> described_once, description_rows;
-  for (const auto& d : training.class_descriptions) {
-    if (std::find(labels.begin(), labels.end(), d.label) == labels.end()) continue;
-    described_once.push_back({d.label, fasttext_document(d.document, {}, training.fasttext_reading)});
-  }
-  for (int copy = 0; copy < training.description_copies; ++copy)
-    description_rows.insert(description_rows.end(), described_once.begin(), described_once.end());
+  // The descriptions of the labeled classes, as the fastText fits read them.
+  std::vector<ClassDescription> descriptions =
+      description_rows(training.class_descriptions, labels, training.description_copies);
+  for (auto& d : descriptions) d.document = fasttext_document(d.document, {}, training.fasttext_reading);
 
   AxisModel m;
   m.axis_ = axis;
   m.reading_ = training.fasttext_reading;
   m.description_copies_ = training.description_copies;
-  for (const auto& d : described_once) m.described_classes_.push_back(d.label);
+  for (const auto& d : description_rows(training.class_descriptions, labels, 1))
+    m.described_classes_.push_back(d.label);
   m.majority_ = majority_label(examples);
   m.classes_ = classes_of(labels);
   std::vector<size_t> gold;
@@ -314,7 +320,7 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
     }
     size_t g = task / (folds + 1), f = task % (folds + 1);
     models[task] =
-        fit(fasttext_documents, labels, f == folds ? all : train_rows[f], training.grid[g], description_rows);
+        fit(fasttext_documents, labels, f == folds ? all : train_rows[f], training.grid[g], descriptions);
   });
 
   // The evidence of every example from models that never saw it: fastText, neighbours and priors of its

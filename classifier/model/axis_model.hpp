@@ -56,6 +56,11 @@ struct ClassDescription {
   std::string document;
 };
 
+// What a fastText fit of an axis's classes reads after its examples: each description whose class is
+// among `classes`, once and in order, and that `copies` times.
+std::vector<ClassDescription> description_rows(const std::vector<ClassDescription>& descriptions,
+                                               const std::vector<std::string>& classes, int copies);
+
 struct AxisTraining {
   std::vector<FastTextParams> grid;  // candidate fastText settings
   std::vector<double> rule_weights{0.0, 0.5, 1.0, 2.0, 3.0, 4.0, 6.0};

@@ -272,15 +272,12 @@ void bench_training(const testing::TempDir& dir, const std::string& db, const st
     // how many times).
     const json record = json::parse(std::ifstream(model_dir + "/root_cause.json"));
     const auto described = record.at("fasttext_described_classes").get<std::vector<std::string>>();
-    const auto descriptions = model::root_cause_descriptions(rules);
-    for (int copy = 0; copy < record.at("fasttext_description_copies").get<int>(); ++copy) {
-      for (const auto& d : descriptions) {
-        if (std::find(described.begin(), described.end(), d.label) == described.end()) continue;
-        model::IssueFeatures features;
-        features.document = d.document;
-        inputs["root_cause"] << "__label__" << d.label << ' '
-                             << fasttext_document_of(model_dir, "root_cause", features) << '\n';
-      }
+    for (const auto& d : model::description_rows(model::root_cause_descriptions(rules), described,
+                                                 record.at("fasttext_description_copies").get<int>())) {
+      model::IssueFeatures features;
+      features.document = d.document;
+      inputs["root_cause"] << "__label__" << d.label << ' '
+                           << fasttext_document_of(model_dir, "root_cause", features) << '\n';
     }
   }
   if (inputs.count("scope")) {

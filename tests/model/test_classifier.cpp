@@ -556,6 +556,17 @@ TEST(AxisModel, TheGroupModelIsSavedReadBackAndNeeded) {
             model.predict(first, {}).at("concurrency_error"));
 }
 
+// Hand-worked: of the descriptions a, b, c, those of the classes c and a, in the descriptions' order, twice.
+TEST(AxisModel, DescriptionRowsAreTheLabeledClassesDescriptionsInOrderCopiesTimes) {
+  const std::vector<ClassDescription> descriptions{{"a", "da"}, {"b", "db"}, {"c", "dc"}};
+  std::string rows;
+  for (const auto& d : description_rows(descriptions, {"c", "a", "c"}, 2))
+    rows += d.label + "=" + d.document + " ";
+  EXPECT_EQ(rows, "a=da c=dc a=da c=dc ");
+  EXPECT_TRUE(description_rows(descriptions, {"c", "a"}, 0).empty());
+  EXPECT_TRUE(description_rows(descriptions, {"z"}, 3).empty());
+}
+
 // Words found only in a class's description: a fastText model that read the description knows them and
 // takes them for that class; one that did not (no descriptions, or no copies) knows none of them, so it
 // says of them what it says of an empty document. A description of a class without labeled examples is
