@@ -25,8 +25,8 @@ struct CaseReproducer {
 };
 
 struct Case {
-  std::string issue;  // owner/name#number
-  std::string repo;
+  std::string issue;  // owner/name#number, as stored
+  std::string repo;   // a study repository under the study's spelling, whatever the case it is stored in
   int64_t number = 0;
   std::string url;
   std::string title;
