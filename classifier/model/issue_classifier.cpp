@@ -9,6 +9,7 @@
 #include "common/error.hpp"
 #include "common/fnv1a.hpp"
 #include "common/largest_entry.hpp"
+#include "common/repository_name.hpp"
 #include "common/text_file.hpp"
 #include "taxonomy/builtin_data.hpp"
 #include "taxonomy/taxonomy.hpp"
@@ -37,8 +38,9 @@ IssueFeatures extract_features(const RuleSet& rules, const datasets::IssueRecord
   for (const auto& line : issue.error_lines) append(line);
   const bool discussion_opens_in_code = in_code;
   const std::string discussion_in_report = normalize_for_fasttext(issue.discussion, in_code);
-  // The repository is a strong prior (a Triton report is more often a compiler problem), so it is a token.
-  f.document = "__repo_" + issue.repo + " " + report;
+  // The repository is a strong prior (a Triton report is more often a compiler problem), so it is a token:
+  // its name folded to one case, as GitHub's names ignore case.
+  f.document = "__repo_" + common::folded_repository_name(issue.repo) + " " + report;
   if (!report.empty() && !discussion_in_report.empty()) f.document += ' ';
   f.document += discussion_in_report;
   // The discussion says what the cause was and what fixed it: its words count twice, for the root cause's

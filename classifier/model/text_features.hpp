@@ -14,8 +14,9 @@ namespace faultline::model {
 // 1: the first generation; 2: the discussion twice, Snowball stems, leading underscores dropped; 3: no
 // environment section; 4: the symptom's fastText model reads the discussion once (IssueFeatures::
 // discussion_again; the documents are as in 3, what a model reads of them is not); 5: fields are read up
-// to kBytesReadPerField bytes (the documents of issues within it are as in 4).
-constexpr int kTextFeaturesVersion = 5;
+// to kBytesReadPerField bytes (the documents of issues within it are as in 4); 6: the repository token in
+// lower case.
+constexpr int kTextFeaturesVersion = 6;
 
 // GitHub keeps an issue's body and each of its comments within 65,536 characters. The classifier reads at
 // most 65,536 bytes (as many characters of ASCII text, fewer of other scripts) of the title, the body, the

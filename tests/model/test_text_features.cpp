@@ -3,10 +3,11 @@
 // a0aaca3, verbatim but for names), a second implementation to compare against, with what was added since
 // written out apart: leading underscores dropped, words stemmed (english_stem, tested on its own against
 // Snowball's references), the discussion read twice and the environment section left out of the document
-// (the rules still read it).
+// (the rules still read it), and the repository token folded to lower case.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -103,8 +104,9 @@ std::vector<datasets::IssueRecord> bundled_issues() {
 std::string reference_document(const datasets::IssueRecord& issue, const RuleSet& rules) {
   datasets::IssueRecord without_env = issue;
   without_env.env.clear();
-  std::string expected =
-      "__repo_" + issue.repo + " " + reference_normalize(reference_document_text(without_env));
+  std::string repo = issue.repo;  // the token folds the name to lower case (names are ASCII)
+  for (char& c : repo) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string expected = "__repo_" + repo + " " + reference_normalize(reference_document_text(without_env));
   if (std::string alone = reference_normalize(issue.discussion); !alone.empty()) expected += " " + alone;
   for (int i : rules.fired(reference_document_text(issue))) expected += " __rule_" + rules.rules()[i].id;
   return expected;
@@ -341,6 +343,16 @@ TEST(TextFeatures, NormalisationMatchesTheReferenceAtTheEdgesOfItsTokenRules) {
                                  "CUDA_ERROR_ILLEGAL_ADDRESS at 0x7ffd12 in /src/ops.cu:57."}) {
     EXPECT_EQ(normalize_for_fasttext(text), reference_normalize(text)) << "'" << text << "'";
   }
+}
+
+TEST(TextFeatures, TheRepositoryTokenIsTheSameInEveryCase) {
+  // GitHub's names ignore case: a record under another spelling keeps the repository's prior.
+  datasets::IssueRecord issue;
+  issue.repo = "NVIDIA/Cutlass";
+  issue.body = "quux fails";
+  EXPECT_EQ(extract_features(RuleSet::builtin(), issue).document, "__repo_nvidia/cutlass quux fail");
+  issue.repo = "nvidia/cutlass";
+  EXPECT_EQ(extract_features(RuleSet::builtin(), issue).document, "__repo_nvidia/cutlass quux fail");
 }
 
 }  // namespace
