@@ -8,30 +8,66 @@
 
 namespace faultline::common {
 
-nlohmann::json parse_json_strictly(const std::string& text, const std::string& where) {
-  using nlohmann::json;
-  std::vector<std::set<std::string>> keys;  // of each object being read, innermost last
-  std::string repeated;
-  auto check = [&](int, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::object_start) keys.emplace_back();
-    if (event == json::parse_event_t::object_end) keys.pop_back();
-    if (event == json::parse_event_t::key && !keys.back().insert(parsed.get<std::string>()).second &&
-        repeated.empty())
-      repeated = parsed.get<std::string>();
+namespace {
+
+using nlohmann::json;
+
+// A first reading of the text that builds nothing: it checks the keys of each object and keeps the first
+// error. (nlohmann's parse with a callback would do the same while building, but it rescans a parent's
+// members each time an object within it ends: quadratic in a record holding many small objects.)
+class KeyChecker : public nlohmann::json_sax<json> {
+ public:
+  std::string repeated;  // the first key found twice in one object
+  std::string error;     // why the text is not JSON
+
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override {
+    keys_.emplace_back();
     return true;
-  };
-  json parsed;
+  }
+  bool key(string_t& key) override {
+    if (keys_.back().insert(key).second) return true;
+    repeated = key;
+    return false;  // stops the reading
+  }
+  bool end_object() override {
+    keys_.pop_back();
+    return true;
+  }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
+    error = e.what();
+    return false;
+  }
+
+ private:
+  std::vector<std::set<std::string>> keys_;  // of each object being read, innermost last
+};
+
+}  // namespace
+
+json parse_json_strictly(const std::string& text, const std::string& where) {
+  KeyChecker checker;
+  json::sax_parse(text, &checker);
+  if (!checker.error.empty()) throw Error(where + ": not valid JSON (" + checker.error + ")");
+  if (!checker.repeated.empty()) {
+    constexpr size_t kShown = 80;  // of a key that may be as long as the line
+    const std::string& key = checker.repeated;
+    throw Error(where + ": the key '" + one_line(key.size() > kShown ? key.substr(0, kShown) + "..." : key) +
+                "' appears twice in one object");
+  }
   try {
-    parsed = json::parse(text, check);
-  } catch (const json::parse_error& e) {
+    return json::parse(text);
+  } catch (const json::exception& e) {  // not expected once the first reading passed
     throw Error(where + ": not valid JSON (" + e.what() + ")");
   }
-  if (!repeated.empty()) {
-    constexpr size_t kShown = 80;  // of a key that may be as long as the line
-    const std::string shown = repeated.size() > kShown ? repeated.substr(0, kShown) + "..." : repeated;
-    throw Error(where + ": the key '" + one_line(shown) + "' appears twice in one object");
-  }
-  return parsed;
 }
 
 }  // namespace faultline::common
