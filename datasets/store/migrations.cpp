@@ -243,6 +243,14 @@ CREATE TABLE slurm_jobs (
   PRIMARY KEY (run_dir, array_name, job_id)
 );
 )sql",
+      // 11: a former name is one alias in any case, as GitHub's names ignore case. Of the aliases a store
+      // holds under one name in several spellings, the one written last stays (a rename writes its alias
+      // anew, so the highest rowid is the latest owner of the name).
+      R"sql(
+DELETE FROM repository_aliases
+  WHERE rowid NOT IN (SELECT MAX(rowid) FROM repository_aliases GROUP BY name COLLATE NOCASE);
+CREATE UNIQUE INDEX repository_aliases_name_in_any_case ON repository_aliases(name COLLATE NOCASE);
+)sql",
   };
   return steps;
 }

@@ -51,8 +51,9 @@ TEST(Migrations, UpgradesAnOlderSchemaInPlaceKeepingItsData) {
     ASSERT_EQ(old.user_version(), 1);
     // Written as that schema's code wrote it (today's code expects today's tables).
     old.exec("INSERT INTO repositories(full_name) VALUES ('NVIDIA/cutlass')");
-    old.exec("INSERT INTO issues(repository_id, number, url, state, title) VALUES (1, 1270, "
-             "'https://github.com/NVIDIA/cutlass/issues/1270', 'closed', 'TF32 result differs')");
+    old.exec(
+        "INSERT INTO issues(repository_id, number, url, state, title) VALUES (1, 1270, "
+        "'https://github.com/NVIDIA/cutlass/issues/1270', 'closed', 'TF32 result differs')");
     auto has = old.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name='final_labels'");
     has.step();
     EXPECT_EQ(has.integer(0), 0);
@@ -97,6 +98,26 @@ TEST(Migrations, SamplesOfAVersionEightStoreSurviveTheCensusMigration) {
                 std::to_string(id) + ", 'sampled', 'census', 0)");
   EXPECT_THROW(upgraded.exec("INSERT INTO samples(name, issue_id, status, origin, seed) VALUES ('d', " +
                              std::to_string(id) + ", 'sampled', 'guess', 0)"),
+               faultline::Error);
+}
+
+// A version-ten store may hold one former name as two aliases spelled in two cases, of two repositories:
+// the one written last stays, and no second spelling can be added.
+TEST(Migrations, AliasesOfOneNameInTwoCasesBecomeTheOneWrittenLast) {
+  faultline::testing::TempDir dir;
+  {
+    Database old(dir.file("store.db"), 10);
+    old.exec("INSERT INTO repositories(id, full_name) VALUES (1, 'o/new'), (2, 'p/other'), (3, 'q/r')");
+    old.exec(
+        "INSERT INTO repository_aliases(name, repository_id) VALUES ('O/OLD', 2), ('q/before', 3), "
+        "('o/old', 1)");
+  }
+  Database upgraded(dir.file("store.db"));
+  auto aliases = upgraded.prepare("SELECT name, repository_id FROM repository_aliases ORDER BY name");
+  std::vector<std::pair<std::string, int64_t>> kept;
+  while (aliases.step()) kept.emplace_back(aliases.text(0), aliases.integer(1));
+  EXPECT_EQ(kept, (std::vector<std::pair<std::string, int64_t>>{{"o/old", 1}, {"q/before", 3}}));
+  EXPECT_THROW(upgraded.exec("INSERT INTO repository_aliases(name, repository_id) VALUES ('O/Old', 2)"),
                faultline::Error);
 }
 
