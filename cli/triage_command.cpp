@@ -24,14 +24,16 @@ struct TriageOptions {
   std::string model_dir;
 };
 
-// The one record of `text`; a text of several lines that is no record is probably several (JSONL), which
-// --batch reads.
+// The one record of `text`. A text that is no record, whose first line is JSON of its own with more after
+// it, is probably several records (JSONL), which --batch reads; a record written over several lines is not.
 datasets::IssueRecord one_record(const std::string& text, const std::string& origin) {
   try {
     return datasets::parse_record(text, origin);
   } catch (const Error& e) {
-    const auto last = text.find_last_not_of(" \t\r\n");
-    if (last == std::string::npos || text.find('\n') >= last) throw;
+    const auto first_end = text.find('\n');
+    if (first_end == std::string::npos || text.find_first_not_of(" \t\r\n", first_end) == std::string::npos ||
+        !nlohmann::json::accept(text.substr(0, first_end)))
+      throw;
     throw Error(std::string(e.what()) + " (several records? triage a JSONL file with --batch FILE.jsonl)");
   }
 }

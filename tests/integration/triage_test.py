@@ -155,6 +155,11 @@ with tempfile.TemporaryDirectory() as tmp:
     one_line_error(db, ["triage", "--batch", "-"], 1, "--batch reads a JSONL file, not stdin")
     one_line_error(db, ["triage", "-"], 1, "(several records? triage a JSONL file with --batch FILE.jsonl)",
                    stdin=json.dumps(records[0]) + "\n" + json.dumps(records[1]) + "\n")
+    # One record over several lines, refused for what it holds, gets no such hint.
+    pretty = dict(records[0], title=None)
+    one_line_error(db, ["triage", "-"], 1, "stdin: field 'title' must be a string, not null",
+                   stdin=json.dumps(pretty, indent=2) + "\n")
+    assert "several records" not in run(db, "triage", "-", stdin=json.dumps(pretty, indent=2)).stderr
     # A NUL, a newline or an escape in a refused repository name is written out: the message stays one line
     # and keeps its reason.
     for repo, shown in [("a\x00b/c", "a\\x00b/c"), ("foo\nbar/baz", "foo\\nbar/baz"), ("a/b\x1b[31mX", "a/b\\x1b[31mX")]:
