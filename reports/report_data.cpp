@@ -27,38 +27,6 @@ int result_rank(const datasets::SuiteResult& r) {
   return r.mode == "gpu" ? 3 : r.mode == "host" ? 2 : 1;
 }
 
-// The name each repository of the funnel is reported under. GitHub's names ignore case, so spellings that
-// differ only in case (a store written before lookups ignored case may hold both) are one repository: under
-// the study's spelling where it is one of the study's repositories, else under its first spelling in sorted
-// order.
-std::map<std::string, std::string> reported_repository_names(const std::vector<funnel::FunnelRow>& rows) {
-  std::map<std::string, std::string> by_folded;
-  for (const auto& r : taxonomy::Taxonomy::builtin().study().repositories)
-    by_folded.emplace(common::folded_repository_name(r.id), r.id);
-  for (const auto& r : rows) by_folded.emplace(common::folded_repository_name(r.repo), r.repo);  // sorted
-  std::map<std::string, std::string> out;
-  for (const auto& r : rows) out[r.repo] = by_folded.at(common::folded_repository_name(r.repo));
-  return out;
-}
-
-// The funnel's rows of one repository under several spellings, summed into one row under its reported name.
-std::vector<funnel::FunnelRow> rows_by_reported_name(const std::vector<funnel::FunnelRow>& rows,
-                                                     const std::map<std::string, std::string>& names) {
-  std::map<std::string, funnel::FunnelRow> merged;
-  for (const auto& r : rows) {
-    auto& m = merged[names.at(r.repo)];
-    m.repo = names.at(r.repo);
-    m.raw += r.raw;
-    m.candidates += r.candidates;
-    m.sampled += r.sampled;
-    m.excluded += r.excluded;
-    m.labeled += r.labeled;
-  }
-  std::vector<funnel::FunnelRow> out;
-  for (auto& [name, row] : merged) out.push_back(row);
-  return out;
-}
-
 }  // namespace
 
 bool names_issue(const std::string& url, const std::string& repo, int64_t number) {
@@ -100,8 +68,6 @@ ReportData load_report_data(datasets::Database& db, const ReportOptions& options
   ReportData data;
   data.issue_link_host = options.issue_link_host;
   data.funnel = funnel::compute_funnel(db, funnel::resolve_sample(db, options.sample_name));
-  const auto reported_names = reported_repository_names(data.funnel.rows);
-  data.funnel.rows = rows_by_reported_name(data.funnel.rows, reported_names);
   auto finals = datasets::load_final_labels(db);
   // Predictions, and the screening that admits them, are read only for a report that shows them: a whole
   // table of either is large.
@@ -118,12 +84,10 @@ ReportData load_report_data(datasets::Database& db, const ReportOptions& options
   // Headlines only (a report shows no bodies), a batch at a time; cases in the order of repository and
   // number.
   auto add_case = [&](const datasets::IssueRecord& issue) {
-    auto reported = reported_names.find(issue.repo);  // an issue stored after the funnel was read: as stored
-    Case c{issue.key(),  reported == reported_names.end() ? issue.repo : reported->second,
-           issue.number, issue.url,
-           issue.title,  "",
-           "",           "",
-           1.0,          {}};
+    // Under the name of its funnel row (as stored, for an issue stored after the funnel was read).
+    const auto row_name = data.funnel.row_names.find(issue.repo);
+    const std::string& repo = row_name == data.funnel.row_names.end() ? issue.repo : row_name->second;
+    Case c{issue.key(), repo, issue.number, issue.url, issue.title, "", "", "", 1.0, {}};
     if (auto f = finals.find(issue.id); f != finals.end()) {
       if (!data.funnel.final_issues.count(issue.id)) return;  // outside the sample: counted apart
       c.symptom = f->second.symptom;

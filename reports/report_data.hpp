@@ -26,7 +26,9 @@ struct CaseReproducer {
 
 struct Case {
   std::string issue;  // owner/name#number, as stored
-  std::string repo;   // a study repository under the study's spelling, whatever the case it is stored in
+  // In a report, the name of its funnel row (StudyFunnel::rows: a study repository under the study's
+  // spelling, whatever the case it is stored in); elsewhere as stored.
+  std::string repo;
   int64_t number = 0;
   std::string url;
   std::string title;

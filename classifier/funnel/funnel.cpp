@@ -7,9 +7,11 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "common/repository_name.hpp"
 #include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
+#include "taxonomy/taxonomy.hpp"
 
 namespace faultline::funnel {
 
@@ -30,7 +32,27 @@ std::string method_of(const std::vector<datasets::SampleEntry>& entries) {
   return std::string(census ? "census" : "draw") + (replaced ? "+replacement" : "");
 }
 
+// The name of the row of each stored spelling (StudyFunnel::rows).
+std::map<std::string, std::string> row_names_of(const std::set<std::string>& spellings) {
+  std::map<std::string, std::string> by_folded;
+  for (const auto& r : taxonomy::Taxonomy::builtin().study().repositories)
+    by_folded.emplace(common::folded_repository_name(r.id), r.id);
+  for (const auto& s : spellings) by_folded.emplace(common::folded_repository_name(s), s);  // sorted
+  std::map<std::string, std::string> out;
+  for (const auto& s : spellings) out[s] = by_folded.at(common::folded_repository_name(s));
+  return out;
+}
+
 }  // namespace
+
+FunnelRow& FunnelRow::operator+=(const FunnelRow& other) {
+  raw += other.raw;
+  candidates += other.candidates;
+  sampled += other.sampled;
+  excluded += other.excluded;
+  labeled += other.labeled;
+  return *this;
+}
 
 void require_sample_name(const std::string& name) {
   static const RE2 allowed("[A-Za-z0-9._-]{1,64}");
@@ -53,15 +75,23 @@ std::string resolve_sample(datasets::Database& db, const std::string& requested)
 StudyFunnel compute_funnel(datasets::Database& db, const std::string& sample_name) {
   StudyFunnel f;
   f.sample = sample_name;
-  std::map<std::string, FunnelRow> rows;
-  std::map<int64_t, std::string> repo_of;
+  std::map<int64_t, std::string> repo_of;  // by issue id: the name of its row
+  std::map<int64_t, std::string> spelling_of;
+  std::set<std::string> spellings, keys;
   datasets::for_each_issue_headline_batch(db, 2000, [&](std::vector<datasets::IssueRecord>& issues) {
     for (const auto& issue : issues) {
-      repo_of[issue.id] = issue.repo;
-      rows[issue.repo].repo = issue.repo;
-      ++rows[issue.repo].raw;
+      spelling_of[issue.id] = issue.repo;
+      spellings.insert(issue.repo);
+      f.stored_twice += !keys.insert(common::folded_repository_name(issue.key())).second;
     }
   });
+  f.row_names = row_names_of(spellings);
+  std::map<std::string, FunnelRow> rows;
+  for (const auto& [id, spelling] : spelling_of) {
+    const std::string& name = repo_of[id] = f.row_names.at(spelling);
+    rows[name].repo = name;
+    ++rows[name].raw;
+  }
   std::set<int64_t> candidates;
   for (const auto& [id, d] : datasets::load_screening(db)) {
     if (d.rule.rfind("scope:", 0) == 0) ++f.screened_by_person;
@@ -104,13 +134,7 @@ StudyFunnel compute_funnel(datasets::Database& db, const std::string& sample_nam
 
 FunnelRow funnel_total(const std::vector<FunnelRow>& rows) {
   FunnelRow total{"Total"};
-  for (const auto& r : rows) {
-    total.raw += r.raw;
-    total.candidates += r.candidates;
-    total.sampled += r.sampled;
-    total.excluded += r.excluded;
-    total.labeled += r.labeled;
-  }
+  for (const auto& r : rows) total += r;
   return total;
 }
 
@@ -129,6 +153,7 @@ nlohmann::json funnel_json(const StudyFunnel& f) {
   j["screened_by_person"] = f.screened_by_person;
   j["labeled_outside_sample"] = f.labeled_outside;
   j["sampled_not_candidates"] = f.sampled_not_candidates;
+  j["stored_twice"] = f.stored_twice;
   return j;
 }
 
@@ -154,6 +179,11 @@ std::string funnel_note(const StudyFunnel& f) {
   if (f.sampled_not_candidates > 0)
     text += " Not counted: sample members that a later screen no longer admits (" +
             std::to_string(f.sampled_not_candidates) + ").";
+  if (f.stored_twice > 0)
+    text +=
+        " Counted twice: issues the store holds under two spellings of their repository's name, as a "
+        "store written before names were matched in any case may (" +
+        std::to_string(f.stored_twice) + ").";
   return text;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json_fwd.hpp>
 #include <set>
 #include <string>
@@ -21,6 +22,8 @@ struct FunnelRow {
   int sampled = 0;   // candidates kept in the sample (replacements included, exclusions not)
   int excluded = 0;  // candidates taken out of the sample with a reason
   int labeled = 0;   // sampled issues with a final manual label: the study's "final" column
+
+  FunnelRow& operator+=(const FunnelRow& other);  // adds the counts; keeps the name
 };
 
 struct StudyFunnel {
@@ -28,15 +31,22 @@ struct StudyFunnel {
   // How the sample came to be: "census" (every candidate when recorded) or "draw" (stratified, seeded), each
   // with "+replacement" when members were replaced; or "none".
   std::string sample_method = "none";
-  int64_t seed = 0;                // of a draw
-  std::vector<FunnelRow> rows;     // sorted by repository; funnel_total sums them
-  std::set<int64_t> final_issues;  // the issues of the "final" column
+  int64_t seed = 0;  // of a draw
+  // Sorted by repository, one per repository: GitHub's names ignore case, so the spellings of one name are
+  // one row, under the study's spelling for one of its repositories, else the first stored spelling in
+  // sorted order. funnel_total sums them.
+  std::vector<FunnelRow> rows;
+  std::map<std::string, std::string> row_names;  // each stored spelling → the name of its row
+  std::set<int64_t> final_issues;                // the issues of the "final" column
   // Final labels not counted as final: on issues that are not candidates or not kept in the sample.
   int labeled_outside = 0;
   int candidates_not_in_sample = 0;  // for a census: candidates screened in after it was recorded
   int screened_by_person = 0;  // screening decisions that followed a person's scope decision, not the rules
   // Sample members that the latest screen does not admit (the pool was screened again after the draw).
   int sampled_not_candidates = 0;
+  // Issues stored a second time under another spelling of their repository's name, by a store written
+  // before names were matched in any case (each spelling had a row of its own): counted twice.
+  int stored_twice = 0;
 };
 
 // Throws faultline::Error unless `name` is 1-64 of [A-Za-z0-9._-] (it is printed in tables and notes).

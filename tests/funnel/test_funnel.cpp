@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "classifier/funnel/funnel.hpp"
@@ -199,4 +200,49 @@ TEST(Funnel, JsonCarriesTheRowsTheirTotalAndWhatFellOutside) {
   EXPECT_EQ(j["seed"], 1);
   EXPECT_EQ(j["labeled_outside_sample"], 0);
   EXPECT_EQ(j["screened_by_person"], 0);  // no issue of fill() carries a scope decision
+}
+
+// GitHub's names ignore case: one repository is one row whatever the case it is stored in, under the
+// study's spelling for a study repository. A store written before names were matched in any case may hold
+// one repository in two rows, even one issue twice: both rows' issues are counted in one row of the funnel,
+// and an issue stored twice is said to count twice.
+TEST(Funnel, OneRepositoryIsOneRowWhateverTheCaseOfItsStoredNames) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("f.db"));
+  db.exec(
+      "INSERT INTO repositories(id, full_name) VALUES (1, 'nvidia/CUTLASS'), (2, 'Nvidia/Cutlass'), "
+      "(3, 'acme/Kernels'), (4, 'Acme/kernels')");
+  add_issue(db, "nvidia/CUTLASS", 1, "closed", "crash in kernel");
+  add_issue(db, "Nvidia/Cutlass", 1, "closed", "crash in kernel");  // the same issue, stored twice
+  add_issue(db, "Nvidia/Cutlass", 2, "open", "hang");
+  add_issue(db, "acme/Kernels", 1, "closed", "crash in kernel");
+  add_issue(db, "Acme/kernels", 2, "closed", "wrong result");
+  screen_store(db, ScreeningRules::builtin());
+  StudyFunnel f = compute_funnel(db, "");
+  ASSERT_EQ(f.rows.size(), 2u);
+  EXPECT_EQ(f.rows[0].repo, "Acme/kernels");  // the first spelling in sorted order ('A' < 'a')
+  EXPECT_EQ(f.rows[0].raw, 2);
+  EXPECT_EQ(f.rows[0].candidates, 2);
+  EXPECT_EQ(f.rows[1].repo, "NVIDIA/cutlass");  // the study's spelling, stored in neither case
+  EXPECT_EQ(f.rows[1].raw, 3);
+  EXPECT_EQ(f.rows[1].candidates, 2);
+  EXPECT_EQ(f.row_names, (std::map<std::string, std::string>{{"Acme/kernels", "Acme/kernels"},
+                                                             {"Nvidia/Cutlass", "NVIDIA/cutlass"},
+                                                             {"acme/Kernels", "Acme/kernels"},
+                                                             {"nvidia/CUTLASS", "NVIDIA/cutlass"}}));
+  EXPECT_EQ(f.stored_twice, 1);
+  EXPECT_NE(funnel_note(f).find("Counted twice: issues the store holds under two spellings"),
+            std::string::npos)
+      << funnel_note(f);
+  EXPECT_EQ(funnel_json(f)["stored_twice"], 1);
+}
+
+TEST(Funnel, AStoreWithOneSpellingPerRepositoryCountsNothingTwice) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("f.db"));
+  fill(db);
+  StudyFunnel f = compute_funnel(db, "s");
+  EXPECT_EQ(f.stored_twice, 0);
+  EXPECT_EQ(funnel_note(f).find("Counted twice"), std::string::npos);
+  for (const auto& row : f.rows) EXPECT_EQ(f.row_names.at(row.repo), row.repo);
 }
