@@ -64,7 +64,11 @@ std::string issue_link_host(const std::string& api_url) {
   return scheme + host + "/";
 }
 
-ReportData load_report_data(datasets::Database& db, const ReportOptions& options) {
+namespace {
+
+// load_report_data's reads, which must see one state of the store (the funnel, the cases and the suite
+// results of one moment).
+ReportData report_data_of(datasets::Database& db, const ReportOptions& options) {
   ReportData data;
   data.issue_link_host = options.issue_link_host;
   data.funnel = funnel::compute_funnel(db, funnel::resolve_sample(db, options.sample_name));
@@ -146,6 +150,14 @@ ReportData load_report_data(datasets::Database& db, const ReportOptions& options
     classifier_tables(*data.evaluation, data.audit_kappa,
                       data.evaluation_origin);  // a bad file fails here, before any output
   }
+  return data;
+}
+
+}  // namespace
+
+ReportData load_report_data(datasets::Database& db, const ReportOptions& options) {
+  ReportData data;
+  db.read_consistently([&] { data = report_data_of(db, options); });
   return data;
 }
 

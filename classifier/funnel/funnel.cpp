@@ -72,7 +72,11 @@ std::string resolve_sample(datasets::Database& db, const std::string& requested)
   throw Error("the store holds several samples (" + joined(names) + ") and none is 'main': name one");
 }
 
-StudyFunnel compute_funnel(datasets::Database& db, const std::string& sample_name) {
+namespace {
+
+// compute_funnel's reads, which must see one state of the store: each issue id of the screening, the sample
+// and the labels is then among the issues read first.
+StudyFunnel funnel_of(datasets::Database& db, const std::string& sample_name) {
   StudyFunnel f;
   f.sample = sample_name;
   std::map<int64_t, std::string> repo_of;  // by issue id: the name of its row
@@ -132,6 +136,14 @@ StudyFunnel compute_funnel(datasets::Database& db, const std::string& sample_nam
   return f;
 }
 
+}  // namespace
+
+StudyFunnel compute_funnel(datasets::Database& db, const std::string& sample_name) {
+  StudyFunnel f;
+  db.read_consistently([&] { f = funnel_of(db, sample_name); });
+  return f;
+}
+
 FunnelRow funnel_total(const std::vector<FunnelRow>& rows) {
   FunnelRow total{"Total"};
   for (const auto& r : rows) total += r;
@@ -181,9 +193,9 @@ std::string funnel_note(const StudyFunnel& f) {
             std::to_string(f.sampled_not_candidates) + ").";
   if (f.stored_twice > 0)
     text +=
-        " Counted twice: issues the store holds under two spellings of their repository's name, as a "
-        "store written before names were matched in any case may (" +
-        std::to_string(f.stored_twice) + ").";
+        " Counted more than once: issues the store holds again under another spelling of their "
+        "repository's name, as a store written before names were matched in any case may (" +
+        std::to_string(f.stored_twice) + " more).";
   return text;
 }
 

@@ -44,8 +44,9 @@ struct StudyFunnel {
   int screened_by_person = 0;  // screening decisions that followed a person's scope decision, not the rules
   // Sample members that the latest screen does not admit (the pool was screened again after the draw).
   int sampled_not_candidates = 0;
-  // Issues stored a second time under another spelling of their repository's name, by a store written
-  // before names were matched in any case (each spelling had a row of its own): counted twice.
+  // Issues stored again under another spelling of their repository's name, by a store written before names
+  // were matched in any case (each spelling had a row of its own): each copy after the first, which the
+  // rows count as another issue.
   int stored_twice = 0;
 };
 

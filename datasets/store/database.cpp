@@ -241,4 +241,19 @@ void Database::transaction(const std::function<void()>& work) {
   }
 }
 
+void Database::read_consistently(const std::function<void()>& work) {
+  if (!sqlite3_get_autocommit(db_)) {
+    work();
+    return;
+  }
+  exec("BEGIN DEFERRED");
+  try {
+    work();
+    exec("COMMIT");
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
 }  // namespace faultline::datasets

@@ -80,6 +80,9 @@ class Database {
 
   // Runs `work` inside BEGIN IMMEDIATE … COMMIT; any exception rolls everything back and propagates.
   void transaction(const std::function<void()>& work);
+  // Runs `work` inside one read transaction (BEGIN DEFERRED … COMMIT), so that all its reads see one state
+  // of the store while other processes write (WAL); inside a transaction already open, within that one.
+  void read_consistently(const std::function<void()>& work);
 
  private:
   void connect(const std::string& name, int flags);

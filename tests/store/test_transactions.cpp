@@ -65,3 +65,25 @@ TEST(Transactions, ConstraintViolationInsideImportRollsBackEarlierRows) {
                faultline::Error);
   EXPECT_EQ(count_issues(db), 0);
 }
+
+// Another process's write lands between two reads: inside read_consistently both reads see the store as it
+// was at the first; outside it the second sees the write (the trigger, so the check can fail).
+TEST(Transactions, ReadsInsideReadConsistentlySeeOneStateOfTheStore) {
+  faultline::testing::TempDir dir;
+  Database reader(dir.file("store.db"));
+  Database writer(dir.file("store.db"));
+  upsert_issue(writer, issue(1));
+  int64_t first = 0, second = 0;
+  reader.read_consistently([&] {
+    first = count_issues(reader);
+    upsert_issue(writer, issue(2));
+    second = count_issues(reader);
+    reader.read_consistently([&] { EXPECT_EQ(count_issues(reader), 1); });  // nested: the same state
+  });
+  EXPECT_EQ(first, 1);
+  EXPECT_EQ(second, 1);
+  first = count_issues(reader);
+  upsert_issue(writer, issue(3));
+  EXPECT_EQ(first, 2);
+  EXPECT_EQ(count_issues(reader), 3);
+}
