@@ -163,6 +163,29 @@ TEST(Sample, DrawIsProportionalPerRepositoryByLargestRemainder) {
   EXPECT_EQ(distinct.size(), 4u);
 }
 
+// A store written before names were matched in any case may hold one repository in two rows: a draw takes
+// its strata from the names as stored, two here, so that a draw recorded on such a store is drawn again
+// the same.
+TEST(Sample, ADrawTakesItsStrataFromTheNamesAsStored) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("r.db"));
+  db.exec("INSERT INTO repositories(id, full_name) VALUES (1, 'a/b'), (2, 'A/B')");
+  for (int i = 1; i <= 5; ++i) {
+    IssueRecord r;
+    r.repo = i <= 3 ? "a/b" : "A/B";
+    r.number = i;
+    r.url = "u";
+    r.state = "closed";
+    r.title = "crash " + std::to_string(i);
+    upsert_issue(db, r);
+  }
+  screen_store(db, ScreeningRules::builtin());
+  auto draw = draw_sample(db, "m", 5, 9);
+  ASSERT_EQ(draw.size(), 2u);
+  EXPECT_EQ(draw["a/b"].candidates, 3);
+  EXPECT_EQ(draw["A/B"].candidates, 2);
+}
+
 TEST(Sample, DrawIsDeterministicForASeed) {
   faultline::testing::TempDir dir;
   Database db(dir.file("r.db"));
