@@ -105,7 +105,8 @@ void replace(const Context& ctx, const std::string& sample_name, const ReplaceOp
 
 void funnel(const Context& ctx, const FunnelOptions& o) {
   auto db = ctx.open_db();
-  auto f = funnel::compute_funnel(*db, funnel::resolve_sample(*db, o.name));
+  funnel::StudyFunnel f;
+  db->read_consistently([&] { f = funnel::compute_funnel(*db, funnel::resolve_sample(*db, o.name)); });
   std::vector<std::vector<std::string>> table{
       {"repository", "raw", "candidate", "sampled", "excluded", "final"}};
   auto add = [&](const funnel::FunnelRow& r) {

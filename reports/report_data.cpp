@@ -88,9 +88,9 @@ ReportData report_data_of(datasets::Database& db, const ReportOptions& options) 
   // Headlines only (a report shows no bodies), a batch at a time; cases in the order of repository and
   // number.
   auto add_case = [&](const datasets::IssueRecord& issue) {
-    // Under the name of its funnel row (as stored, for an issue stored after the funnel was read).
-    const auto row_name = data.funnel.row_names.find(issue.repo);
-    const std::string& repo = row_name == data.funnel.row_names.end() ? issue.repo : row_name->second;
+    // Under the name of its funnel row: the funnel read this snapshot of the store, so it named every
+    // spelling.
+    const std::string& repo = data.funnel.row_names.at(issue.repo);
     Case c{issue.key(), repo, issue.number, issue.url, issue.title, "", "", "", 1.0, {}};
     if (auto f = finals.find(issue.id); f != finals.end()) {
       if (!data.funnel.final_issues.count(issue.id)) return;  // outside the sample: counted apart
