@@ -1,7 +1,9 @@
 #include "classifier/model/issue_classifier.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "classifier/model/text_features.hpp"
@@ -20,8 +22,15 @@ IssueFeatures extract_features(const RuleSet& rules, const datasets::IssueRecord
   const std::optional<datasets::IssueRecord> cut = cut_to_what_is_read(whole);
   const datasets::IssueRecord& issue = cut ? *cut : whole;
   IssueFeatures f;
-  std::string text = document_text(issue);
-  f.fired = rules.fired(text);
+  // The discussion follows the rest after a line break, and no rule matches across one: the rules that fire
+  // in the whole text are those of the part before the discussion and those of the discussion, each part
+  // scanned once (the discussion's alone are evidence of their own, below).
+  const std::string text = document_text(issue);
+  const std::vector<int> in_discussion = rules.fired(issue.discussion);
+  const std::vector<int> before_discussion =
+      rules.fired(std::string_view(text).substr(0, text.size() - issue.discussion.size()));
+  std::set_union(before_discussion.begin(), before_discussion.end(), in_discussion.begin(),
+                 in_discussion.end(), std::back_inserter(f.fired));
   // The environment section (versions, GPU, operating system) describes the reporter's machine more than
   // the failure, and made reports of different kinds look alike: the documents leave it to the rules.
   // The parts are normalised in turn, the code-span state carried across, and joined: the whole text's
@@ -57,7 +66,6 @@ IssueFeatures extract_features(const RuleSet& rules, const datasets::IssueRecord
   f.tokens = tokenize(f.document);
   f.symptom_rules = rules.scores(f.fired, "symptom");
   f.root_cause_rules = rules.scores(f.fired, "root_cause");
-  const std::vector<int> in_discussion = rules.fired(issue.discussion);
   f.symptom_discussion_rules = rules.scores(in_discussion, "symptom");
   f.root_cause_discussion_rules = rules.scores(in_discussion, "root_cause");
   return f;

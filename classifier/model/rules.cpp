@@ -15,6 +15,9 @@ RuleSet RuleSet::from_json_text(const std::string& text, const std::string& orig
   RE2::Options options;
   options.set_case_sensitive(false);
   options.set_log_errors(false);
+  // A rule matches within one line: no pattern can span the line break between two parts of an issue, so
+  // the parts can be scanned apart (extract_features).
+  options.set_never_nl(true);
   set.set_ = std::make_shared<RE2::Set>(options, RE2::UNANCHORED);
   const auto& taxonomy = taxonomy::Taxonomy::builtin();
   try {
@@ -54,11 +57,12 @@ const RuleSet& RuleSet::builtin() {
   return set;
 }
 
-std::vector<int> RuleSet::fired(const std::string& text) const {
+std::vector<int> RuleSet::fired(std::string_view text) const {
   std::vector<int> hits;
   RE2::Set::ErrorInfo error;
   // Without a match Match says false and kNoError; its DFA running out of memory must not pass for "none".
-  if (!set_->Match(text, &hits, &error) && error.kind != RE2::Set::kNoError) {
+  if (!set_->Match(re2::StringPiece(text.data(), text.size()), &hits, &error) &&
+      error.kind != RE2::Set::kNoError) {
     throw Error("rules: matching failed on a text of " + std::to_string(text.size()) + " bytes (RE2 error " +
                 std::to_string(static_cast<int>(error.kind)) + ")");
   }

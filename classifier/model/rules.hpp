@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace faultline::model {
@@ -28,8 +29,9 @@ class RuleSet {
   static const RuleSet& builtin();
 
   const std::vector<Rule>& rules() const { return rules_; }
-  // Indexes into rules() of every rule whose pattern occurs in `text`, ascending.
-  std::vector<int> fired(const std::string& text) const;
+  // Indexes into rules() of every rule whose pattern occurs in `text`, ascending. A pattern matches within a
+  // line (RE2's never_nl): no match holds a line break.
+  std::vector<int> fired(std::string_view text) const;
   // Sum of the weights of fired rules per category of `axis`.
   std::map<std::string, double> scores(const std::vector<int>& fired, const std::string& axis) const;
 

@@ -63,6 +63,18 @@ TEST(Rules, ScoresSumTheWeightsOfFiredRulesPerCategory) {
   EXPECT_DOUBLE_EQ(set.scores(fired, "root_cause")["concurrency_error"], 1.0);
 }
 
+// A pattern matches within one line, whatever it says (\s, a negated class or (?s) would otherwise take a
+// line break), so that an issue's parts can be scanned apart.
+TEST(Rules, APatternNeverMatchesAcrossALineBreak) {
+  auto set = RuleSet::from_json_text(R"({"rules":[
+    {"id":"a","axis":"symptom","category":"hang","pattern":"dead\\s+lock","weight":1},
+    {"id":"b","axis":"symptom","category":"hang","pattern":"stuck[^x]at","weight":1},
+    {"id":"c","axis":"symptom","category":"hang","pattern":"(?s)never.ends","weight":1}]})",
+                                     "t.json");
+  EXPECT_EQ(set.fired("dead  lock; stuck at; never ends"), (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(set.fired("dead\nlock; stuck\nat; never\nends"), (std::vector<int>{}));
+}
+
 TEST(Rules, BadEntriesAreRejectedWithTheRuleNamed) {
   auto error = [](const std::string& json) {
     try {
