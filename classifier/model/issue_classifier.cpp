@@ -22,9 +22,10 @@ IssueFeatures extract_features(const RuleSet& rules, const datasets::IssueRecord
   const std::optional<datasets::IssueRecord> cut = cut_to_what_is_read(whole);
   const datasets::IssueRecord& issue = cut ? *cut : whole;
   IssueFeatures f;
-  // The discussion follows the rest after a line break, and no rule matches across one: the rules that fire
-  // in the whole text are those of the part before the discussion and those of the discussion, each part
-  // scanned once (the discussion's alone are evidence of their own, below).
+  // The discussion follows the rest after a line break, and a rule matches within a line and holds to no
+  // text's start or end (RuleSet): the rules that fire in the whole text are those of the part before the
+  // discussion and those of the discussion, each part scanned once (the discussion's alone are evidence of
+  // their own, below).
   const std::string text = document_text(issue);
   const std::vector<int> in_discussion = rules.fired(issue.discussion);
   const std::vector<int> before_discussion =

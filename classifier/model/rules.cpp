@@ -10,13 +10,42 @@
 
 namespace faultline::model {
 
+namespace {
+
+// The first anchor to the start or end of the text in `pattern` (^, $, \A, \z), outside character classes;
+// nullptr if none. Scanned as text: an escaped character is skipped, a class runs to its closing bracket.
+const char* text_anchor(const std::string& pattern) {
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    const char c = pattern[i];
+    if (c == '\\' && i + 1 < pattern.size()) {
+      if (pattern[i + 1] == 'A') return "\\A";
+      if (pattern[i + 1] == 'z') return "\\z";
+      ++i;
+    } else if (c == '[') {
+      size_t j = i + 1;
+      if (j < pattern.size() && pattern[j] == '^') ++j;
+      if (j < pattern.size() && pattern[j] == ']') ++j;  // a ']' first in a class is itself
+      while (j < pattern.size() && pattern[j] != ']') j += pattern[j] == '\\' ? 2 : 1;
+      i = j;
+    } else if (c == '^') {
+      return "^";
+    } else if (c == '$') {
+      return "$";
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 RuleSet RuleSet::from_json_text(const std::string& text, const std::string& origin) {
   RuleSet set;
   RE2::Options options;
   options.set_case_sensitive(false);
   options.set_log_errors(false);
-  // A rule matches within one line: no pattern can span the line break between two parts of an issue, so
-  // the parts can be scanned apart (extract_features).
+  // A rule matches anywhere within one line: no pattern can span the line break between two parts of an
+  // issue, nor hold to where a text starts or ends (refused below), so the parts can be scanned apart
+  // (extract_features).
   options.set_never_nl(true);
   set.set_ = std::make_shared<RE2::Set>(options, RE2::UNANCHORED);
   const auto& taxonomy = taxonomy::Taxonomy::builtin();
@@ -42,6 +71,11 @@ RuleSet RuleSet::from_json_text(const std::string& text, const std::string& orig
       }
       std::string error;
       if (set.set_->Add(r.pattern, &error) < 0) throw Error(where + ": invalid pattern: " + error);
+      if (const char* anchor = text_anchor(r.pattern))
+        throw Error(where + ": pattern holds to where a text starts or ends ('" + anchor +
+                    "'); a rule matches anywhere in a line");
+      if (RE2::PartialMatch("", RE2(r.pattern, options)))
+        throw Error(where + ": pattern matches an empty text, so it would fire on every issue");
       set.rules_.push_back(r);
     }
   } catch (const nlohmann::json::exception& e) {

@@ -73,6 +73,31 @@ TEST(Rules, APatternNeverMatchesAcrossALineBreak) {
                                      "t.json");
   EXPECT_EQ(set.fired("dead  lock; stuck at; never ends"), (std::vector<int>{0, 1, 2}));
   EXPECT_EQ(set.fired("dead\nlock; stuck\nat; never\nends"), (std::vector<int>{}));
+  EXPECT_EQ(set.fired("one\ntwo\nthree dead lock"), (std::vector<int>{0}));  // on any line
+}
+
+// Scanning an issue's parts apart gives the whole text's rules only if no rule holds to where a text starts
+// or ends, and one that matches an empty text would fire on every issue: both are refused at load.
+TEST(Rules, APatternAnchoredToTheTextOrMatchingAnEmptyTextIsRefused) {
+  auto error = [](const std::string& pattern) {
+    try {
+      RuleSet::from_json_text(R"({"rules":[{"id":"x","axis":"symptom","category":"hang","pattern":")" +
+                                  pattern + R"(","weight":1}]})",
+                              "r.json");
+    } catch (const faultline::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string anchored = "rules r.json: rule 'x': pattern holds to where a text starts or ends ('";
+  EXPECT_EQ(error("^fixed by"), anchored + "^'); a rule matches anywhere in a line");
+  EXPECT_EQ(error("hangs$"), anchored + "$'); a rule matches anywhere in a line");
+  EXPECT_EQ(error("\\\\Ahang"), anchored + "\\A'); a rule matches anywhere in a line");
+  EXPECT_EQ(error("hang\\\\z"), anchored + "\\z'); a rule matches anywhere in a line");
+  EXPECT_EQ(error("(hang|)"),
+            "rules r.json: rule 'x': pattern matches an empty text, so it would fire on every issue");
+  // Not anchors: a caret or a dollar in a class, or escaped.
+  EXPECT_EQ(error("stuck[^x]at|cost[$]|a\\\\^b|[]^]z|\\\\$5"), "");
 }
 
 TEST(Rules, BadEntriesAreRejectedWithTheRuleNamed) {
