@@ -199,16 +199,11 @@ void Database::prepare_schema(int target_version, bool read_only) {
 void Database::migrate(int target_version) {
   // All pending steps in one exclusive transaction: a second process opening the same new store waits
   // for it and then finds the schema current, instead of creating the tables a second time.
-  exec("BEGIN EXCLUSIVE");
-  try {
+  run_in_transaction("BEGIN EXCLUSIVE", [&] {
     const auto& steps = migrations();
     for (int v = user_version(); v < target_version; ++v) exec(steps[v]);
     exec("PRAGMA user_version=" + std::to_string(target_version));
-    exec("COMMIT");
-  } catch (...) {
-    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-    throw;
-  }
+  });
 }
 
 void Database::exec(const std::string& sql) {
@@ -230,8 +225,8 @@ int Database::user_version() {
 
 int64_t Database::last_insert_id() const { return sqlite3_last_insert_rowid(db_); }
 
-void Database::transaction(const std::function<void()>& work) {
-  exec("BEGIN IMMEDIATE");
+void Database::run_in_transaction(const char* begin, const std::function<void()>& work) {
+  exec(begin);
   try {
     work();
     exec("COMMIT");
@@ -241,19 +236,14 @@ void Database::transaction(const std::function<void()>& work) {
   }
 }
 
+void Database::transaction(const std::function<void()>& work) { run_in_transaction("BEGIN IMMEDIATE", work); }
+
 void Database::read_consistently(const std::function<void()>& work) {
   if (!sqlite3_get_autocommit(db_)) {
     work();
     return;
   }
-  exec("BEGIN DEFERRED");
-  try {
-    work();
-    exec("COMMIT");
-  } catch (...) {
-    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-    throw;
-  }
+  run_in_transaction("BEGIN DEFERRED", work);
 }
 
 }  // namespace faultline::datasets

@@ -89,6 +89,8 @@ class Database {
   void open(int target_version);
   void prepare_schema(int target_version, bool read_only);
   void migrate(int target_version);
+  // `work` between `begin` and COMMIT; any exception rolls everything back and propagates.
+  void run_in_transaction(const char* begin, const std::function<void()>& work);
   sqlite3* db_ = nullptr;
   std::string path_;
   OpenOptions options_;
