@@ -26,10 +26,8 @@ IssueFeatures extract_features(const RuleSet& rules, const datasets::IssueRecord
   // text's start or end (RuleSet): the rules that fire in the whole text are those of the part before the
   // discussion and those of the discussion, each part scanned once (the discussion's alone are evidence of
   // their own, below).
-  const std::string text = document_text(issue);
   const std::vector<int> in_discussion = rules.fired(issue.discussion);
-  const std::vector<int> before_discussion =
-      rules.fired(std::string_view(text).substr(0, text.size() - issue.discussion.size()));
+  const std::vector<int> before_discussion = rules.fired(text_before_discussion(issue));
   std::set_union(before_discussion.begin(), before_discussion.end(), in_discussion.begin(),
                  in_discussion.end(), std::back_inserter(f.fired));
   // The environment section (versions, GPU, operating system) describes the reporter's machine more than

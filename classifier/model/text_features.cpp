@@ -38,8 +38,8 @@ std::optional<datasets::IssueRecord> cut_to_what_is_read(const datasets::IssueRe
   return cut;
 }
 
-std::string document_text(const datasets::IssueRecord& issue) {
-  size_t size = issue.title.size() + issue.body.size() + issue.env.size() + issue.discussion.size() + 3;
+std::string text_before_discussion(const datasets::IssueRecord& issue, size_t room_after) {
+  size_t size = issue.title.size() + issue.body.size() + issue.env.size() + 3 + room_after;
   for (const auto& line : issue.error_lines) size += line.size() + 1;
   std::string doc;
   doc.reserve(size);  // built once in place: this runs on every issue classified
@@ -51,8 +51,11 @@ std::string document_text(const datasets::IssueRecord& issue) {
     doc += line;
     doc += '\n';
   }
-  doc += issue.discussion;
   return doc;
+}
+
+std::string document_text(const datasets::IssueRecord& issue) {
+  return text_before_discussion(issue, issue.discussion.size()) + issue.discussion;
 }
 
 namespace {

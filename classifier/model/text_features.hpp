@@ -33,6 +33,9 @@ std::optional<datasets::IssueRecord> cut_to_what_is_read(const datasets::IssueRe
 
 // Title, body, environment, error lines and discussion, in that order, each part but the last ending a line.
 std::string document_text(const datasets::IssueRecord& issue);
+// document_text up to the discussion (each part ending a line), with room reserved for `room_after` more
+// bytes.
+std::string text_before_discussion(const datasets::IssueRecord& issue, size_t room_after = 0);
 
 // Lower-cased tokens separated by single spaces, with volatile details masked so that they do not
 // become vocabulary: hex numbers → <hex>, file paths → <path>, other numbers → <num>, inline code
