@@ -1,6 +1,7 @@
 // Time as the store records it: ISO 8601 UTC with seconds ("2024-05-30T12:00:00Z").
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <ctime>
@@ -63,6 +64,13 @@ inline TimestampForm timestamp_form(std::string_view text) {
       !digits(17, 2, ss) || text[19] != 'Z' || hh > 23 || mm > 59 || ss > 59)
     return TimestampForm::kNeither;
   return TimestampForm::kMoment;
+}
+
+// Whether `later` (of a timestamp_form) is not before `earlier`, compared over the shorter one's length: a
+// day and a moment of that day are in order either way.
+inline bool not_before(std::string_view later, std::string_view earlier) {
+  const size_t compared = std::min(later.size(), earlier.size());
+  return later.substr(0, compared) >= earlier.substr(0, compared);
 }
 
 }  // namespace faultline::common

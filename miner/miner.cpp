@@ -52,6 +52,10 @@ datasets::IssueRecord parse_issue(const json& item, const std::string& repo, con
     throw Error(where + ": state '" + r.state + "' of " + r.key() + " is neither 'open' nor 'closed'");
   r.created = moment(item, "created_at", where);
   r.updated = moment(item, "updated_at", where);
+  if (!common::not_before(r.updated, r.created)) {
+    throw Error(where + ": updated_at '" + r.updated + "' of " + r.key() + " is before its created_at '" +
+                r.created + "'");
+  }
   r.title = common::json_string(item, "title", where);
   r.body = common::json_string(item, "body", where, true);
   if (item.contains("labels")) {

@@ -67,9 +67,7 @@ IssueRecord parse_record(const std::string& json_line, const std::string& where)
   }
   r.created = timestamp(record, "created", where);
   r.updated = timestamp(record, "updated", where);
-  // Compared over the shorter's length: a day and a moment of that day are in order either way.
-  const size_t compared = std::min(r.created.size(), r.updated.size());
-  if (r.updated.compare(0, compared, r.created, 0, compared) < 0)
+  if (!common::not_before(r.updated, r.created))
     throw Error(where + ": updated '" + r.updated + "' is before created '" + r.created + "'");
   r.labels = string_list(record, "labels", where);
   r.title = common::json_string(record, "title", where);

@@ -46,3 +46,18 @@ TEST(Timestamps, TheTwoFormsAreKnownAndEveryNearMissIsNeither) {
     EXPECT_EQ(timestamp_form(near_miss), TimestampForm::kNeither) << near_miss;
   }
 }
+
+TEST(Timestamps, OrderIsReadOverTheShorterForm) {
+  using faultline::common::not_before;
+  // Same form: plain time order.
+  EXPECT_TRUE(not_before("2024-05-30T12:00:01Z", "2024-05-30T12:00:00Z"));
+  EXPECT_TRUE(not_before("2024-05-30T12:00:00Z", "2024-05-30T12:00:00Z"));
+  EXPECT_FALSE(not_before("2024-05-30T11:59:59Z", "2024-05-30T12:00:00Z"));
+  EXPECT_FALSE(not_before("2024-05-29", "2024-05-30"));
+  // A day and a moment of that day are in order whichever comes first.
+  EXPECT_TRUE(not_before("2024-05-30", "2024-05-30T23:59:59Z"));
+  EXPECT_TRUE(not_before("2024-05-30T00:00:00Z", "2024-05-30"));
+  // A moment of the day before is not.
+  EXPECT_FALSE(not_before("2024-05-29T23:59:59Z", "2024-05-30"));
+  EXPECT_FALSE(not_before("2024-05-29", "2024-05-30T00:00:00Z"));
+}

@@ -313,6 +313,9 @@ TEST(Miner, AnItemWhoseUrlTimeOrStateIsNotGitHubsFormIsRefused) {
             "created_at '2024-02-30T00:00:00Z' is not a UTC"},
            {"issues", "5", "updated_at", "2024-01-01", "updated_at '2024-01-01' is not a UTC time"},
            {"issues", "5", "state", "merged", "state 'merged' of o/r#5 is neither"},
+           // A snapshot record updated before it was created is refused, so the miner must not store one.
+           {"issues", "5", "created_at", "2099-01-01T00:00:00Z",
+            "of o/r#5 is before its created_at '2099-01-01T00:00:00Z'"},
            {"issues", "10", "updated_at", "2024-01-01 00:10:00",
             "updated_at '2024-01-01 00:10:00' is not a UTC"},
            {"comments", "3", "created_at", "yesterday", "created_at 'yesterday' is not a UTC time"},
