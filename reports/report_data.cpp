@@ -7,6 +7,7 @@
 #include "common/error.hpp"
 #include "common/issue_url.hpp"
 #include "common/repository_name.hpp"
+#include "common/strict_json.hpp"
 #include "common/text_file.hpp"
 #include "datasets/store/audit_store.hpp"
 #include "datasets/store/funnel_store.hpp"
@@ -141,11 +142,11 @@ ReportData report_data_of(datasets::Database& db, const ReportOptions& options) 
   data.gpu_results_by_architecture = datasets::latest_gpu_results_by_architecture(db);
   if (!options.evaluation_path.empty()) {
     data.evaluation_origin = options.evaluation_path;
+    const std::string text = common::read_text_file(options.evaluation_path);
     try {
-      data.evaluation = nlohmann::json::parse(common::read_text_file(options.evaluation_path));
-    } catch (const nlohmann::json::exception& e) {
-      throw Error(options.evaluation_path + ": not JSON (" + e.what() +
-                  "); give the output of 'faultline --json eval'");
+      data.evaluation = common::parse_json_strictly(text, options.evaluation_path);
+    } catch (const Error& e) {
+      throw Error(std::string(e.what()) + "; give the output of 'faultline --json eval'");
     }
     classifier_tables(*data.evaluation, data.audit_kappa,
                       data.evaluation_origin);  // a bad file fails here, before any output

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "common/strict_json.hpp"
 #include "common/text_file.hpp"
 #include "reproducers/process.hpp"
 #include "taxonomy/taxonomy.hpp"
@@ -75,7 +76,7 @@ Manifest parse_manifest(const std::string& text, const std::string& path) {
   Manifest m;
   const auto& tax = taxonomy::Taxonomy::builtin();
   try {
-    const nlohmann::json j = nlohmann::json::parse(text);
+    const nlohmann::json j = common::parse_json_strictly(text, path);
     reject_unknown_keys(j,
                         {"id", "title", "symptom", "root_cause", "issues", "no_single_issue", "fix",
                          "mechanism", "requirements", "modes", "timeout_s"},

@@ -5,6 +5,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/json_fields.hpp"
+#include "common/strict_json.hpp"
 #include "common/text_file.hpp"
 
 namespace faultline::reproducers {
@@ -15,12 +16,7 @@ constexpr const char* kPlanFormat = "faultline-slurm-run/1";
 constexpr const char* kShardFormat = "faultline-shard/1";
 
 nlohmann::json parse_json_file(const std::string& path) {
-  std::string text = common::read_text_file(path);
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw Error(path + ": not JSON: " + e.what());
-  }
+  return common::parse_json_strictly(common::read_text_file(path), path);
 }
 
 void require_format(const nlohmann::json& j, const char* format, const std::string& path) {

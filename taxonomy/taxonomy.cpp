@@ -5,6 +5,7 @@
 
 #include "common/error.hpp"
 #include "common/repository_name.hpp"
+#include "common/strict_json.hpp"
 #include "taxonomy/builtin_data.hpp"
 
 namespace faultline::taxonomy {
@@ -54,11 +55,7 @@ json category_json(const Category& c) {
 }
 
 json parse_document(const std::string& text, const std::string& origin) {
-  try {
-    return json::parse(text);
-  } catch (const json::parse_error& e) {
-    fail(origin, std::string("not valid JSON: ") + e.what());
-  }
+  return common::parse_json_strictly(text, "taxonomy " + origin);
 }
 
 Study parse_study(const json& node) {

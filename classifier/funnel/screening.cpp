@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "common/strict_json.hpp"
 #include "common/text_file.hpp"
 #include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
@@ -35,7 +36,7 @@ std::vector<ScreeningRules::Pattern> compile(const nlohmann::json& list, const s
 ScreeningRules ScreeningRules::from_json_text(const std::string& text, const std::string& origin) {
   ScreeningRules rules;
   try {
-    auto doc = nlohmann::json::parse(text);
+    auto doc = common::parse_json_strictly(text, "screening rules " + origin);
     rules.title_terms_ = compile(doc.at("title_terms"), origin, "title term");
     rules.exclude_labels_ = compile(doc.at("exclude_labels"), origin, "exclude label");
   } catch (const nlohmann::json::exception& e) {

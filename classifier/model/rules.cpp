@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "common/strict_json.hpp"
 #include "common/text_file.hpp"
 #include "taxonomy/builtin_data.hpp"
 #include "taxonomy/taxonomy.hpp"
@@ -50,7 +51,7 @@ RuleSet RuleSet::from_json_text(const std::string& text, const std::string& orig
   set.set_ = std::make_shared<RE2::Set>(options, RE2::UNANCHORED);
   const auto& taxonomy = taxonomy::Taxonomy::builtin();
   try {
-    const nlohmann::json doc = nlohmann::json::parse(text);
+    const nlohmann::json doc = common::parse_json_strictly(text, "rules " + origin);
     for (const auto& node : doc.at("rules")) {
       Rule r;
       r.id = node.at("id").get<std::string>();

@@ -96,6 +96,19 @@ TEST(Screening, InvalidPatternIsReportedWithItsRule) {
   }
 }
 
+TEST(Screening, AKeyTwiceInOneObjectIsRefused) {
+  // Without the check the second title_terms would replace the first without a word.
+  try {
+    ScreeningRules::from_json_text(R"({"title_terms":[{"id":"x","pattern":"crash"}],"exclude_labels":[],)"
+                                   R"("title_terms":[{"id":"y","pattern":"hang"}]})",
+                                   "r.json");
+    FAIL();
+  } catch (const faultline::Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "screening rules r.json: the key 'title_terms' appears twice in one object");
+  }
+}
+
 TEST(Screening, StoreRecordsEveryDecisionWithItsRule) {
   faultline::testing::TempDir dir;
   faultline::datasets::Database db(dir.file("s.db"));

@@ -114,6 +114,10 @@ TEST(Rules, BadEntriesAreRejectedWithTheRuleNamed) {
       "rules r.json: rule 'x': unknown symptom 'explosion'");
   EXPECT_EQ(error(R"({"rules":[{"id":"x","axis":"mood","category":"crash","pattern":"a","weight":1}]})"),
             "rules r.json: rule 'x': axis 'mood' must be 'symptom' or 'root_cause'");
+  // A hand-edited file with a field twice would otherwise keep the last one silently.
+  EXPECT_EQ(error(R"({"rules":[{"id":"x","axis":"symptom","category":"crash","pattern":"a","pattern":"b",)"
+                  R"("weight":1}]})"),
+            "rules r.json: the key 'pattern' appears twice in one object");
   EXPECT_NE(error(R"({"rules":[{"id":"x","axis":"symptom","category":"crash","pattern":"(a","weight":1}]})")
                 .find("rule 'x': invalid pattern"),
             std::string::npos);

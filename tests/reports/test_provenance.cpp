@@ -2,6 +2,8 @@
 // screened-in candidates, and never in the tables that count labels.
 #include <gtest/gtest.h>
 
+#include "common/atomic_file.hpp"
+#include "common/error.hpp"
 #include "datasets/store/audit_store.hpp"
 #include "datasets/store/database.hpp"
 #include "datasets/store/funnel_store.hpp"
@@ -105,4 +107,23 @@ TEST(ReportProvenance, PredictionsHaveTablesOfTheirOwnTitledAsPredictions) {
   EXPECT_NE(p.title.find("classifier predictions"), std::string::npos);
   EXPECT_EQ(p.note.find("labeled issues"), std::string::npos);
   EXPECT_EQ(display_grid(table(tables, "table3_root_causes_predicted")).rows.back()[2], "2");
+}
+
+TEST(ReportProvenance, AnEvaluationWithAKeyTwiceIsRefused) {
+  // The classifier tables would show whichever of the two figures the parser kept.
+  faultline::testing::TempDir dir;
+  ds::Database db(dir.file("r.db"));
+  fill(db);
+  ReportOptions options;
+  options.evaluation_path = dir.file("eval.json");
+  faultline::common::write_file_atomically(options.evaluation_path,
+                                           R"({"n": 4, "folds": 2, "n": 5, "symptom": {}})");
+  try {
+    load_report_data(db, options);
+    FAIL() << "read";
+  } catch (const faultline::Error& e) {
+    EXPECT_EQ(std::string(e.what()), options.evaluation_path +
+                                         ": the key 'n' appears twice in one object; give the output of "
+                                         "'faultline --json eval'");
+  }
 }

@@ -192,6 +192,10 @@ TEST(Manifest, ValidationNamesTheProblem) {
   std::string bad_expect = kManifest;
   bad_expect.replace(bad_expect.find("\"correct\""), 9, "\"fine\"");
   EXPECT_EQ(error(bad_expect), "demo.json: host/fixed has an invalid expectation 'fine'");
+  // A field twice: the second would silently win.
+  std::string twice = kManifest;
+  twice.insert(twice.find('{') + 1, "\"symptom\": \"hang\",");
+  EXPECT_EQ(error(twice), "demo.json: the key 'symptom' appears twice in one object");
 }
 
 TEST(Suite, JunitMarksFailuresAndSkips) {

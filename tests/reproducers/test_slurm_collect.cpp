@@ -79,6 +79,20 @@ TEST(SlurmCollect, ARunDirectoryHoldsThePlanTheShardsAndOneScript) {
             (std::vector<PlannedRun>{{"a", "host", "buggy"}, {"b", "host", "buggy"}}));
   EXPECT_EQ(read_shard_file(shard_path(f.run_dir, 1)).runs,
             (std::vector<PlannedRun>{{"a", "host", "fixed"}, {"b", "host", "fixed"}}));
+  // A shard file whose runs appear twice is refused: which list the task would run is not clear.
+  {
+    const std::string path = shard_path(f.run_dir, 1);
+    const std::string kept = faultline::common::read_text_file(path);
+    ASSERT_EQ(kept.front(), '{');
+    std::ofstream(path) << "{\"runs\": []," << kept.substr(1);
+    try {
+      read_shard_file(path);
+      ADD_FAILURE() << "read";
+    } catch (const faultline::Error& e) {
+      EXPECT_EQ(std::string(e.what()), path + ": the key 'runs' appears twice in one object");
+    }
+    std::ofstream(path) << kept;
+  }
   EXPECT_EQ(f.prepared.scripts, std::vector<std::string>{script_path(f.run_dir, "default")});
   std::string script = faultline::common::read_text_file(f.prepared.scripts[0]);
   EXPECT_NE(script.find("#SBATCH --array=0-1\n"), std::string::npos);
@@ -143,6 +157,15 @@ TEST(SlurmCollect, AResultsFileOfAnotherShardOrMissingARunLosesTheShard) {
   EXPECT_EQ(collect_run(f.run_dir).arrays[0].lost_shards, std::vector<int>{1});
   // A file of the right shard without b/fixed.
   f.task(1, {f.result("a", "fixed", "pass")});
+  EXPECT_EQ(collect_run(f.run_dir).arrays[0].lost_shards, std::vector<int>{1});
+  // A file of the right shard and runs whose header names its node twice: which one ran it is unknown.
+  f.task(1, {f.result("a", "fixed", "pass"), f.result("b", "fixed", "pass")});
+  ASSERT_TRUE(collect_run(f.run_dir).arrays[0].lost_shards.empty());
+  const std::string path = task_results_path(f.run_dir, "default", 1);
+  std::string text = faultline::common::read_text_file(path);
+  ASSERT_EQ(text.front(), '{');
+  text.insert(1, "\"node\": \"other\",");
+  std::ofstream(path) << text;
   EXPECT_EQ(collect_run(f.run_dir).arrays[0].lost_shards, std::vector<int>{1});
   // A cut file is not JSON.
   std::ofstream(task_results_path(f.run_dir, "default", 1)) << "{\"format\": \"faultline-task-res";

@@ -110,6 +110,18 @@ TEST(Taxonomy, RejectsAStudyRepositoryThatIsNotAGitHubName) {
             "taxonomy test.json: repo 'flashinfer' is not of the form OWNER/NAME (there is no '/')");
 }
 
+TEST(Taxonomy, RejectsAKeyTwiceInOneObject) {
+  std::string text = shipped().dump();
+  ASSERT_EQ(text.front(), '{');
+  text.insert(1, "\"symptoms\": [],");  // the shipped document's own list follows: a second 'symptoms'
+  try {
+    Taxonomy::from_json_text(text, "test.json");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "taxonomy test.json: the key 'symptoms' appears twice in one object");
+  }
+}
+
 TEST(Taxonomy, RejectsMalformedJsonWithOrigin) {
   try {
     Taxonomy::from_json_text("{\"symptoms\": [", "broken.json");
