@@ -1,6 +1,5 @@
 #include "datasets/store/snapshot.hpp"
 
-#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
 

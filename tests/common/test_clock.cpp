@@ -60,4 +60,7 @@ TEST(Timestamps, OrderIsReadOverTheShorterForm) {
   // A moment of the day before is not.
   EXPECT_FALSE(not_before("2024-05-29T23:59:59Z", "2024-05-30"));
   EXPECT_FALSE(not_before("2024-05-29", "2024-05-30T00:00:00Z"));
+  // An absent time (empty) is in order with any: a record may leave `updated` out.
+  EXPECT_TRUE(not_before("", "2024-05-30"));
+  EXPECT_TRUE(not_before("2024-05-30", ""));
 }

@@ -23,6 +23,64 @@ TEST(Rules, EveryEntryFiresOnItsExampleAndNotOnItsNearMiss) {
   }
 }
 
+// A rule's words in the forms issues write them (alone, in code identifiers, inflected) fire it; ordinary
+// words that only contain them do not. Each pair was written by hand; every "does not fire" text fired its
+// rule before the patterns were held to a word's edge.
+TEST(Rules, BuiltInRulesFireOnTheirWordsAndNotInsideOtherWords) {
+  const RuleSet& set = RuleSet::builtin();
+  auto fires = [&](const std::string& text, const std::string& id) {
+    for (int i : set.fired(text)) {
+      if (set.rules()[i].id == id) return true;
+    }
+    return false;
+  };
+  const std::vector<std::pair<std::string, std::string>> firing = {
+      {"ABI mismatch between the wheel and torch", "abi_undefined_symbol"},
+      {"the two ABIs differ", "abi_undefined_symbol"},
+      {"an abi3 wheel", "abi_undefined_symbol"},
+      {"in __cxxabiv1::__forced_unwind", "abi_undefined_symbol"},
+      {"-D_GLIBCXX_USE_CXX11_ABI=0", "abi_undefined_symbol"},
+      {"torch_abi_tag", "abi_undefined_symbol"},
+      {"on Turing GPUs", "gpu_unsupported"},
+      {"sm75_turing_tensorop", "gpu_unsupported"},
+      {"a Volta card", "gpu_unsupported"},
+      {"sm70_volta_hmma", "gpu_unsupported"},
+      {"ieee_rounding mode", "numerics"},
+      {"the sum overflows", "numerics"},
+      {"int32_overflow", "numerics"},
+      {"it recompiles on every call", "perf_bug"},
+      {"num_recompiles grows", "perf_bug"},
+      {"ptxas fatal", "ir_verification"},
+      {"set ptxas_path", "ir_verification"},
+      {"the process freezes", "hang_words"},
+      {"outputs are not close", "wrong_values"},
+      {"tensors are not equal", "wrong_values"},
+      {"lowering fails", "compiler_bug"},
+      {"installed torch 2.1", "version_mismatch"},
+      {"bit packing of int4", "layout"},
+      {"a typo in the mask", "logic"},
+  };
+  for (const auto& [text, id] : firing) EXPECT_TRUE(fires(text, id)) << id << " does not fire on: " << text;
+  const std::vector<std::pair<std::string, std::string>> not_firing = {
+      {"compute capability 8.0 and its availability", "abi_undefined_symbol"},
+      {"probability, reliability, usability", "abi_undefined_symbol"},
+      {"while capturing a graph", "gpu_unsupported"},
+      {"the voltage regulator", "gpu_unsupported"},
+      {"the surrounding code", "numerics"},
+      {"asked on stackoverflow", "numerics"},
+      {"a precompiled wheel", "perf_bug"},
+      {"inline PTX assembly", "ir_verification"},
+      {"add antifreeze", "hang_words"},
+      {"the issue is not closed", "wrong_values"},
+      {"not equally fast", "wrong_values"},
+      {"a flowered shirt", "compiler_bug"},
+      {"uninstalled torch 2.1", "version_mismatch"},
+      {"unpacking the archive", "layout"},
+      {"typography of the docs", "logic"},
+  };
+  for (const auto& [text, id] : not_firing) EXPECT_FALSE(fires(text, id)) << id << " fires on: " << text;
+}
+
 TEST(Rules, EveryCategoryOfBothAxesHasARule) {
   std::set<std::string> covered;
   for (const auto& r : RuleSet::builtin().rules()) covered.insert(r.category);

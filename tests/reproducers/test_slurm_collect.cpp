@@ -166,7 +166,11 @@ TEST(SlurmCollect, AResultsFileOfAnotherShardOrMissingARunLosesTheShard) {
   ASSERT_EQ(text.front(), '{');
   text.insert(1, "\"node\": \"other\",");
   std::ofstream(path) << text;
-  EXPECT_EQ(collect_run(f.run_dir).arrays[0].lost_shards, std::vector<int>{1});
+  const auto twice = collect_run(f.run_dir);
+  EXPECT_EQ(twice.arrays[0].lost_shards, std::vector<int>{1});
+  ASSERT_EQ(twice.arrays[0].results.size(), 4u);
+  EXPECT_NE(twice.arrays[0].results[2].result.detail.find("the key 'node' appears twice"), std::string::npos)
+      << twice.arrays[0].results[2].result.detail;
   // A cut file is not JSON.
   std::ofstream(task_results_path(f.run_dir, "default", 1)) << "{\"format\": \"faultline-task-res";
   EXPECT_EQ(collect_run(f.run_dir).arrays[0].lost_shards, std::vector<int>{1});
