@@ -66,8 +66,9 @@ inline TimestampForm timestamp_form(std::string_view text) {
   return TimestampForm::kMoment;
 }
 
-// Whether `later` (of a timestamp_form) is not before `earlier`, compared over the shorter one's length: a
-// day and a moment of that day are in order either way, and an empty one (no time recorded) with any.
+// Whether `later` is not before `earlier` (each of a timestamp_form, or empty), compared over the shorter
+// one's length: a day and a moment of that day are in order either way, and an empty one (no time
+// recorded) with any.
 inline bool not_before(std::string_view later, std::string_view earlier) {
   const size_t compared = std::min(later.size(), earlier.size());
   return later.substr(0, compared) >= earlier.substr(0, compared);

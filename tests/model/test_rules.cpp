@@ -29,6 +29,9 @@ TEST(Rules, EveryEntryFiresOnItsExampleAndNotOnItsNearMiss) {
 TEST(Rules, BuiltInRulesFireOnTheirWordsAndNotInsideOtherWords) {
   const RuleSet& set = RuleSet::builtin();
   auto fires = [&](const std::string& text, const std::string& id) {
+    bool known = false;
+    for (const auto& rule : set.rules()) known = known || rule.id == id;
+    EXPECT_TRUE(known) << "no rule " << id;
     for (int i : set.fired(text)) {
       if (set.rules()[i].id == id) return true;
     }
@@ -40,6 +43,7 @@ TEST(Rules, BuiltInRulesFireOnTheirWordsAndNotInsideOtherWords) {
       {"an abi3 wheel", "abi_undefined_symbol"},
       {"in __cxxabiv1::__forced_unwind", "abi_undefined_symbol"},
       {"-D_GLIBCXX_USE_CXX11_ABI=0", "abi_undefined_symbol"},
+      {"-DUSE_CXX_ABI=0", "abi_undefined_symbol"},
       {"torch_abi_tag", "abi_undefined_symbol"},
       {"on Turing GPUs", "gpu_unsupported"},
       {"sm75_turing_tensorop", "gpu_unsupported"},
@@ -53,12 +57,20 @@ TEST(Rules, BuiltInRulesFireOnTheirWordsAndNotInsideOtherWords) {
       {"ptxas fatal", "ir_verification"},
       {"set ptxas_path", "ir_verification"},
       {"the process freezes", "hang_words"},
+      {"test_freeze_hang", "hang_words"},
       {"outputs are not close", "wrong_values"},
       {"tensors are not equal", "wrong_values"},
+      {"allclose: not equal_nan", "wrong_values"},
       {"lowering fails", "compiler_bug"},
+      {"register_lowering(aten.mm)", "compiler_bug"},
+      {"two lowerings disagree", "compiler_bug"},
       {"installed torch 2.1", "version_mismatch"},
+      {"reinstalled torch 2.1", "version_mismatch"},
       {"bit packing of int4", "layout"},
+      {"int4_packing", "layout"},
+      {"weight repacking", "layout"},
       {"a typo in the mask", "logic"},
+      {"fix_typo", "logic"},
   };
   for (const auto& [text, id] : firing) EXPECT_TRUE(fires(text, id)) << id << " does not fire on: " << text;
   const std::vector<std::pair<std::string, std::string>> not_firing = {
