@@ -5,6 +5,7 @@
 
 #include "common/error.hpp"
 #include "common/one_line.hpp"
+#include "common/text_file.hpp"
 
 namespace faultline::common {
 
@@ -68,6 +69,10 @@ json parse_json_strictly(const std::string& text, const std::string& where) {
   } catch (const json::exception& e) {  // not expected once the first reading passed
     throw Error(where + ": not valid JSON (" + e.what() + ")");
   }
+}
+
+json parse_json_file_strictly(const std::string& path) {
+  return parse_json_strictly(read_text_file(path), path);
 }
 
 }  // namespace faultline::common

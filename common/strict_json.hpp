@@ -12,4 +12,7 @@ namespace faultline::common {
 // could show a person one title and faultline another.
 nlohmann::json parse_json_strictly(const std::string& text, const std::string& where);
 
+// The file at `path` read and parsed as parse_json_strictly does, errors naming the path.
+nlohmann::json parse_json_file_strictly(const std::string& path);
+
 }  // namespace faultline::common

@@ -6,7 +6,6 @@
 #include "common/atomic_file.hpp"
 #include "common/json_fields.hpp"
 #include "common/strict_json.hpp"
-#include "common/text_file.hpp"
 
 namespace faultline::reproducers {
 
@@ -14,10 +13,6 @@ namespace {
 
 constexpr const char* kPlanFormat = "faultline-slurm-run/1";
 constexpr const char* kShardFormat = "faultline-shard/1";
-
-nlohmann::json parse_json_file(const std::string& path) {
-  return common::parse_json_strictly(common::read_text_file(path), path);
-}
 
 void require_format(const nlohmann::json& j, const char* format, const std::string& path) {
   if (!j.is_object() || common::json_string(j, "format", path) != format)
@@ -67,7 +62,7 @@ void write_run_plan(const std::string& run_dir, const RunPlan& plan) {
 
 RunPlan read_run_plan(const std::string& run_dir) {
   std::string path = plan_path(run_dir);
-  nlohmann::json j = parse_json_file(path);
+  nlohmann::json j = common::parse_json_file_strictly(path);
   require_format(j, kPlanFormat, path);
   RunPlan plan;
   plan.mode = common::json_string(j, "mode", path);
@@ -95,7 +90,7 @@ void write_shard_file(const std::string& path, const ShardFile& shard) {
 }
 
 ShardFile read_shard_file(const std::string& path) {
-  nlohmann::json j = parse_json_file(path);
+  nlohmann::json j = common::parse_json_file_strictly(path);
   require_format(j, kShardFormat, path);
   ShardFile shard;
   shard.shard = positive(j, "shard", path, 0);

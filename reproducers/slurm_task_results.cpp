@@ -5,7 +5,6 @@
 #include "common/atomic_file.hpp"
 #include "common/json_fields.hpp"
 #include "common/strict_json.hpp"
-#include "common/text_file.hpp"
 #include "reproducers/run_result_json.hpp"
 
 namespace faultline::reproducers {
@@ -32,7 +31,7 @@ void write_task_results(const std::string& path, const TaskResults& task) {
 }
 
 TaskResults read_task_results(const std::string& path) {
-  const nlohmann::json j = common::parse_json_strictly(common::read_text_file(path), path);
+  const nlohmann::json j = common::parse_json_file_strictly(path);
   if (!j.is_object() || common::json_string(j, "format", path) != kFormat)
     throw Error(path + ": not a " + std::string(kFormat) + " file");
   TaskResults task;

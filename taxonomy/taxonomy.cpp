@@ -54,10 +54,6 @@ json category_json(const Category& c) {
   return j;
 }
 
-json parse_document(const std::string& text, const std::string& origin) {
-  return common::parse_json_strictly(text, "taxonomy " + origin);
-}
-
 Study parse_study(const json& node) {
   Study study;
   study.reference = node.at("reference").get<std::string>();
@@ -159,7 +155,7 @@ void check_repository_counts(const Taxonomy& t, const std::string& origin) {
 }  // namespace
 
 Taxonomy Taxonomy::from_json_text(const std::string& text, const std::string& origin) {
-  json doc = parse_document(text, origin);
+  json doc = common::parse_json_strictly(text, "taxonomy " + origin);
   Taxonomy t;
   try {
     t.study_ = parse_study(doc.at("study"));
