@@ -5,6 +5,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "classifier/model/stop_words.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "common/largest_entry.hpp"
@@ -201,6 +202,7 @@ std::string fasttext_document(const std::string& document, TokenSpan discussion_
   for_each_token(document, [&](std::string_view token) {
     const size_t at = position++;
     if (skipped.contains(at) || (reading.without_numbers && token == "<num>")) return;
+    if (reading.without_stop_words && is_english_stop_word(token)) return;
     if (!out.empty()) out += ' ';
     out += token;
   });
@@ -254,10 +256,11 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
                 " cross-validation folds");
   }
   for (const auto& params : training.grid) {
-    if (training.fasttext_reading.without_numbers && params.word_ngrams > 1) {
-      throw Error("train: the " + axis +
-                  " axis's fastText models learn without <num>, which needs unigrams " +
-                  "(word n-grams would span the dropped tokens)");
+    const auto& reading = training.fasttext_reading;
+    if ((reading.without_numbers || reading.without_stop_words) && params.word_ngrams > 1) {
+      throw Error("train: the " + axis + " axis's fastText models learn without " +
+                  (reading.without_numbers ? "<num>" : "stop words") +
+                  ", which needs unigrams (word n-grams would span the dropped tokens)");
     }
   }
   const size_t n = examples.size();
@@ -439,6 +442,7 @@ nlohmann::json AxisModel::describe() const {
           {"seed", params_.seed},
           {"fasttext_without_numbers", reading_.without_numbers},
           {"fasttext_discussion_once", reading_.discussion_once},
+          {"fasttext_without_stop_words", reading_.without_stop_words},
           {"fasttext_described_classes", described_classes_},
           {"fasttext_description_copies", description_copies_},
           {"rule_weight", weights_.rule},
@@ -471,6 +475,7 @@ AxisModel AxisModel::load(const std::string& directory, const std::string& axis)
     m.params_.seed = j.at("seed").get<int>();
     m.reading_.without_numbers = j.at("fasttext_without_numbers").get<bool>();
     m.reading_.discussion_once = j.at("fasttext_discussion_once").get<bool>();
+    m.reading_.without_stop_words = j.at("fasttext_without_stop_words").get<bool>();
     // Models saved before class descriptions were read have neither field: they read none.
     m.described_classes_ = j.value("fasttext_described_classes", std::vector<std::string>{});
     m.description_copies_ = j.value("fasttext_description_copies", 0);

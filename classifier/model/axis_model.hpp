@@ -26,6 +26,8 @@ struct FastTextReading {
   bool without_numbers = false;
   // They skip the discussion's second reading (AxisExample::discussion_again), learning and predicting.
   bool discussion_once = false;
+  // They learn without English stop words (is_english_stop_word), and so pass them over when they predict.
+  bool without_stop_words = false;
 };
 
 // The tokens that fastText models reading as `reading` skip in a document whose discussion's second reading

@@ -132,6 +132,10 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
   // six-seed table), so its fastText model reads it once.
   AxisTraining symptom_training = training;
   symptom_training.fasttext_reading.discussion_once = true;
+  // Function words ("the", "was", "because") fill a report, and fastText averages every word it reads:
+  // without them the symptom's fastText model alone was right more often (classifier/EXPERIMENTS.md). The
+  // root cause's models keep them, which did better there.
+  symptom_training.fasttext_reading.without_stop_words = true;
   c.symptom_ = AxisModel::train("symptom", symptoms, symptom_training);
   starting("root_cause", 2);
   // Root causes fall into the taxonomy's dimensions: a model of the dimension is the root cause's group

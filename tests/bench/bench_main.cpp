@@ -208,7 +208,8 @@ std::string fasttext_document_of(const std::string& model_dir, const std::string
   if (!readings.count(owner)) {
     const json j = json::parse(std::ifstream(owner));
     readings[owner] = {j.at("fasttext_without_numbers").get<bool>(),
-                       j.at("fasttext_discussion_once").get<bool>()};
+                       j.at("fasttext_discussion_once").get<bool>(),
+                       j.at("fasttext_without_stop_words").get<bool>()};
   }
   return model::fasttext_document(features.document, features.discussion_again, readings[owner]);
 }

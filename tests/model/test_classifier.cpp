@@ -10,6 +10,7 @@
 #include "classifier/model/classify_store.hpp"
 #include "classifier/model/evaluation.hpp"
 #include "classifier/model/issue_classifier.hpp"
+#include "classifier/model/stop_words.hpp"
 #include "classifier/model/text_features.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
@@ -302,15 +303,21 @@ TEST(AxisModel, TheFastTextDocumentLeavesOutWhatTheReadingSaysAndNothingElse) {
   EXPECT_EQ(fasttext_document("a  b c", {1, 2}, {.discussion_once = true}), "a c");
 }
 
-TEST(Classifier, LearningWithoutNumbersRefusesWordNGrams) {
-  AxisTraining training = quick();
-  training.fasttext_reading.without_numbers = true;
-  training.grid[0].word_ngrams = 2;
+TEST(Classifier, LearningWithoutNumbersOrStopWordsRefusesWordNGrams) {
   std::vector<AxisExample> examples;
   for (const auto& l : tiny_corpus()) examples.push_back({l.issue.title + " <num>", {}, {}, l.root_cause});
-  EXPECT_THROW(AxisModel::train("root_cause", examples, training), faultline::Error);
-  training.grid[0].word_ngrams = 1;
-  EXPECT_NO_THROW(AxisModel::train("root_cause", examples, training));
+  for (const FastTextReading reading :
+       {FastTextReading{.without_numbers = true}, FastTextReading{.without_stop_words = true}}) {
+    AxisTraining training = quick();
+    training.fasttext_reading = reading;
+    training.grid[0].word_ngrams = 2;
+    EXPECT_THROW(AxisModel::train("root_cause", examples, training), faultline::Error);
+    training.grid[0].word_ngrams = 1;
+    EXPECT_NO_THROW(AxisModel::train("root_cause", examples, training));
+  }
+  AxisTraining neither = quick();
+  neither.grid[0].word_ngrams = 2;
+  EXPECT_NO_THROW(AxisModel::train("root_cause", examples, neither));
 }
 
 TEST(Classifier, AFailedSaveLeavesThePreviousModelWholeAndUsable) {
@@ -669,16 +676,25 @@ TEST(Classifier, TheWordTablePathPredictsWhatEachModelsOwnDictionaryPredicts) {
   }
 }
 
-TEST(Classifier, TheSymptomsFastTextModelLearnsAndReadsTheDiscussionOnce) {
+TEST(Classifier, TheSymptomsFastTextModelLearnsAndReadsTheDiscussionOnceAndNoStopWords) {
   // The reference is fastText trained apart, with the settings the symptom's model records, on the labeled
-  // documents written with the discussion once; its prediction of each such document must be the symptom's
-  // fastText member's of the whole features. The same reference trained on the whole documents predicts
-  // otherwise, so the comparison can tell the two apart; the root cause reads the discussion twice.
+  // documents written with the discussion once and without stop words; its prediction of each such document
+  // must be the symptom's fastText member's of the whole features. The same reference trained on the whole
+  // documents predicts otherwise, so the comparison can tell the two apart; the root cause reads the
+  // discussion twice and every stop word.
   const auto corpus = tiny_corpus_with_discussions();
   auto model = IssueClassifier::train(corpus, {}, quick());
   const auto chosen = model.symptom_model().describe();
   ASSERT_TRUE(chosen.at("fasttext_discussion_once").get<bool>());
+  ASSERT_TRUE(chosen.at("fasttext_without_stop_words").get<bool>());
   ASSERT_FALSE(model.root_cause_model().describe().at("fasttext_discussion_once").get<bool>());
+  ASSERT_FALSE(model.root_cause_model().describe().at("fasttext_without_stop_words").get<bool>());
+  // What each learned: the root cause's words include "the" (every issue of the corpus has it), the
+  // symptom's no stop word.
+  const auto symptom_words = model.symptom_model().fasttext_vocabulary();
+  const auto cause_words = model.root_cause_model().fasttext_vocabulary();
+  EXPECT_NE(std::find(cause_words.begin(), cause_words.end(), "the"), cause_words.end());
+  for (const auto& w : symptom_words) EXPECT_FALSE(is_english_stop_word(w)) << w;
   FastTextParams params;
   params.epoch = chosen.at("epoch").get<int>();
   params.lr = chosen.at("lr").get<double>();
@@ -690,10 +706,11 @@ TEST(Classifier, TheSymptomsFastTextModelLearnsAndReadsTheDiscussionOnce) {
   for (const auto& l : corpus) {
     features.push_back(extract_features(model.rules(), l.issue));
     const IssueFeatures& f = features.back();
-    // By hand: the tokens but those of the second reading and the end-of-line token.
+    // By hand: the tokens but those of the second reading, the stop words and the end-of-line token.
     std::string document;
     for (size_t i = 0; i + 1 < f.tokens.words.size(); ++i) {
-      if (i < f.discussion_again.begin || i >= f.discussion_again.end)
+      if ((i < f.discussion_again.begin || i >= f.discussion_again.end) &&
+          !is_english_stop_word(f.tokens.words[i]))
         document += (document.empty() ? "" : " ") + f.tokens.words[i];
     }
     once.push_back(document);
