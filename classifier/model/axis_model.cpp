@@ -475,7 +475,8 @@ AxisModel AxisModel::load(const std::string& directory, const std::string& axis)
     m.params_.seed = j.at("seed").get<int>();
     m.reading_.without_numbers = j.at("fasttext_without_numbers").get<bool>();
     m.reading_.discussion_once = j.at("fasttext_discussion_once").get<bool>();
-    m.reading_.without_stop_words = j.at("fasttext_without_stop_words").get<bool>();
+    // Models saved before stop words could be left out have no field: they learned, and so read, every word.
+    m.reading_.without_stop_words = j.value("fasttext_without_stop_words", false);
     // Models saved before class descriptions were read have neither field: they read none.
     m.described_classes_ = j.value("fasttext_described_classes", std::vector<std::string>{});
     m.description_copies_ = j.value("fasttext_description_copies", 0);

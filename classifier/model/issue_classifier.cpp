@@ -134,7 +134,7 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
   symptom_training.fasttext_reading.discussion_once = true;
   // Function words ("the", "was", "because") fill a report, and fastText averages every word it reads:
   // without them the symptom's fastText model alone was right more often (classifier/EXPERIMENTS.md). The
-  // root cause's models keep them, which did better there.
+  // root cause's models keep them: without them (a first try, with NLTK's list) they were wrong more often.
   symptom_training.fasttext_reading.without_stop_words = true;
   c.symptom_ = AxisModel::train("symptom", symptoms, symptom_training);
   starting("root_cause", 2);

@@ -15,9 +15,8 @@ namespace faultline::model {
 // environment section; 4: the symptom's fastText model reads the discussion once (IssueFeatures::
 // discussion_again; the documents are as in 3, what a model reads of them is not); 5: fields are read up
 // to kBytesReadPerField bytes (the documents of issues within it are as in 4); 6: the repository token in
-// lower case; 7: the symptom's fastText models read no English stop words (what a model reads changes, the
-// documents do not).
-constexpr int kTextFeaturesVersion = 7;
+// lower case.
+constexpr int kTextFeaturesVersion = 6;
 
 // GitHub keeps an issue's body and each of its comments within 65,536 characters. The classifier reads at
 // most 65,536 bytes (as many characters of ASCII text, fewer of other scripts) of the title, the body, the

@@ -199,10 +199,13 @@ std::vector<std::string> model_axes(const std::string& model_dir) {
   return axes;
 }
 
-// The text a model of `axis` reads of an issue's features, by what its axis model records (the dimension
-// model reads as the root cause's).
+// What a model of `axis` reads of an issue's features, by what its axis model records (the dimension model
+// reads as the root cause's): learning, the text it learned from; predicting, the tokens classify hands it,
+// which still hold the tokens it learned without (<num>, stop words): it passes them over as unknown words,
+// and so does `fasttext predict-prob`, so that both look them up.
+enum class Use { kLearning, kPredicting };
 std::string fasttext_document_of(const std::string& model_dir, const std::string& axis,
-                                 const model::IssueFeatures& features) {
+                                 const model::IssueFeatures& features, Use use) {
   static std::map<std::string, model::FastTextReading> readings;  // by axis model file
   const std::string owner = model_dir + "/" + (axis == "root_cause.group" ? "root_cause" : axis) + ".json";
   if (!readings.count(owner)) {
@@ -211,7 +214,9 @@ std::string fasttext_document_of(const std::string& model_dir, const std::string
                        j.at("fasttext_discussion_once").get<bool>(),
                        j.at("fasttext_without_stop_words").get<bool>()};
   }
-  return model::fasttext_document(features.document, features.discussion_again, readings[owner]);
+  model::FastTextReading reading = readings[owner];
+  if (use == Use::kPredicting) reading = {.discussion_once = reading.discussion_once};
+  return model::fasttext_document(features.document, features.discussion_again, reading);
 }
 
 // What `eval --folds 10` (the default fold seed and time split) says of the classifier: accuracy, macro-F1,
@@ -258,13 +263,15 @@ void bench_training(const testing::TempDir& dir, const std::string& db, const st
     // What each model learned from (AxisTraining::fasttext_reading), so theirs too.
     const model::IssueFeatures features = model::extract_features(rules, l.issue);
     inputs["symptom"] << "__label__" << l.symptom << ' '
-                      << fasttext_document_of(model_dir, "symptom", features) << '\n';
+                      << fasttext_document_of(model_dir, "symptom", features, Use::kLearning) << '\n';
     inputs["root_cause"] << "__label__" << l.root_cause << ' '
-                         << fasttext_document_of(model_dir, "root_cause", features) << '\n';
+                         << fasttext_document_of(model_dir, "root_cause", features, Use::kLearning) << '\n';
     if (inputs.count("root_cause.group")) {
       inputs["root_cause.group"] << "__label__"
                                  << taxonomy::Taxonomy::builtin().root_cause(l.root_cause).dimension << ' '
-                                 << fasttext_document_of(model_dir, "root_cause.group", features) << '\n';
+                                 << fasttext_document_of(model_dir, "root_cause.group", features,
+                                                         Use::kLearning)
+                                 << '\n';
     }
     ++labeled;
   }
@@ -278,7 +285,7 @@ void bench_training(const testing::TempDir& dir, const std::string& db, const st
       model::IssueFeatures features;
       features.document = d.document;
       inputs["root_cause"] << "__label__" << d.label << ' '
-                           << fasttext_document_of(model_dir, "root_cause", features) << '\n';
+                           << fasttext_document_of(model_dir, "root_cause", features, Use::kLearning) << '\n';
     }
   }
   if (inputs.count("scope")) {
@@ -287,7 +294,8 @@ void bench_training(const testing::TempDir& dir, const std::string& db, const st
     for (const auto& issue : issues) {
       if (!issue.scope) continue;
       inputs["scope"] << "__label__" << *issue.scope << ' '
-                      << fasttext_document_of(model_dir, "scope", model::extract_features(rules, issue))
+                      << fasttext_document_of(model_dir, "scope", model::extract_features(rules, issue),
+                                              Use::kLearning)
                       << '\n';
       ++scoped;
     }
@@ -334,8 +342,9 @@ void bench_training(const testing::TempDir& dir, const std::string& db, const st
 }
 
 // The fastText CLI's share of classify: `fasttext predict-prob` (every label's probability) with each of
-// the model's fastText models, on the documents classify gives them (extract_features, less what the model
-// does not read), one per line.
+// the model's fastText models, on the documents classify gives them (extract_features, less the tokens the
+// model skips by position: the discussion's second reading where it reads the discussion once), one per
+// line.
 void bench_classify_baseline(const testing::TempDir& dir, const std::string& db,
                              const std::string& model_dir) {
   auto axes = model_axes(model_dir);
@@ -348,7 +357,8 @@ void bench_classify_baseline(const testing::TempDir& dir, const std::string& db,
     datasets::for_each_issue_batch(store, 2000, [&](std::vector<datasets::IssueRecord>& issues) {
       for (const auto& issue : issues) {
         const model::IssueFeatures features = model::extract_features(rules, issue);
-        for (auto& [axis, file] : out) file << fasttext_document_of(model_dir, axis, features) << '\n';
+        for (auto& [axis, file] : out)
+          file << fasttext_document_of(model_dir, axis, features, Use::kPredicting) << '\n';
         ++n;
       }
     });

@@ -3,6 +3,9 @@
 // them ("because" loses its "e" in step 5 and keeps "becaus"; "very" ends in "i" by step 1c).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+
 #include "classifier/model/axis_model.hpp"
 #include "classifier/model/stop_words.hpp"
 #include "classifier/model/text_features.hpp"
@@ -23,6 +26,37 @@ TEST(StopWords, TheListsWordsAreKnownByTheStemsADocumentHolds) {
                             "The", "<num>", "<code>", "__rule_x", "", "one", "everi", "never", "wa"}) {
     EXPECT_FALSE(is_english_stop_word(token)) << token;
   }
+}
+
+// The whole list, as Snowball writes it (contractions whole), typed apart from the code's: every token a
+// document makes of each of its words is a stop word, so a word left out of the code's list is caught.
+TEST(StopWords, EveryWordOfSnowballsListIsOneInADocument) {
+  const std::string list =
+      "i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her "
+      "hers herself it its itself they them their theirs themselves what which who whom this that these "
+      "those am is are was were be been being have has had having do does did doing would should could "
+      "ought i'm you're he's she's it's we're they're i've you've we've they've i'd you'd he'd she'd we'd "
+      "they'd i'll you'll he'll she'll we'll they'll isn't aren't wasn't weren't hasn't haven't hadn't "
+      "doesn't don't didn't won't wouldn't shan't shouldn't can't cannot couldn't mustn't let's that's "
+      "who's what's here's there's when's where's why's how's a an the and but if or because as until while "
+      "of at by for with about against between into through during before after above below to from up "
+      "down in out on off over under again further then once here there when where why how all any both "
+      "each few more most other some such no nor not only own same so than too very";
+  size_t words = 0;
+  for (size_t start = 0; start < list.size();) {
+    size_t end = std::min(list.find(' ', start), list.size());
+    const std::string word = list.substr(start, end - start);
+    start = end + 1;
+    ++words;
+    const std::string document = normalize_for_fasttext(word);
+    ASSERT_FALSE(document.empty()) << word;
+    for (size_t from = 0; from <= document.size();) {
+      size_t to = std::min(document.find(' ', from), document.size());
+      EXPECT_TRUE(is_english_stop_word(document.substr(from, to - from))) << word << " -> " << document;
+      from = to + 1;
+    }
+  }
+  EXPECT_EQ(words, 174u);  // as typed above: the main part of Snowball's list, a word per line there
 }
 
 TEST(StopWords, ADocumentReadWithoutThemKeepsEveryOtherToken) {
