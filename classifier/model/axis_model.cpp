@@ -287,6 +287,7 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
   for (const auto& d : description_rows(training.class_descriptions, labels, 1))
     m.described_classes_.push_back(d.label);
   m.majority_ = majority_label(examples);
+  m.neighbour_term_counts_ = training.neighbour_term_counts;
   m.classes_ = classes_of(labels);
   std::vector<size_t> gold;
   for (const auto& l : labels) gold.push_back(class_index(m.classes_, l));
@@ -344,7 +345,7 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
     const std::vector<size_t> group_label_of_class =
         use_group ? fasttext_labels_of(group_of_class, group_models[f]) : std::vector<size_t>{};
     for (size_t i : test_rows[f]) {
-      auto neighbours = index.nearest(tokens[i], training.neighbours);
+      auto neighbours = index.nearest(tokens[i], training.neighbours, training.neighbour_term_counts);
       AxisEvidence base;
       base.rules = rules_by_class(&examples[i].rule_scores, m.classes_);
       base.discussion_rules = rules_by_class(&examples[i].discussion_rule_scores, m.classes_);
@@ -453,6 +454,7 @@ nlohmann::json AxisModel::describe() const {
           {"group_weight", weights_.group},
           {"class_groups", class_groups_},
           {"majority", majority_},
+          {"neighbour_term_counts", neighbour_term_counts_ == TermCounts::kOnce ? "once" : "damped"},
           {"training_labels", training_labels_}};
 }
 
@@ -488,6 +490,11 @@ AxisModel AxisModel::load(const std::string& directory, const std::string& axis)
     m.weights_.group = j.at("group_weight").get<double>();
     m.class_groups_ = j.at("class_groups").get<std::map<std::string, std::string>>();
     m.majority_ = j.at("majority").get<std::string>();
+    // Models saved before the field counted repeated terms damped, as the neighbour search did then.
+    const std::string counts = j.value("neighbour_term_counts", std::string("damped"));
+    if (counts != "damped" && counts != "once")
+      throw Error(path + ": neighbour_term_counts is '" + counts + "', neither 'damped' nor 'once'");
+    m.neighbour_term_counts_ = counts == "once" ? TermCounts::kOnce : TermCounts::kDamped;
     m.training_labels_ = j.at("training_labels").get<std::vector<std::string>>();
   } catch (const nlohmann::json::exception& e) {
     throw Error(path + ": damaged model description (" + e.what() +

@@ -84,6 +84,8 @@ struct AxisTraining {
   std::vector<ClassDescription> class_descriptions;
   int description_copies = 0;
   size_t neighbours = 10;  // k of the neighbour vote
+  // How the similarity behind the neighbour vote counts a term repeated in a document.
+  TermCounts neighbour_term_counts = TermCounts::kDamped;
   // Terms in more than this share of the labeled documents are left out of their similarity.
   double neighbour_max_document_share = 0.25;
   int folds = 3;
@@ -153,6 +155,8 @@ class AxisModel {
   }
   std::string predict_rules(const Distribution& rule_scores) const;
   const std::string& majority() const { return majority_; }
+  // How the neighbours its vote reads were found (AxisInputs::neighbours must be found so).
+  TermCounts neighbour_term_counts() const { return neighbour_term_counts_; }
   const AxisWeights& weights() const { return weights_; }
   std::vector<std::string> fasttext_vocabulary() const { return fasttext_.vocabulary(); }
   // The group model's words; none when the axis has no group member.
@@ -176,6 +180,7 @@ class AxisModel {
   int description_copies_ = 0;
   AxisWeights weights_;
   std::string majority_;
+  TermCounts neighbour_term_counts_ = TermCounts::kDamped;
   std::vector<std::string> classes_;             // sorted; derived from training_labels_
   std::vector<double> log_priors_;               // by class, smoothed shares of the training labels
   std::vector<std::string> training_labels_;     // by training example: the neighbour vote, classes, priors

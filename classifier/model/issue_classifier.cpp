@@ -136,6 +136,9 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
   // without them the symptom's fastText model alone was right more often (classifier/EXPERIMENTS.md). The
   // root cause's models keep them: without them (a first try, with NLTK's list) they were wrong more often.
   symptom_training.fasttext_reading.without_stop_words = true;
+  // Its neighbour vote counts each term of a document once: a report that repeats a word (a log, a trace)
+  // then looks no more like the others that have it (classifier/EXPERIMENTS.md).
+  symptom_training.neighbour_term_counts = TermCounts::kOnce;
   c.symptom_ = AxisModel::train("symptom", symptoms, symptom_training);
   starting("root_cause", 2);
   // Root causes fall into the taxonomy's dimensions: a model of the dimension is the root cause's group
@@ -193,17 +196,28 @@ IssueAnalysis IssueClassifier::analyse(const IssueFeatures& f) const {
   if (scope_) skipped[kScope] = scope_->skipped_tokens(f.discussion_again);
   const auto ids = words_.ids(f.tokens, skipped);
   IssueAnalysis a;
-  a.neighbours = index_.nearest_terms(ids[kIndex], neighbours_);
+  // Each axis's vote reads the neighbours its model was trained with; where the countings differ, both
+  // lists come from one pass over the postings.
+  const TermCounts symptom_counts = symptom_.neighbour_term_counts();
+  const TermCounts cause_counts = root_cause_.neighbour_term_counts();
+  if (symptom_counts == cause_counts) {
+    a.symptom_neighbours = a.root_cause_neighbours =
+        index_.nearest_terms(ids[kIndex], neighbours_, cause_counts);
+  } else {
+    auto both = index_.nearest_terms_both(ids[kIndex], neighbours_);
+    a.symptom_neighbours = std::move(both[static_cast<int>(symptom_counts)]);
+    a.root_cause_neighbours = std::move(both[static_cast<int>(cause_counts)]);
+  }
   if (scope_)
     a.scope = scope_->predict(f.tokens, {.word_ids = &ids[kScope], .discussion_again = f.discussion_again});
   a.symptom = symptom_.predict(f.tokens, {.rule_scores = &f.symptom_rules,
                                           .discussion_rule_scores = &f.symptom_discussion_rules,
-                                          .neighbours = &a.neighbours,
+                                          .neighbours = &a.symptom_neighbours,
                                           .word_ids = &ids[kSymptom],
                                           .discussion_again = f.discussion_again});
   a.root_cause = root_cause_.predict(f.tokens, {.rule_scores = &f.root_cause_rules,
                                                 .discussion_rule_scores = &f.root_cause_discussion_rules,
-                                                .neighbours = &a.neighbours,
+                                                .neighbours = &a.root_cause_neighbours,
                                                 .word_ids = &ids[kRootCause],
                                                 .group_word_ids = &ids[kDimension],
                                                 .discussion_again = f.discussion_again});

@@ -50,7 +50,9 @@ struct IssueFeatures {
 // The labeled issues most similar to one issue, with the distributions each axis gives it: what the
 // classifier computes on the way to a prediction, for a caller that wants to show why.
 struct IssueAnalysis {
-  std::vector<Neighbour> neighbours;  // items index the training documents
+  // The neighbours each axis's vote read (items index the training documents): found with the terms
+  // counted as that axis's model says (AxisModel::neighbour_term_counts).
+  std::vector<Neighbour> symptom_neighbours, root_cause_neighbours;
   Distribution scope, symptom, root_cause;
 };
 IssueFeatures extract_features(const RuleSet& rules, const datasets::IssueRecord& issue);

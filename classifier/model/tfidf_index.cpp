@@ -7,7 +7,11 @@ namespace faultline::model {
 
 namespace {
 
-double tf_weight(size_t count) { return 1.0 + std::log(static_cast<double>(count)); }
+double tf_weight(size_t count, TermCounts counts) {
+  return counts == TermCounts::kOnce ? 1.0 : 1.0 + std::log(static_cast<double>(count));
+}
+
+constexpr TermCounts kCountings[] = {TermCounts::kDamped, TermCounts::kOnce};
 
 // The distinct ids with their counts, by ascending id (so every sum over them runs in the same order).
 template <typename Id>
@@ -54,7 +58,7 @@ TfidfIndex::TfidfIndex(const std::vector<Tokens>& documents, double max_document
       ids.push_back(id);
     }
     counts.push_back(id_counts(std::move(ids)));
-    for (const auto& [id, n] : counts.back()) terms_[id].postings.push_back({counts.size() - 1, 0});
+    for (const auto& [id, n] : counts.back()) terms_[id].postings.push_back({counts.size() - 1, {0, 0}});
   }
   for (auto& t : terms_) {
     t.idf = std::log(1.0 + static_cast<double>(size_) / static_cast<double>(t.postings.size()));
@@ -65,16 +69,18 @@ TfidfIndex::TfidfIndex(const std::vector<Tokens>& documents, double max_document
     }
   }
   for (size_t i = 0; i < counts.size(); ++i) {
-    double norm = 0;
-    for (const auto& [id, n] : counts[i]) norm += std::pow(tf_weight(n) * terms_[id].idf, 2);
-    if (norm == 0) continue;  // only dropped terms
-    norm = std::sqrt(norm);
-    for (const auto& [id, n] : counts[i]) {
-      auto& postings = terms_[id].postings;
-      if (postings.empty()) continue;
-      auto it = std::lower_bound(postings.begin(), postings.end(), i,
-                                 [](const Posting& p, size_t item) { return p.item < item; });
-      it->weight = tf_weight(n) * terms_[id].idf / norm;
+    for (const TermCounts c : kCountings) {
+      double norm = 0;
+      for (const auto& [id, n] : counts[i]) norm += std::pow(tf_weight(n, c) * terms_[id].idf, 2);
+      if (norm == 0) continue;  // only dropped terms
+      norm = std::sqrt(norm);
+      for (const auto& [id, n] : counts[i]) {
+        auto& postings = terms_[id].postings;
+        if (postings.empty()) continue;
+        auto it = std::lower_bound(postings.begin(), postings.end(), i,
+                                   [](const Posting& p, size_t item) { return p.item < item; });
+        it->weight[static_cast<int>(c)] = tf_weight(n, c) * terms_[id].idf / norm;
+      }
     }
   }
 }
@@ -95,32 +101,18 @@ std::vector<int32_t> TfidfIndex::term_ids(const Tokens& tokens) const {
   return ids;
 }
 
-std::vector<Neighbour> TfidfIndex::nearest_terms(const std::vector<int32_t>& term_ids, size_t k) const {
-  const auto counts = id_counts(term_ids);
-  std::vector<std::pair<const Term*, double>> weights;
-  weights.reserve(counts.size());
-  double norm = 0;
-  for (const auto& [id, n] : counts) {
-    double w = tf_weight(n) * terms_[id].idf;
-    weights.emplace_back(&terms_[id], w);
-    norm += w * w;
-  }
-  if (norm == 0) return {};
-  norm = std::sqrt(norm);
-  std::vector<double> score(size_, 0.0);
-  for (const auto& [term, w] : weights) {
-    const double unit = w / norm;
-    for (const auto& p : term->postings) score[p.item] += p.weight * unit;
-  }
-  // The k most similar by (similarity, then index), a total order, so the k and their order are unique.
-  // A heap of the k best so far with the least similar on top, filled in one pass over the items: no
-  // collecting and partially sorting every item that shares a term, and O(n log k) when triage asks for all.
+namespace {
+
+// The k most similar by (similarity, then index), a total order, so the k and their order are unique. A heap
+// of the k best so far with the least similar on top, filled in one pass over the items: no collecting and
+// partially sorting every item that shares a term, and O(n log k) when triage asks for all.
+std::vector<Neighbour> most_similar(const std::vector<double>& score, size_t k) {
   auto more_similar = [](const Neighbour& a, const Neighbour& b) {
     return a.similarity != b.similarity ? a.similarity > b.similarity : a.item < b.item;
   };
   std::vector<Neighbour> out;
-  out.reserve(std::min(k, size_));
-  for (size_t i = 0; i < size_ && k > 0; ++i) {
+  out.reserve(std::min(k, score.size()));
+  for (size_t i = 0; i < score.size() && k > 0; ++i) {
     if (!(score[i] > 1e-12)) continue;
     const Neighbour candidate{i, std::min(score[i], 1.0)};
     if (out.size() < k) {
@@ -134,6 +126,49 @@ std::vector<Neighbour> TfidfIndex::nearest_terms(const std::vector<int32_t>& ter
   }
   std::sort_heap(out.begin(), out.end(), more_similar);
   return out;
+}
+
+}  // namespace
+
+void TfidfIndex::score_items(const std::vector<int32_t>& term_ids, const bool wanted[2],
+                             std::vector<double> score[2]) const {
+  const auto counts = id_counts(term_ids);
+  // The query's weight of each of its terms under each counting, as a unit vector.
+  std::vector<std::array<double, 2>> unit(counts.size(), {0, 0});
+  for (const TermCounts c : kCountings) {
+    const int w = static_cast<int>(c);
+    if (!wanted[w]) continue;
+    double norm = 0;
+    for (size_t t = 0; t < counts.size(); ++t) {
+      unit[t][w] = tf_weight(counts[t].second, c) * terms_[counts[t].first].idf;
+      norm += unit[t][w] * unit[t][w];
+    }
+    if (norm == 0) return;  // no term the index knows: nothing is similar
+    for (auto& u : unit) u[w] /= std::sqrt(norm);
+  }
+  for (size_t t = 0; t < counts.size(); ++t) {
+    for (const auto& p : terms_[counts[t].first].postings) {
+      score[0][p.item] += p.weight[0] * unit[t][0];
+      score[1][p.item] += p.weight[1] * unit[t][1];
+    }
+  }
+}
+
+std::vector<Neighbour> TfidfIndex::nearest_terms(const std::vector<int32_t>& term_ids, size_t k,
+                                                 TermCounts counts) const {
+  const int w = static_cast<int>(counts);
+  bool wanted[2] = {w == 0, w == 1};
+  std::vector<double> score[2] = {std::vector<double>(size_, 0.0), std::vector<double>(size_, 0.0)};
+  score_items(term_ids, wanted, score);
+  return most_similar(score[w], k);
+}
+
+std::array<std::vector<Neighbour>, 2> TfidfIndex::nearest_terms_both(const std::vector<int32_t>& term_ids,
+                                                                     size_t k) const {
+  bool wanted[2] = {true, true};
+  std::vector<double> score[2] = {std::vector<double>(size_, 0.0), std::vector<double>(size_, 0.0)};
+  score_items(term_ids, wanted, score);
+  return {most_similar(score[0], k), most_similar(score[1], k)};
 }
 
 }  // namespace faultline::model

@@ -2,6 +2,7 @@
 // of a document, for the classifier's neighbour vote.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
@@ -15,21 +16,31 @@ struct Neighbour {
   double similarity = 0;  // cosine in [0, 1]
 };
 
+// How a term that occurs n times in a document weighs there: 1 + ln n, or once whatever n is (a long log
+// that repeats a word then says no more of it than a line that has it once).
+enum class TermCounts { kDamped, kOnce };
+
 class TfidfIndex {
  public:
   TfidfIndex() = default;
-  // Documents as tokenize() gives them (its end-of-line token is not a term). Weights: (1 + ln tf) ·
-  // ln(1 + N / df), rows L2-normalised. Terms in more than `max_document_share` of the documents are left
-  // out (as if never seen).
+  // Documents as tokenize() gives them (its end-of-line token is not a term). Weights: tf · ln(1 + N / df),
+  // tf as TermCounts says, rows L2-normalised. Terms in more than `max_document_share` of the documents are
+  // left out (as if never seen).
   explicit TfidfIndex(const std::vector<Tokens>& documents, double max_document_share = 1.0);
 
-  // The `k` most similar documents with a similarity above 0, most similar first (ties: lower index).
-  // Tokens the index has never seen carry no weight.
-  std::vector<Neighbour> nearest(const Tokens& query, size_t k) const {
-    return nearest_terms(term_ids(query), k);
+  // The `k` most similar documents with a similarity above 0, most similar first (ties: lower index), the
+  // query's and the documents' terms counted as `counts` says. Tokens the index has never seen carry no
+  // weight.
+  std::vector<Neighbour> nearest(const Tokens& query, size_t k,
+                                 TermCounts counts = TermCounts::kDamped) const {
+    return nearest_terms(term_ids(query), k, counts);
   }
   // The same from the query's term ids (repeats kept), as term_ids() or a WordTable of vocabulary() gives.
-  std::vector<Neighbour> nearest_terms(const std::vector<int32_t>& term_ids, size_t k) const;
+  std::vector<Neighbour> nearest_terms(const std::vector<int32_t>& term_ids, size_t k,
+                                       TermCounts counts = TermCounts::kDamped) const;
+  // Both countings at once, in one pass over the query's postings: [kDamped] and [kOnce].
+  std::array<std::vector<Neighbour>, 2> nearest_terms_both(const std::vector<int32_t>& term_ids,
+                                                           size_t k) const;
   std::vector<int32_t> term_ids(const Tokens& tokens) const;
   // Each term's word by id; empty for a term left out (too common), which no query can find.
   std::vector<std::string> vocabulary() const;
@@ -38,8 +49,12 @@ class TfidfIndex {
  private:
   struct Posting {
     size_t item;
-    double weight;
+    double weight[2];  // by TermCounts
   };
+  // Each item's cosine with the query under the countings `wanted` asks for (by TermCounts), added into
+  // `score` (each size() items long).
+  void score_items(const std::vector<int32_t>& term_ids, const bool wanted[2],
+                   std::vector<double> score[2]) const;
   struct Term {
     std::string word;
     size_t next_same_hash = SIZE_MAX;  // another term whose word has the same hash

@@ -434,11 +434,66 @@ TEST(Classifier, ALabeledIssueIsItsOwnNearestNeighbour) {
   corpus[4].issue.body += " sporadically";
   auto model = IssueClassifier::train(corpus, {}, quick());
   auto a = model.analyse(extract_features(model.rules(), corpus[4].issue));
-  ASSERT_FALSE(a.neighbours.empty());
-  EXPECT_EQ(a.neighbours[0].item, 4u);  // documents are kept in training order
-  EXPECT_NEAR(a.neighbours[0].similarity, 1.0, 1e-9);
-  // The neighbours of a hang issue are hang issues (items 0–9): the classes share no words.
-  for (const auto& n : a.neighbours) EXPECT_LT(n.item, 10u);
+  for (const auto* neighbours : {&a.symptom_neighbours, &a.root_cause_neighbours}) {
+    ASSERT_FALSE(neighbours->empty());
+    EXPECT_EQ((*neighbours)[0].item, 4u);  // documents are kept in training order
+    EXPECT_NEAR((*neighbours)[0].similarity, 1.0, 1e-9);
+    // The neighbours of a hang issue are hang issues (items 0–9): the classes share no words.
+    for (const auto& n : *neighbours) EXPECT_LT(n.item, 10u);
+  }
+}
+
+TEST(Classifier, TheSymptomsVoteCountsATermOnceTheRootCausesDamped) {
+  // The reference is an index built apart from the training documents, in training order; each axis's
+  // neighbours must be its search with the counting its model records. One issue repeats a word many
+  // times, so the two countings rank its neighbours differently and the comparison can tell them apart.
+  // Each class's own words are in a third of the issues, more than the share the search keeps: a word of
+  // one of seven groups and one of five across the classes give it terms, and one issue repeats its first
+  // word thirty times.
+  auto corpus = tiny_corpus();
+  for (size_t i = 0; i < corpus.size(); ++i) {
+    corpus[i].issue.body += std::string(" quokka") + char('a' + i % 7) + " wombat" + char('a' + i % 5);
+  }
+  for (int i = 0; i < 30; ++i) corpus[12].issue.body += " quokkaf";
+  auto model = IssueClassifier::train(corpus, {}, quick());
+  ASSERT_EQ(model.symptom_model().describe().at("neighbour_term_counts"), "once");
+  ASSERT_EQ(model.root_cause_model().describe().at("neighbour_term_counts"), "damped");
+  std::vector<Tokens> documents;
+  for (const auto& l : corpus)
+    documents.push_back(tokenize(extract_features(model.rules(), l.issue).document));
+  const TfidfIndex reference(documents, AxisTraining::standard().neighbour_max_document_share);
+  size_t differing = 0;
+  for (const auto& l : corpus) {
+    const IssueFeatures f = extract_features(model.rules(), l.issue);
+    const IssueAnalysis a = model.analyse(f);
+    const auto once = reference.nearest(f.tokens, AxisTraining::standard().neighbours, TermCounts::kOnce);
+    const auto damped = reference.nearest(f.tokens, AxisTraining::standard().neighbours, TermCounts::kDamped);
+    auto same = [](const std::vector<Neighbour>& x, const std::vector<Neighbour>& y) {
+      if (x.size() != y.size()) return false;
+      for (size_t i = 0; i < x.size(); ++i) {
+        if (x[i].item != y[i].item || std::abs(x[i].similarity - y[i].similarity) > 1e-12) return false;
+      }
+      return true;
+    };
+    EXPECT_TRUE(same(a.symptom_neighbours, once)) << l.issue.key();
+    EXPECT_TRUE(same(a.root_cause_neighbours, damped)) << l.issue.key();
+    differing += !same(once, damped);
+  }
+  EXPECT_GT(differing, 0u);
+  // The counting is saved with the model and read back; a model saved before the field counted damped; any
+  // other value is refused.
+  faultline::testing::TempDir dir;
+  const std::string saved = dir.file("m");
+  model.save(saved);
+  EXPECT_EQ(AxisModel::load(saved, "symptom").neighbour_term_counts(), TermCounts::kOnce);
+  EXPECT_EQ(AxisModel::load(saved, "root_cause").neighbour_term_counts(), TermCounts::kDamped);
+  nlohmann::json older = nlohmann::json::parse(faultline::common::read_text_file(saved + "/symptom.json"));
+  older.erase("neighbour_term_counts");
+  faultline::common::write_file_atomically(saved + "/symptom.json", older.dump());
+  EXPECT_EQ(AxisModel::load(saved, "symptom").neighbour_term_counts(), TermCounts::kDamped);
+  older["neighbour_term_counts"] = "sometimes";
+  faultline::common::write_file_atomically(saved + "/symptom.json", older.dump());
+  EXPECT_THROW(AxisModel::load(saved, "symptom"), faultline::Error);
 }
 
 TEST(Evaluation, TheTimeSplitTestsOnTheNewestIssuesOnly) {
@@ -664,12 +719,12 @@ TEST(Classifier, TheWordTablePathPredictsWhatEachModelsOwnDictionaryPredicts) {
     auto symptom =
         model.symptom_model().predict(f.tokens, {.rule_scores = &f.symptom_rules,
                                                  .discussion_rule_scores = &f.symptom_discussion_rules,
-                                                 .neighbours = &a.neighbours,
+                                                 .neighbours = &a.symptom_neighbours,
                                                  .discussion_again = f.discussion_again});
     auto cause =
         model.root_cause_model().predict(f.tokens, {.rule_scores = &f.root_cause_rules,
                                                     .discussion_rule_scores = &f.root_cause_discussion_rules,
-                                                    .neighbours = &a.neighbours,
+                                                    .neighbours = &a.symptom_neighbours,
                                                     .discussion_again = f.discussion_again});
     for (const auto& [label, p] : symptom) EXPECT_NEAR(a.symptom.at(label), p, 1e-12) << label;
     for (const auto& [label, p] : cause) EXPECT_NEAR(a.root_cause.at(label), p, 1e-12) << label;

@@ -255,3 +255,38 @@ TEST(AxisCombination, TheDiscussionRulesAddTheirWeightedScoreAsWorkedOut) {
   e.discussion_rules = {1.5};
   EXPECT_THROW(combine(e, AxisWeights{}), faultline::Error);
 }
+
+TEST(TfidfIndex, ATermCountedOnceWeighsTheSameHoweverOftenItIsRepeated) {
+  // D0 = x x x x y, D1 = x y; both terms are in both documents, so one idf, which cancels. Damped, D0 is
+  // (1 + ln 4, 1) and the query "x y" (1, 1): cosine (2 + ln 4) / (sqrt 2 · sqrt((1 + ln 4)² + 1))
+  // = 0.925452…, and D1 is the query itself (1). Counted once, D0 is (1, 1) too: both 1, lower index first.
+  TfidfIndex index({tokenize("x x x x y"), tokenize("x y")});
+  const Tokens q = tokenize("x y");
+  const double d0 = (2 + std::log(4.0)) / (std::sqrt(2.0) * std::sqrt(std::pow(1 + std::log(4.0), 2) + 1));
+  ASSERT_NEAR(d0, 0.925452, 1e-6);
+  const auto damped = index.nearest(q, 5);
+  ASSERT_EQ(damped.size(), 2u);
+  EXPECT_EQ(damped[0].item, 1u);
+  EXPECT_NEAR(damped[0].similarity, 1.0, 1e-12);
+  EXPECT_EQ(damped[1].item, 0u);
+  EXPECT_NEAR(damped[1].similarity, d0, 1e-12);
+  const auto once = index.nearest(q, 5, TermCounts::kOnce);
+  ASSERT_EQ(once.size(), 2u);
+  EXPECT_EQ(once[0].item, 0u);
+  EXPECT_NEAR(once[0].similarity, 1.0, 1e-12);
+  EXPECT_EQ(once[1].item, 1u);
+  EXPECT_NEAR(once[1].similarity, 1.0, 1e-12);
+  // The query's repeats count once too: "x x x x x y" finds D0 and D1 alike.
+  const auto repeated = index.nearest(tokenize("x x x x x y"), 5, TermCounts::kOnce);
+  EXPECT_NEAR(repeated[1].similarity, 1.0, 1e-12);
+  // Both at once, in one pass: each list as the single search gives it.
+  const auto both = index.nearest_terms_both(index.term_ids(q), 5);
+  for (int c = 0; c < 2; ++c) {
+    const auto& single = c == 0 ? damped : once;
+    ASSERT_EQ(both[c].size(), single.size());
+    for (size_t i = 0; i < single.size(); ++i) {
+      EXPECT_EQ(both[c][i].item, single[i].item);
+      EXPECT_EQ(both[c][i].similarity, single[i].similarity);
+    }
+  }
+}
