@@ -106,15 +106,15 @@ namespace {
 // The k most similar by (similarity, then index), a total order, so the k and their order are unique. A heap
 // of the k best so far with the least similar on top, filled in one pass over the items: no collecting and
 // partially sorting every item that shares a term, and O(n log k) when triage asks for all.
-std::vector<Neighbour> most_similar(const std::vector<double>& score, size_t k) {
+std::vector<Neighbour> most_similar(const std::vector<std::array<double, 2>>& score, int w, size_t k) {
   auto more_similar = [](const Neighbour& a, const Neighbour& b) {
     return a.similarity != b.similarity ? a.similarity > b.similarity : a.item < b.item;
   };
   std::vector<Neighbour> out;
   out.reserve(std::min(k, score.size()));
   for (size_t i = 0; i < score.size() && k > 0; ++i) {
-    if (!(score[i] > 1e-12)) continue;
-    const Neighbour candidate{i, std::min(score[i], 1.0)};
+    if (!(score[i][w] > 1e-12)) continue;
+    const Neighbour candidate{i, std::min(score[i][w], 1.0)};
     if (out.size() < k) {
       out.push_back(candidate);
       std::push_heap(out.begin(), out.end(), more_similar);
@@ -130,8 +130,9 @@ std::vector<Neighbour> most_similar(const std::vector<double>& score, size_t k) 
 
 }  // namespace
 
-void TfidfIndex::score_items(const std::vector<int32_t>& term_ids, const bool wanted[2],
-                             std::vector<double> score[2]) const {
+std::vector<std::array<double, 2>> TfidfIndex::score_items(const std::vector<int32_t>& term_ids,
+                                                           const bool wanted[2]) const {
+  std::vector<std::array<double, 2>> score(size_, {0, 0});
   const auto counts = id_counts(term_ids);
   // The query's weight of each of its terms under each counting, as a unit vector.
   std::vector<std::array<double, 2>> unit(counts.size(), {0, 0});
@@ -143,32 +144,37 @@ void TfidfIndex::score_items(const std::vector<int32_t>& term_ids, const bool wa
       unit[t][w] = tf_weight(counts[t].second, c) * terms_[counts[t].first].idf;
       norm += unit[t][w] * unit[t][w];
     }
-    if (norm == 0) return;  // no term the index knows: nothing is similar
+    if (norm == 0) return score;  // no term the index knows: nothing is similar
     for (auto& u : unit) u[w] /= std::sqrt(norm);
   }
+  // One loop per case, so that a search for one counting does the work of one.
   for (size_t t = 0; t < counts.size(); ++t) {
-    for (const auto& p : terms_[counts[t].first].postings) {
-      score[0][p.item] += p.weight[0] * unit[t][0];
-      score[1][p.item] += p.weight[1] * unit[t][1];
+    const auto& postings = terms_[counts[t].first].postings;
+    if (wanted[0] && wanted[1]) {
+      for (const auto& p : postings) {
+        score[p.item][0] += p.weight[0] * unit[t][0];
+        score[p.item][1] += p.weight[1] * unit[t][1];
+      }
+    } else {
+      const int w = wanted[0] ? 0 : 1;
+      for (const auto& p : postings) score[p.item][w] += p.weight[w] * unit[t][w];
     }
   }
+  return score;
 }
 
 std::vector<Neighbour> TfidfIndex::nearest_terms(const std::vector<int32_t>& term_ids, size_t k,
                                                  TermCounts counts) const {
   const int w = static_cast<int>(counts);
-  bool wanted[2] = {w == 0, w == 1};
-  std::vector<double> score[2] = {std::vector<double>(size_, 0.0), std::vector<double>(size_, 0.0)};
-  score_items(term_ids, wanted, score);
-  return most_similar(score[w], k);
+  const bool wanted[2] = {w == 0, w == 1};
+  return most_similar(score_items(term_ids, wanted), w, k);
 }
 
 std::array<std::vector<Neighbour>, 2> TfidfIndex::nearest_terms_both(const std::vector<int32_t>& term_ids,
                                                                      size_t k) const {
-  bool wanted[2] = {true, true};
-  std::vector<double> score[2] = {std::vector<double>(size_, 0.0), std::vector<double>(size_, 0.0)};
-  score_items(term_ids, wanted, score);
-  return {most_similar(score[0], k), most_similar(score[1], k)};
+  const bool wanted[2] = {true, true};
+  const auto score = score_items(term_ids, wanted);
+  return {most_similar(score, 0, k), most_similar(score, 1, k)};
 }
 
 }  // namespace faultline::model

@@ -51,10 +51,10 @@ class TfidfIndex {
     size_t item;
     double weight[2];  // by TermCounts
   };
-  // Each item's cosine with the query under the countings `wanted` asks for (by TermCounts), added into
-  // `score` (each size() items long).
-  void score_items(const std::vector<int32_t>& term_ids, const bool wanted[2],
-                   std::vector<double> score[2]) const;
+  // Each item's cosine with the query under the countings `wanted` asks for (by TermCounts); 0 under the
+  // others.
+  std::vector<std::array<double, 2>> score_items(const std::vector<int32_t>& term_ids,
+                                                 const bool wanted[2]) const;
   struct Term {
     std::string word;
     size_t next_same_hash = SIZE_MAX;  // another term whose word has the same hash

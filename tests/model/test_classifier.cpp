@@ -455,7 +455,9 @@ TEST(Classifier, TheSymptomsVoteCountsATermOnceTheRootCausesDamped) {
     corpus[i].issue.body += std::string(" quokka") + char('a' + i % 7) + " wombat" + char('a' + i % 5);
   }
   for (int i = 0; i < 30; ++i) corpus[12].issue.body += " quokkaf";
-  auto model = IssueClassifier::train(corpus, {}, quick());
+  AxisTraining voting = quick();
+  voting.neighbour_weights = {1.0};  // the vote counts in every prediction
+  auto model = IssueClassifier::train(corpus, {}, voting);
   ASSERT_EQ(model.symptom_model().describe().at("neighbour_term_counts"), "once");
   ASSERT_EQ(model.root_cause_model().describe().at("neighbour_term_counts"), "damped");
   std::vector<Tokens> documents;
@@ -478,6 +480,19 @@ TEST(Classifier, TheSymptomsVoteCountsATermOnceTheRootCausesDamped) {
     EXPECT_TRUE(same(a.symptom_neighbours, once)) << l.issue.key();
     EXPECT_TRUE(same(a.root_cause_neighbours, damped)) << l.issue.key();
     differing += !same(once, damped);
+    // And each axis's prediction is its model's with those neighbours.
+    const auto symptom =
+        model.symptom_model().predict(f.tokens, {.rule_scores = &f.symptom_rules,
+                                                 .discussion_rule_scores = &f.symptom_discussion_rules,
+                                                 .neighbours = &once,
+                                                 .discussion_again = f.discussion_again});
+    const auto cause =
+        model.root_cause_model().predict(f.tokens, {.rule_scores = &f.root_cause_rules,
+                                                    .discussion_rule_scores = &f.root_cause_discussion_rules,
+                                                    .neighbours = &damped,
+                                                    .discussion_again = f.discussion_again});
+    for (const auto& [label, p] : symptom) EXPECT_NEAR(a.symptom.at(label), p, 1e-12) << label;
+    for (const auto& [label, p] : cause) EXPECT_NEAR(a.root_cause.at(label), p, 1e-12) << label;
   }
   EXPECT_GT(differing, 0u);
   // The counting is saved with the model and read back; a model saved before the field counted damped; any
@@ -491,6 +506,17 @@ TEST(Classifier, TheSymptomsVoteCountsATermOnceTheRootCausesDamped) {
   older.erase("neighbour_term_counts");
   faultline::common::write_file_atomically(saved + "/symptom.json", older.dump());
   EXPECT_EQ(AxisModel::load(saved, "symptom").neighbour_term_counts(), TermCounts::kDamped);
+  // A whole model saved so (both axes damped) searches once, damped, for both.
+  const IssueClassifier loaded = IssueClassifier::load(saved);
+  const IssueFeatures f12 = extract_features(loaded.rules(), corpus[12].issue);
+  const IssueAnalysis a12 = loaded.analyse(f12);
+  const auto damped12 =
+      reference.nearest(f12.tokens, AxisTraining::standard().neighbours, TermCounts::kDamped);
+  ASSERT_EQ(a12.symptom_neighbours.size(), damped12.size());
+  for (size_t i = 0; i < damped12.size(); ++i) {
+    EXPECT_EQ(a12.symptom_neighbours[i].item, damped12[i].item);
+    EXPECT_NEAR(a12.symptom_neighbours[i].similarity, damped12[i].similarity, 1e-12);
+  }
   older["neighbour_term_counts"] = "sometimes";
   faultline::common::write_file_atomically(saved + "/symptom.json", older.dump());
   EXPECT_THROW(AxisModel::load(saved, "symptom"), faultline::Error);
@@ -724,7 +750,7 @@ TEST(Classifier, TheWordTablePathPredictsWhatEachModelsOwnDictionaryPredicts) {
     auto cause =
         model.root_cause_model().predict(f.tokens, {.rule_scores = &f.root_cause_rules,
                                                     .discussion_rule_scores = &f.root_cause_discussion_rules,
-                                                    .neighbours = &a.symptom_neighbours,
+                                                    .neighbours = &a.root_cause_neighbours,
                                                     .discussion_again = f.discussion_again});
     for (const auto& [label, p] : symptom) EXPECT_NEAR(a.symptom.at(label), p, 1e-12) << label;
     for (const auto& [label, p] : cause) EXPECT_NEAR(a.root_cause.at(label), p, 1e-12) << label;

@@ -278,6 +278,7 @@ TEST(TfidfIndex, ATermCountedOnceWeighsTheSameHoweverOftenItIsRepeated) {
   EXPECT_NEAR(once[1].similarity, 1.0, 1e-12);
   // The query's repeats count once too: "x x x x x y" finds D0 and D1 alike.
   const auto repeated = index.nearest(tokenize("x x x x x y"), 5, TermCounts::kOnce);
+  ASSERT_EQ(repeated.size(), 2u);
   EXPECT_NEAR(repeated[1].similarity, 1.0, 1e-12);
   // Both at once, in one pass: each list as the single search gives it.
   const auto both = index.nearest_terms_both(index.term_ids(q), 5);
