@@ -3,10 +3,11 @@
 // them ("because" loses its "e" in step 5 and keeps "becaus"; "very" ends in "i" by step 1c).
 #include <gtest/gtest.h>
 
-#include <algorithm>
+#include <sstream>
 #include <string>
 
 #include "classifier/model/axis_model.hpp"
+#include "classifier/model/fasttext_model.hpp"
 #include "classifier/model/stop_words.hpp"
 #include "classifier/model/text_features.hpp"
 
@@ -43,18 +44,14 @@ TEST(StopWords, EveryWordOfSnowballsListIsOneInADocument) {
       "down in out on off over under again further then once here there when where why how all any both "
       "each few more most other some such no nor not only own same so than too very";
   size_t words = 0;
-  for (size_t start = 0; start < list.size();) {
-    size_t end = std::min(list.find(' ', start), list.size());
-    const std::string word = list.substr(start, end - start);
-    start = end + 1;
+  std::istringstream in(list);
+  for (std::string word; in >> word;) {
     ++words;
     const std::string document = normalize_for_fasttext(word);
     ASSERT_FALSE(document.empty()) << word;
-    for (size_t from = 0; from <= document.size();) {
-      size_t to = std::min(document.find(' ', from), document.size());
-      EXPECT_TRUE(is_english_stop_word(document.substr(from, to - from))) << word << " -> " << document;
-      from = to + 1;
-    }
+    for_each_token(document, [&](std::string_view token) {
+      EXPECT_TRUE(is_english_stop_word(token)) << word << " -> " << document;
+    });
   }
   EXPECT_EQ(words, 174u);  // as typed above: the main part of Snowball's list, a word per line there
 }
