@@ -69,17 +69,20 @@ TfidfIndex::TfidfIndex(const std::vector<Tokens>& documents, double max_document
     }
   }
   for (size_t i = 0; i < counts.size(); ++i) {
+    double norm[2] = {0, 0};
     for (const TermCounts c : kCountings) {
-      double norm = 0;
-      for (const auto& [id, n] : counts[i]) norm += std::pow(tf_weight(n, c) * terms_[id].idf, 2);
-      if (norm == 0) continue;  // only dropped terms
-      norm = std::sqrt(norm);
-      for (const auto& [id, n] : counts[i]) {
-        auto& postings = terms_[id].postings;
-        if (postings.empty()) continue;
-        auto it = std::lower_bound(postings.begin(), postings.end(), i,
-                                   [](const Posting& p, size_t item) { return p.item < item; });
-        it->weight[static_cast<int>(c)] = tf_weight(n, c) * terms_[id].idf / norm;
+      for (const auto& [id, n] : counts[i])
+        norm[static_cast<int>(c)] += std::pow(tf_weight(n, c) * terms_[id].idf, 2);
+    }
+    if (norm[0] == 0) continue;  // only dropped terms (under either counting alike)
+    for (const auto& [id, n] : counts[i]) {
+      auto& postings = terms_[id].postings;
+      if (postings.empty()) continue;
+      auto it = std::lower_bound(postings.begin(), postings.end(), i,
+                                 [](const Posting& p, size_t item) { return p.item < item; });
+      for (const TermCounts c : kCountings) {
+        const int w = static_cast<int>(c);
+        it->weight[w] = tf_weight(n, c) * terms_[id].idf / std::sqrt(norm[w]);
       }
     }
   }
