@@ -51,6 +51,10 @@ void write_all(int fd, std::string_view content, const std::string& path) {
 }  // namespace
 
 void write_file_atomically(const std::string& path, std::string_view content) {
+  write_file_atomically(path, [&](const PieceWriter& write) { write(content); });
+}
+
+void write_file_atomically(const std::string& path, const std::function<void(const PieceWriter&)>& produce) {
   std::string temp = temp_template(path);
   int fd = mkostemp(temp.data(), O_CLOEXEC);  // O_CREAT|O_EXCL with a random suffix
   if (fd < 0) throw Error(path + ": cannot create a temporary file beside it: " + reason());
@@ -58,7 +62,24 @@ void write_file_atomically(const std::string& path, std::string_view content) {
     mode_t mask = umask(0);
     umask(mask);
     if (fchmod(fd, 0666 & ~mask) != 0) throw Error(path + ": cannot set the file mode: " + reason());
-    write_all(fd, content, path);
+    // Small pieces are gathered so that a page of rows costs one write, not one each; a large piece goes
+    // out as it is, never copied.
+    std::string buffer;
+    constexpr size_t kGather = 1 << 16;
+    produce([&](std::string_view piece) {
+      if (buffer.size() + piece.size() < kGather) {
+        buffer += piece;
+        return;
+      }
+      write_all(fd, buffer, path);
+      buffer.clear();
+      if (piece.size() >= kGather) {
+        write_all(fd, piece, path);
+      } else {
+        buffer += piece;
+      }
+    });
+    write_all(fd, buffer, path);
     if (fsync(fd) != 0) throw Error(path + ": cannot write the file: " + reason());
     int closed = close(fd);
     fd = -1;

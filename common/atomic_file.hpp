@@ -13,6 +13,11 @@ namespace faultline::common {
 // removed, `path` is left as it was, and faultline::Error names `path` and the reason.
 void write_file_atomically(const std::string& path, std::string_view content);
 
+// The same for content too large to hold at once: `produce` hands its pieces, in order, to the writer it
+// is given. An exception from `produce` leaves `path` as it was, like any other failure.
+using PieceWriter = std::function<void(std::string_view)>;
+void write_file_atomically(const std::string& path, const std::function<void(const PieceWriter&)>& produce);
+
 // Lets `fill` write a complete new version of the directory `path` into a fresh directory beside it,
 // then swaps it in; the old directory stays whole and in place until then. On any failure (an exception
 // from `fill` included) the new directory is removed and the old one is left untouched.

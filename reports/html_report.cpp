@@ -146,28 +146,22 @@ std::string case_row(const ReportData& data, const Case& c) {
 }
 
 // The manual labels first, then (with --with-predictions) the predicted candidates, marked as such. The case
-// list is most of a large report's page: appended in place into room measured first, since temporaries or
-// the doubling of a growing string would each hold it twice.
-void append_cases_html(std::string& html, const ReportData& data) {
-  size_t rows = 0;
-  for (const auto* cases : {&data.cases, &data.predicted_cases}) {
-    for (const auto& c : *cases) rows += case_row(data, c).size();
-  }
-  html.reserve(html.size() + rows + 1024);
-  html +=
+// list is most of a large report's page, so each row is handed on as it is made, never gathered.
+void write_cases_html(const ReportData& data, const common::PieceWriter& write) {
+  write(
       "<h2>Cases</h2>\n<div class=\"table-box tall\"><table "
       "id=\"cases\"><thead><tr><th>Issue</th><th>Title</th><th>Symptom</th>"
-      "<th>Root cause</th><th>Label</th><th>Reproducer</th></tr></thead><tbody>";
+      "<th>Root cause</th><th>Label</th><th>Reproducer</th></tr></thead><tbody>");
   for (const auto* cases : {&data.cases, &data.predicted_cases}) {
-    for (const auto& c : *cases) html += case_row(data, c);
+    for (const auto& c : *cases) write(case_row(data, c));
   }
-  html += "</tbody></table></div>\n";
+  write("</tbody></table></div>\n");
 }
 
 }  // namespace
 
-std::string render_html(const ReportData& data, const std::vector<Table>& tables,
-                        const std::vector<std::string>& findings) {
+void write_html(const ReportData& data, const std::vector<Table>& tables,
+                const std::vector<std::string>& findings, const common::PieceWriter& write) {
   std::string html =
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>faultline "
       "report</title><style>";
@@ -181,8 +175,15 @@ std::string render_html(const ReportData& data, const std::vector<Table>& tables
   html += "</ol>\n" + charts_html(data) + "<h2>Tables</h2>\n";
   for (const auto& t : tables) html += table_html(t) + "\n";
   html += reproducers_html(data);
-  append_cases_html(html, data);
-  html += "<footer>Written by faultline " + html_escape(common::version()) + ".</footer>\n</body></html>\n";
+  write(html);
+  write_cases_html(data, write);
+  write("<footer>Written by faultline " + html_escape(common::version()) + ".</footer>\n</body></html>\n");
+}
+
+std::string render_html(const ReportData& data, const std::vector<Table>& tables,
+                        const std::vector<std::string>& findings) {
+  std::string html;
+  write_html(data, tables, findings, [&](std::string_view piece) { html += piece; });
   return html;
 }
 

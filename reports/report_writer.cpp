@@ -21,6 +21,12 @@ void write_file(const std::filesystem::path& path, const std::string& content, R
   summary.files.push_back(path.string());
 }
 
+void write_file(const std::filesystem::path& path,
+                const std::function<void(const common::PieceWriter&)>& produce, ReportSummary& summary) {
+  common::write_file_atomically(path.string(), produce);
+  summary.files.push_back(path.string());
+}
+
 }  // namespace
 
 ReportSummary write_report(const ReportData& data, const std::string& out_dir,
@@ -69,8 +75,12 @@ ReportSummary write_report(const ReportData& data, const std::string& out_dir,
   all["faultline_version"] = common::version();
   if (formats.count("md")) write_file(dir / "report.md", markdown, summary);
   if (formats.count("json")) write_file(dir / "report.json", all.dump(2) + "\n", summary);
-  if (formats.count("html"))
-    write_file(dir / "index.html", render_html(data, tables, summary.findings), summary);
+  if (formats.count("html")) {
+    write_file(
+        dir / "index.html",
+        [&](const common::PieceWriter& write) { write_html(data, tables, summary.findings, write); },
+        summary);
+  }
   return summary;
 }
 

@@ -61,6 +61,41 @@ TEST(AtomicFile, AFullDiskLeavesTheOldFileNoTemporaryAndAnErrorNamingTheFile) {
   EXPECT_EQ(error_of([&] { write_file_atomically(path, std::string(100000, 'x')); }), "");
 }
 
+TEST(AtomicFile, PiecesHandedOnOneByOneMakeTheFileTheirConcatenationInOrder) {
+  faultline::testing::TempDir dir;
+  std::string path = dir.write("index.html", "old\n");
+  // Pieces on both sides of any gathering size: many small ones, one far larger than a page, small ones
+  // again, a last small one that no size would fill; each names its place, so a lost, repeated or
+  // reordered piece shows.
+  std::vector<std::string> pieces;
+  for (int i = 0; i < 20000; ++i) pieces.push_back("<tr>" + std::to_string(i) + "</tr>");
+  pieces.push_back(std::string(300000, 'L'));
+  for (int i = 0; i < 3000; ++i) pieces.push_back("<td>" + std::to_string(i) + "</td>");
+  pieces.push_back("end\n");
+  std::string whole;
+  for (const auto& p : pieces) whole += p;
+  write_file_atomically(path, [&](const faultline::common::PieceWriter& write) {
+    for (const auto& p : pieces) write(p);
+  });
+  EXPECT_EQ(read_text_file(path), whole);
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"index.html"});
+}
+
+TEST(AtomicFile, AProducerThatFailsPartWayLeavesTheOldFileAndNoTemporary) {
+  faultline::testing::TempDir dir;
+  std::string path = dir.write("index.html", "old\n");
+  // More than any gathering size has gone out before the failure.
+  auto fail_after = [](int pieces) {
+    return [pieces](const faultline::common::PieceWriter& write) {
+      for (int i = 0; i < pieces; ++i) write(std::string(100000, 'x'));
+      throw faultline::Error("the report's data ran out");
+    };
+  };
+  EXPECT_EQ(error_of([&] { write_file_atomically(path, fail_after(3)); }), "the report's data ran out");
+  EXPECT_EQ(read_text_file(path), "old\n");
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"index.html"});
+}
+
 TEST(AtomicFile, NeverWritesThroughALinkAtAGuessableTemporaryName) {
   faultline::testing::TempDir dir;
   std::string victim = dir.write("victim", "keep me\n");
