@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 
 #include "common/error.hpp"
@@ -16,6 +17,9 @@ namespace faultline::common {
 namespace {
 
 namespace fs = std::filesystem;
+
+// What write_file_atomically gathers of small pieces before it writes: a few pages, few system calls.
+constexpr size_t kGatheredBytes = 1 << 16;
 
 // "dir/.name.XXXXXX": hidden beside the target, so the rename stays on one file system.
 std::string temp_template(const std::string& path) {
@@ -62,23 +66,30 @@ void write_file_atomically(const std::string& path, const std::function<void(con
     mode_t mask = umask(0);
     umask(mask);
     if (fchmod(fd, 0666 & ~mask) != 0) throw Error(path + ": cannot set the file mode: " + reason());
-    // Small pieces are gathered so that a page of rows costs one write, not one each; a large piece goes
-    // out as it is, never copied.
+    // Many small pieces cost one write per kGatheredBytes, not one each; a large piece goes out as it is,
+    // never copied. A failed write is remembered: a producer that caught it must not get a cut file.
     std::string buffer;
-    constexpr size_t kGather = 1 << 16;
+    std::exception_ptr failed;
     produce([&](std::string_view piece) {
-      if (buffer.size() + piece.size() < kGather) {
-        buffer += piece;
-        return;
-      }
-      write_all(fd, buffer, path);
-      buffer.clear();
-      if (piece.size() >= kGather) {
-        write_all(fd, piece, path);
-      } else {
-        buffer += piece;
+      if (failed) std::rethrow_exception(failed);
+      try {
+        if (buffer.size() + piece.size() < kGatheredBytes) {
+          buffer += piece;
+          return;
+        }
+        write_all(fd, buffer, path);
+        buffer.clear();
+        if (piece.size() >= kGatheredBytes) {
+          write_all(fd, piece, path);
+        } else {
+          buffer += piece;
+        }
+      } catch (...) {
+        failed = std::current_exception();
+        throw;
       }
     });
+    if (failed) std::rethrow_exception(failed);
     write_all(fd, buffer, path);
     if (fsync(fd) != 0) throw Error(path + ": cannot write the file: " + reason());
     int closed = close(fd);

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "common/piece_writer.hpp"
+
 namespace faultline::common {
 
 // Writes `content` to a new temporary file beside `path` (O_CREAT|O_EXCL, unpredictable name), checks
@@ -13,9 +15,10 @@ namespace faultline::common {
 // removed, `path` is left as it was, and faultline::Error names `path` and the reason.
 void write_file_atomically(const std::string& path, std::string_view content);
 
-// The same for content too large to hold at once: `produce` hands its pieces, in order, to the writer it
-// is given. An exception from `produce` leaves `path` as it was, like any other failure.
-using PieceWriter = std::function<void(std::string_view)>;
+// The same for content better not held whole: `produce` hands its pieces, in order, to the writer it is
+// given, which is valid only during the call. The writer throws faultline::Error naming `path` when a write
+// fails; a producer that swallows it still gets the error at the end, and nothing is replaced. An exception
+// from `produce` itself leaves `path` as it was and passes through unchanged.
 void write_file_atomically(const std::string& path, const std::function<void(const PieceWriter&)>& produce);
 
 // Lets `fill` write a complete new version of the directory `path` into a fresh directory beside it,

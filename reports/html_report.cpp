@@ -146,7 +146,7 @@ std::string case_row(const ReportData& data, const Case& c) {
 }
 
 // The manual labels first, then (with --with-predictions) the predicted candidates, marked as such. The case
-// list is most of a large report's page, so each row is handed on as it is made, never gathered.
+// list is most of a large report's page, so each row is handed on as it is made, never held whole.
 void write_cases_html(const ReportData& data, const common::PieceWriter& write) {
   write(
       "<h2>Cases</h2>\n<div class=\"table-box tall\"><table "

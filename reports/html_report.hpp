@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "common/atomic_file.hpp"
+#include "common/piece_writer.hpp"
 #include "reports/report_data.hpp"
 #include "reports/tables.hpp"
 
@@ -13,7 +13,7 @@ namespace faultline::reports {
 // The page in pieces, in order, to `write` (a large report's list of cases is never held whole).
 void write_html(const ReportData& data, const std::vector<Table>& tables,
                 const std::vector<std::string>& findings, const common::PieceWriter& write);
-// The whole page as one string.
+// The whole page as one string (tests; a small page).
 std::string render_html(const ReportData& data, const std::vector<Table>& tables,
                         const std::vector<std::string>& findings);
 

@@ -1,6 +1,7 @@
 #include "reports/report_writer.hpp"
 
 #include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -16,14 +17,10 @@ namespace faultline::reports {
 
 namespace {
 
-void write_file(const std::filesystem::path& path, const std::string& content, ReportSummary& summary) {
+// Content: the whole text, or a producer of its pieces (common::write_file_atomically takes either).
+template <class Content>
+void write_file(const std::filesystem::path& path, const Content& content, ReportSummary& summary) {
   common::write_file_atomically(path.string(), content);
-  summary.files.push_back(path.string());
-}
-
-void write_file(const std::filesystem::path& path,
-                const std::function<void(const common::PieceWriter&)>& produce, ReportSummary& summary) {
-  common::write_file_atomically(path.string(), produce);
   summary.files.push_back(path.string());
 }
 
@@ -76,10 +73,10 @@ ReportSummary write_report(const ReportData& data, const std::string& out_dir,
   if (formats.count("md")) write_file(dir / "report.md", markdown, summary);
   if (formats.count("json")) write_file(dir / "report.json", all.dump(2) + "\n", summary);
   if (formats.count("html")) {
-    write_file(
-        dir / "index.html",
-        [&](const common::PieceWriter& write) { write_html(data, tables, summary.findings, write); },
-        summary);
+    const std::function<void(const common::PieceWriter&)> page = [&](const common::PieceWriter& write) {
+      write_html(data, tables, summary.findings, write);
+    };
+    write_file(dir / "index.html", page, summary);
   }
   return summary;
 }

@@ -70,6 +70,8 @@ TEST(AtomicFile, PiecesHandedOnOneByOneMakeTheFileTheirConcatenationInOrder) {
   std::vector<std::string> pieces;
   for (int i = 0; i < 20000; ++i) pieces.push_back("<tr>" + std::to_string(i) + "</tr>");
   pieces.push_back(std::string(300000, 'L'));
+  pieces.push_back("");
+  pieces.push_back(std::string(40000, 'M'));  // does not fit beside what is gathered, is not large either
   for (int i = 0; i < 3000; ++i) pieces.push_back("<td>" + std::to_string(i) + "</td>");
   pieces.push_back("end\n");
   std::string whole;
@@ -92,6 +94,37 @@ TEST(AtomicFile, AProducerThatFailsPartWayLeavesTheOldFileAndNoTemporary) {
     };
   };
   EXPECT_EQ(error_of([&] { write_file_atomically(path, fail_after(3)); }), "the report's data ran out");
+  EXPECT_EQ(read_text_file(path), "old\n");
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"index.html"});
+}
+
+TEST(AtomicFile, AFullDiskWhilePiecesAreGatheredLeavesTheOldFileAndNamesTheFile) {
+  faultline::testing::TempDir dir;
+  std::string path = dir.write("index.html", "old\n");
+  auto small_pieces = [](const faultline::common::PieceWriter& write) {
+    for (int i = 0; i < 20000; ++i) write("0123456789");
+  };
+  std::string message;
+  {
+    faultline::testing::FileSizeLimit disk_full(4096);
+    message = error_of([&] { write_file_atomically(path, small_pieces); });
+  }
+  EXPECT_EQ(message.rfind(path + ": cannot write the file", 0), 0u) << message;
+  EXPECT_EQ(read_text_file(path), "old\n");
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"index.html"});
+  // A producer that catches the failure and goes on still gets it at the end, and no cut file, even when
+  // the disk has room again by then (the limit is lifted before the producer returns).
+  auto swallowing = [](const faultline::common::PieceWriter& write) {
+    faultline::testing::FileSizeLimit disk_full(4096);
+    for (int i = 0; i < 20000; ++i) {
+      try {
+        write("0123456789");
+      } catch (const faultline::Error&) {
+      }
+    }
+  };
+  message = error_of([&] { write_file_atomically(path, swallowing); });
+  EXPECT_EQ(message.rfind(path + ": cannot write the file", 0), 0u) << message;
   EXPECT_EQ(read_text_file(path), "old\n");
   EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"index.html"});
 }

@@ -5,6 +5,7 @@
 #include <regex>
 
 #include "common/csv.hpp"
+#include "common/text_file.hpp"
 #include "reports/findings.hpp"
 #include "reports/html_report.hpp"
 #include "reports/report_writer.hpp"
@@ -239,6 +240,17 @@ TEST(Html, ChartsHaveOneMarkPerDatum) {
   EXPECT_EQ(count(html, "class=\"share-bar\""), 21u * 2u);
   EXPECT_EQ(count(html, "<script"), 0u);
   EXPECT_NE(html.find("href=\"https://github.com/NVIDIA/cutlass/issues/"), std::string::npos);
+}
+
+TEST(Html, TheWrittenPageIsThePageRenderedWhole) {
+  // write_report hands the page to its file in pieces, gathered into writes of some size; the file must be
+  // the page as render_html joins it, here longer than any gathering.
+  auto data = faultline::testing::study_report_data();
+  const std::string page = render_html(data, all_tables(data), compute_findings(data));
+  ASSERT_GT(page.size(), 65536u);
+  faultline::testing::TempDir dir;
+  write_report(data, dir.file("r"), {"html"});
+  EXPECT_EQ(faultline::common::read_text_file(dir.file("r/index.html")), page);
 }
 
 namespace {
