@@ -1,7 +1,6 @@
 #include "reports/report_writer.hpp"
 
 #include <filesystem>
-#include <functional>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -73,10 +72,10 @@ ReportSummary write_report(const ReportData& data, const std::string& out_dir,
   if (formats.count("md")) write_file(dir / "report.md", markdown, summary);
   if (formats.count("json")) write_file(dir / "report.json", all.dump(2) + "\n", summary);
   if (formats.count("html")) {
-    const std::function<void(const common::PieceWriter&)> page = [&](const common::PieceWriter& write) {
-      write_html(data, tables, summary.findings, write);
-    };
-    write_file(dir / "index.html", page, summary);
+    write_file(
+        dir / "index.html",
+        [&](const common::PieceWriter& write) { write_html(data, tables, summary.findings, write); },
+        summary);
   }
   return summary;
 }
