@@ -454,7 +454,7 @@ nlohmann::json AxisModel::describe() const {
           {"group_weight", weights_.group},
           {"class_groups", class_groups_},
           {"majority", majority_},
-          {"neighbour_term_counts", neighbour_term_counts_ == TermCounts::kOnce ? "once" : "damped"},
+          {"neighbour_term_counts", term_counts_name(neighbour_term_counts_)},
           {"training_labels", training_labels_}};
 }
 
@@ -491,10 +491,12 @@ AxisModel AxisModel::load(const std::string& directory, const std::string& axis)
     m.class_groups_ = j.at("class_groups").get<std::map<std::string, std::string>>();
     m.majority_ = j.at("majority").get<std::string>();
     // Models saved before the field counted repeated terms damped, as the neighbour search did then.
-    const std::string counts = j.value("neighbour_term_counts", std::string("damped"));
-    if (counts != "damped" && counts != "once")
+    const std::string counts =
+        j.value("neighbour_term_counts", std::string(term_counts_name(TermCounts::kDamped)));
+    const std::optional<TermCounts> named = term_counts_named(counts);
+    if (!named)
       throw Error(path + ": neighbour_term_counts is '" + counts + "', neither 'damped' nor 'once'");
-    m.neighbour_term_counts_ = counts == "once" ? TermCounts::kOnce : TermCounts::kDamped;
+    m.neighbour_term_counts_ = *named;
     m.training_labels_ = j.at("training_labels").get<std::vector<std::string>>();
   } catch (const nlohmann::json::exception& e) {
     throw Error(path + ": damaged model description (" + e.what() +

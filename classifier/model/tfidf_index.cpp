@@ -12,6 +12,7 @@ double tf_weight(size_t count, TermCounts counts) {
 }
 
 constexpr TermCounts kCountings[] = {TermCounts::kDamped, TermCounts::kOnce};
+constexpr std::string_view kCountingNames[] = {"damped", "once"};  // by TermCounts
 
 // The distinct ids with their counts, by ascending id (so every sum over them runs in the same order).
 template <typename Id>
@@ -30,6 +31,15 @@ std::vector<std::pair<size_t, size_t>> id_counts(std::vector<Id> ids) {
 }
 
 }  // namespace
+
+std::string_view term_counts_name(TermCounts counts) { return kCountingNames[static_cast<size_t>(counts)]; }
+
+std::optional<TermCounts> term_counts_named(std::string_view name) {
+  for (const TermCounts c : kCountings) {
+    if (term_counts_name(c) == name) return c;
+  }
+  return std::nullopt;
+}
 
 size_t TfidfIndex::find(const std::string& word, uint32_t hash) const {
   auto it = first_term_by_hash_.find(hash);

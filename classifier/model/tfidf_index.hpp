@@ -4,6 +4,8 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -19,6 +21,10 @@ struct Neighbour {
 // How a term that occurs n times in a document weighs there: 1 + ln n, or once whatever n is (a long log
 // that repeats a word then says no more of it than a line that has it once).
 enum class TermCounts { kDamped, kOnce };
+
+// The name a saved model gives each counting ("damped", "once"), and back; nullopt for any other name.
+std::string_view term_counts_name(TermCounts counts);
+std::optional<TermCounts> term_counts_named(std::string_view name);
 
 class TfidfIndex {
  public:

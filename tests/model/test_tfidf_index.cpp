@@ -296,3 +296,16 @@ TEST(TfidfIndex, ATermCountedOnceWeighsTheSameHoweverOftenItIsRepeated) {
     }
   }
 }
+
+TEST(TfidfIndex, EachCountingHasTheNameASavedModelGivesItAndNoOtherNameIsOne) {
+  // The saved model's field neighbour_term_counts spells the countings "damped" and "once" (a model saved
+  // before the field counted damped); names are exact, so a capitalised or empty one is none.
+  EXPECT_EQ(term_counts_name(TermCounts::kDamped), "damped");
+  EXPECT_EQ(term_counts_name(TermCounts::kOnce), "once");
+  EXPECT_EQ(term_counts_named("damped"), TermCounts::kDamped);
+  EXPECT_EQ(term_counts_named("once"), TermCounts::kOnce);
+  for (const char* other : {"Once", "damp", "", "once ", "sometimes"}) {
+    SCOPED_TRACE(other);
+    EXPECT_FALSE(term_counts_named(other).has_value());
+  }
+}
