@@ -210,17 +210,23 @@ std::string fasttext_document(const std::string& document, TokenSpan discussion_
 }
 
 std::vector<double> neighbour_vote(const std::vector<Neighbour>* neighbours,
-                                   const std::vector<std::string>& item_labels,
-                                   const std::vector<std::string>& classes) {
+                                   const std::vector<std::string>& example_labels,
+                                   const std::vector<std::string>& classes,
+                                   const std::vector<std::string>& description_labels,
+                                   double description_weight) {
   std::vector<double> mass(classes.size(), kVoteSmoothing);
   double total = kVoteSmoothing * static_cast<double>(classes.size());
   if (neighbours) {
+    const size_t examples = example_labels.size();
     for (const auto& n : *neighbours) {
-      if (n.item >= item_labels.size()) continue;
-      size_t c = class_index(classes, item_labels[n.item]);
+      const bool described = n.item >= examples;
+      if (described && n.item - examples >= description_labels.size()) continue;
+      size_t c =
+          class_index(classes, described ? description_labels[n.item - examples] : example_labels[n.item]);
       if (c == classes.size()) continue;
-      mass[c] += n.similarity;
-      total += n.similarity;
+      const double vote = described ? description_weight * n.similarity : n.similarity;
+      mass[c] += vote;
+      total += vote;
     }
   }
   for (auto& m : mass) m = std::log(m / total);
@@ -327,6 +333,14 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
         fit(fasttext_documents, labels, f == folds ? all : train_rows[f], training.grid[g], descriptions);
   });
 
+  // The searched descriptions, in every fold's index after its examples.
+  std::vector<Tokens> searched_tokens;
+  for (const auto& d : training.searched_descriptions) searched_tokens.push_back(tokenize(d.document));
+  if (training.description_neighbour_weight != 0) {
+    m.description_neighbour_weight_ = training.description_neighbour_weight;
+    for (const auto& d : training.searched_descriptions) m.description_labels_.push_back(d.label);
+  }
+
   // The evidence of every example from models that never saw it: fastText, neighbours and priors of its
   // fold's training rows.
   std::vector<std::vector<AxisEvidence>> evidence(grid, std::vector<AxisEvidence>(n));
@@ -337,6 +351,8 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
       fold_tokens.push_back(tokens[i]);
       fold_labels.push_back(labels[i]);
     }
+    const size_t fold_examples = fold_tokens.size();
+    fold_tokens.insert(fold_tokens.end(), searched_tokens.begin(), searched_tokens.end());
     TfidfIndex index(fold_tokens, training.neighbour_max_document_share);
     auto priors = log_priors_of(fold_labels, m.classes_);
     std::vector<std::vector<size_t>> label_of_class;  // by grid setting: its fold model's label of each class
@@ -345,11 +361,13 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
     const std::vector<size_t> group_label_of_class =
         use_group ? fasttext_labels_of(group_of_class, group_models[f]) : std::vector<size_t>{};
     for (size_t i : test_rows[f]) {
-      auto neighbours = index.nearest(tokens[i], training.neighbours, training.neighbour_term_counts);
+      auto neighbours = index.nearest(tokens[i], training.neighbours, training.neighbour_term_counts,
+                                      fold_examples + m.description_labels_.size());
       AxisEvidence base;
       base.rules = rules_by_class(&examples[i].rule_scores, m.classes_);
       base.discussion_rules = rules_by_class(&examples[i].discussion_rule_scores, m.classes_);
-      base.log_neighbours = neighbour_vote(&neighbours, fold_labels, m.classes_);
+      base.log_neighbours = neighbour_vote(&neighbours, fold_labels, m.classes_, m.description_labels_,
+                                           m.description_neighbour_weight_);
       base.log_prior = priors;
       base.log_group = use_group ? log_fasttext_by_class(group_models[f], group_label_of_class,
                                                          group_models[f].word_ids(tokens[i], skipped[i]),
@@ -419,7 +437,8 @@ Distribution AxisModel::predict(const Tokens& tokens, const AxisInputs& inputs) 
                                 : std::vector<double>(classes_.size(), 0.0);
   e.rules = rules_by_class(inputs.rule_scores, classes_);
   e.discussion_rules = rules_by_class(inputs.discussion_rule_scores, classes_);
-  e.log_neighbours = neighbour_vote(inputs.neighbours, training_labels_, classes_);
+  e.log_neighbours = neighbour_vote(inputs.neighbours, training_labels_, classes_, description_labels_,
+                                    description_neighbour_weight_);
   e.log_prior = log_priors_;
   return to_distribution(combine(e, weights_), classes_);
 }
@@ -455,6 +474,8 @@ nlohmann::json AxisModel::describe() const {
           {"class_groups", class_groups_},
           {"majority", majority_},
           {"neighbour_term_counts", term_counts_name(neighbour_term_counts_)},
+          {"neighbour_description_labels", description_labels_},
+          {"description_neighbour_weight", description_neighbour_weight_},
           {"training_labels", training_labels_}};
 }
 
@@ -497,12 +518,15 @@ AxisModel AxisModel::load(const std::string& directory, const std::string& axis)
     if (!named)
       throw Error(path + ": neighbour_term_counts is '" + counts + "', neither 'damped' nor 'once'");
     m.neighbour_term_counts_ = *named;
+    // Models saved before descriptions were searched have neither field: their vote counted none.
+    m.description_labels_ = j.value("neighbour_description_labels", std::vector<std::string>{});
+    m.description_neighbour_weight_ = j.value("description_neighbour_weight", 0.0);
     m.training_labels_ = j.at("training_labels").get<std::vector<std::string>>();
   } catch (const nlohmann::json::exception& e) {
     throw Error(path + ": damaged model description (" + e.what() +
                 "), or one written by an older faultline; retrain with 'faultline train'");
   }
-  if (m.training_labels_.empty() || m.weights_.temperature <= 0) {
+  if (m.training_labels_.empty() || m.weights_.temperature <= 0 || m.description_neighbour_weight_ < 0) {
     throw Error(path + ": inconsistent model description; retrain with 'faultline train'");
   }
   // Classes and priors follow from the training labels, as in train().

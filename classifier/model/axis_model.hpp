@@ -78,11 +78,17 @@ struct AxisTraining {
   std::vector<double> group_weights{0.0, 0.5, 1.0, 2.0};
   FastTextReading fasttext_reading;
   // Every fastText fit of the axis's classes (not the group's) also learns from these descriptions, each
-  // read `description_copies` times, as a rare class's own examples are few. They are training text only:
-  // no fold scores them and the neighbour search does not find them. A class without labeled examples
-  // gets none from its description.
+  // read `description_copies` times, as a rare class's own examples are few. No fold scores them (the
+  // neighbour search holds its own copy, searched_descriptions). A class without labeled examples gets none
+  // from its description.
   std::vector<ClassDescription> class_descriptions;
   int description_copies = 0;
+  // Documents the neighbour search holds after the examples (the taxonomy's descriptions of the root
+  // causes), in each fold's index as in the final one, so the folds' term statistics are the final
+  // search's. The vote counts one among the k nearest as a neighbour of its class, at
+  // `description_neighbour_weight` times its similarity; at 0 the search passes over them.
+  std::vector<ClassDescription> searched_descriptions;
+  double description_neighbour_weight = 0;
   size_t neighbours = 10;  // k of the neighbour vote
   // How the similarity behind the neighbour vote counts a term repeated in a document.
   TermCounts neighbour_term_counts = TermCounts::kDamped;
@@ -117,16 +123,22 @@ struct AxisEvidence {
 std::vector<double> combine(const AxisEvidence& evidence, const AxisWeights& weights);
 
 // log((similarity of the neighbours of class c + s) / (similarity of all + s·classes)), s = 0.1: the
-// neighbours' similarity-weighted vote, smoothed. Neighbours of a label outside `classes` are skipped.
+// neighbours' similarity-weighted vote, smoothed. Items index the examples, then the descriptions after
+// them, whose similarity counts `description_weight` times. Neighbours of a label outside `classes` are
+// skipped.
 std::vector<double> neighbour_vote(const std::vector<Neighbour>* neighbours,
-                                   const std::vector<std::string>& item_labels,
-                                   const std::vector<std::string>& classes);
+                                   const std::vector<std::string>& example_labels,
+                                   const std::vector<std::string>& classes,
+                                   const std::vector<std::string>& description_labels = {},
+                                   double description_weight = 0);
 
 // What an axis reads of one issue besides its tokens.
 struct AxisInputs {
   const Distribution* rule_scores = nullptr;
   const Distribution* discussion_rule_scores = nullptr;
-  const std::vector<Neighbour>* neighbours = nullptr;  // in the index built from the training documents
+  // In the index built from the training documents, then the searched descriptions; none past
+  // searched_items().
+  const std::vector<Neighbour>* neighbours = nullptr;
   // The fastText ids of the tokens the models read (the tokens but skipped_tokens()), from a WordTable of
   // fasttext_vocabulary() (and of group_vocabulary()); looked up when absent.
   const std::vector<int32_t>* word_ids = nullptr;
@@ -157,6 +169,11 @@ class AxisModel {
   const std::string& majority() const { return majority_; }
   // How the neighbours its vote reads were found (AxisInputs::neighbours must be found so).
   TermCounts neighbour_term_counts() const { return neighbour_term_counts_; }
+  // How many of the index's items its neighbours may be: the training examples, then the descriptions its
+  // vote counts (none at a description weight of 0).
+  size_t searched_items() const { return training_labels_.size() + description_labels_.size(); }
+  const std::vector<std::string>& description_labels() const { return description_labels_; }
+  const std::string& axis() const { return axis_; }
   const AxisWeights& weights() const { return weights_; }
   std::vector<std::string> fasttext_vocabulary() const { return fasttext_.vocabulary(); }
   // The group model's words; none when the axis has no group member.
@@ -181,9 +198,13 @@ class AxisModel {
   AxisWeights weights_;
   std::string majority_;
   TermCounts neighbour_term_counts_ = TermCounts::kDamped;
-  std::vector<std::string> classes_;             // sorted; derived from training_labels_
-  std::vector<double> log_priors_;               // by class, smoothed shares of the training labels
-  std::vector<std::string> training_labels_;     // by training example: the neighbour vote, classes, priors
+  std::vector<std::string> classes_;          // sorted; derived from training_labels_
+  std::vector<double> log_priors_;            // by class, smoothed shares of the training labels
+  std::vector<std::string> training_labels_;  // by training example: the neighbour vote, classes, priors
+  // The classes of the descriptions the vote counts, in the index's order after the examples, and how
+  // much each counts; empty at a weight of 0.
+  std::vector<std::string> description_labels_;
+  double description_neighbour_weight_ = 0;
   std::vector<size_t> fasttext_label_of_class_;  // index in fasttext_.labels(), or SIZE_MAX if it has none
 };
 

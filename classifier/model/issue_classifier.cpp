@@ -70,16 +70,6 @@ IssueFeatures extract_features(const RuleSet& rules, const datasets::IssueRecord
   return f;
 }
 
-namespace {
-
-TfidfIndex index_of(const std::vector<std::string>& documents, double max_document_share) {
-  std::vector<Tokens> tokens;
-  for (const auto& d : documents) tokens.push_back(tokenize(d));
-  return TfidfIndex(tokens, max_document_share);
-}
-
-}  // namespace
-
 std::vector<ClassDescription> root_cause_descriptions(const RuleSet& rules) {
   std::vector<ClassDescription> out;
   for (const auto& category : taxonomy::Taxonomy::builtin().root_causes()) {
@@ -127,6 +117,12 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
   auto starting = [&](const std::string& axis, int index) {
     if (progress) progress(axis, index, axes);
   };
+  // The taxonomy's description of each labeled root cause is searched with the labeled issues, so that a
+  // cause with few examples still has a neighbour to find (classifier/EXPERIMENTS.md).
+  std::vector<std::string> cause_labels;
+  for (const auto& e : causes) cause_labels.push_back(e.label);
+  const std::vector<ClassDescription> cause_descriptions = root_cause_descriptions(c.rules_);
+  c.searched_descriptions_ = description_rows(cause_descriptions, cause_labels, 1);
   starting("symptom", 1);
   // A symptom is what the report shows; the discussion read twice made the symptom worse (the README's
   // six-seed table), so its fastText model reads it once.
@@ -139,6 +135,9 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
   // Its neighbour vote counts each term of a document once: a report that repeats a word (a log, a trace)
   // then looks no more like the others that have it (classifier/EXPERIMENTS.md).
   symptom_training.neighbour_term_counts = TermCounts::kOnce;
+  // The descriptions have no symptom: its vote passes over them.
+  symptom_training.searched_descriptions = c.searched_descriptions_;
+  symptom_training.description_neighbour_weight = 0;
   c.symptom_ = AxisModel::train("symptom", symptoms, symptom_training);
   starting("root_cause", 2);
   // Root causes fall into the taxonomy's dimensions: a model of the dimension is the root cause's group
@@ -150,14 +149,16 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
   cause_training.fasttext_reading.without_numbers = true;
   // Several root causes have only a handful of labeled issues; the taxonomy's own account of each is more
   // text for them.
-  cause_training.class_descriptions = root_cause_descriptions(c.rules_);
+  cause_training.class_descriptions = cause_descriptions;
   cause_training.description_copies = kRootCauseDescriptionCopies;
+  cause_training.searched_descriptions = c.searched_descriptions_;
+  cause_training.description_neighbour_weight = kRootCauseDescriptionNeighbourWeight;
   for (const auto& d : cause_training.class_descriptions)
     h = common::fnv1a(d.label + "\x1f" + d.document + "\n", h);
   c.root_cause_ = AxisModel::train("root_cause", causes, cause_training);
   c.neighbours_ = training.neighbours;
   c.neighbour_max_document_share_ = training.neighbour_max_document_share;
-  c.index_ = index_of(c.documents_, c.neighbour_max_document_share_);
+  c.build_index();
   if (train_scope) {
     starting("scope", 3);
     // Scope has no rules and only two classes: one fastText setting (the first of the grid) is enough, and
@@ -181,6 +182,13 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
   return c;
 }
 
+void IssueClassifier::build_index() {
+  std::vector<Tokens> tokens;
+  for (const auto& d : documents_) tokens.push_back(tokenize(d));
+  for (const auto& d : searched_descriptions_) tokens.push_back(tokenize(d.document));
+  index_ = TfidfIndex(tokens, neighbour_max_document_share_);
+}
+
 void IssueClassifier::index_words() {
   words_ = WordTable({symptom_.fasttext_vocabulary(), root_cause_.fasttext_vocabulary(),
                       scope_ ? scope_->fasttext_vocabulary() : std::vector<std::string>{},
@@ -200,13 +208,19 @@ IssueAnalysis IssueClassifier::analyse(const IssueFeatures& f) const {
   // lists come from one pass over the postings.
   const TermCounts symptom_counts = symptom_.neighbour_term_counts();
   const TermCounts cause_counts = root_cause_.neighbour_term_counts();
-  if (symptom_counts == cause_counts) {
-    a.symptom_neighbours = a.root_cause_neighbours =
-        index_.nearest_terms(ids[kIndex], neighbours_, cause_counts);
-  } else {
-    auto both = index_.nearest_terms_both(ids[kIndex], neighbours_);
+  const size_t symptom_items = symptom_.searched_items(), cause_items = root_cause_.searched_items();
+  if (symptom_counts != cause_counts) {
+    std::array<size_t, 2> items_below{};
+    items_below[static_cast<int>(symptom_counts)] = symptom_items;
+    items_below[static_cast<int>(cause_counts)] = cause_items;
+    auto both = index_.nearest_terms_both(ids[kIndex], neighbours_, items_below);
     a.symptom_neighbours = std::move(both[static_cast<int>(symptom_counts)]);
     a.root_cause_neighbours = std::move(both[static_cast<int>(cause_counts)]);
+  } else {
+    a.root_cause_neighbours = index_.nearest_terms(ids[kIndex], neighbours_, cause_counts, cause_items);
+    a.symptom_neighbours = symptom_items == cause_items ? a.root_cause_neighbours
+                                                        : index_.nearest_terms(ids[kIndex], neighbours_,
+                                                                               symptom_counts, symptom_items);
   }
   if (scope_)
     a.scope = scope_->predict(f.tokens, {.word_ids = &ids[kScope], .discussion_again = f.discussion_again});
@@ -255,6 +269,10 @@ void IssueClassifier::save(const std::string& directory) const {
                         {"neighbour_max_document_share", neighbour_max_document_share_}};
     common::write_file_atomically(staging + "/model.json", j.dump(2) + "\n");
     common::write_file_atomically(staging + "/documents.json", nlohmann::json(documents_).dump() + "\n");
+    nlohmann::json descriptions = nlohmann::json::array();
+    for (const auto& d : searched_descriptions_)
+      descriptions.push_back({{"label", d.label}, {"document", d.document}});
+    common::write_file_atomically(staging + "/searched_descriptions.json", descriptions.dump() + "\n");
   });
 }
 
@@ -298,9 +316,29 @@ IssueClassifier IssueClassifier::load(const std::string& directory) {
   } catch (const nlohmann::json::exception& e) {
     throw Error(documents + ": damaged (" + std::string(e.what()) + "); retrain with 'faultline train'");
   }
-  c.index_ = index_of(c.documents_, c.neighbour_max_document_share_);
+  // A model saved before descriptions were searched has no file: its search held the documents alone.
+  const std::string descriptions = directory + "/searched_descriptions.json";
+  if (std::filesystem::exists(descriptions, error)) {
+    try {
+      for (const auto& d : nlohmann::json::parse(common::read_text_file(descriptions)))
+        c.searched_descriptions_.push_back(
+            {d.at("label").get<std::string>(), d.at("document").get<std::string>()});
+    } catch (const nlohmann::json::exception& e) {
+      throw Error(descriptions + ": damaged (" + std::string(e.what()) + "); retrain with 'faultline train'");
+    }
+  }
   c.symptom_ = AxisModel::load(directory, "symptom");
   c.root_cause_ = AxisModel::load(directory, "root_cause");
+  // Each axis's vote reads the descriptions' labels it saved; the index must hold those descriptions.
+  for (const AxisModel* axis : {&c.symptom_, &c.root_cause_}) {
+    const auto& labels = axis->description_labels();
+    bool held = labels.size() <= c.searched_descriptions_.size();
+    for (size_t i = 0; held && i < labels.size(); ++i) held = labels[i] == c.searched_descriptions_[i].label;
+    if (!held)
+      throw Error(descriptions + ": does not hold the descriptions the " + axis->axis() +
+                  " model's vote counts; retrain with 'faultline train'");
+  }
+  c.build_index();
   c.index_words();
   return c;
 }

@@ -50,8 +50,9 @@ struct IssueFeatures {
 // The labeled issues most similar to one issue, with the distributions each axis gives it: what the
 // classifier computes on the way to a prediction, for a caller that wants to show why.
 struct IssueAnalysis {
-  // The neighbours each axis's vote read (items index the training documents): found with the terms
-  // counted as that axis's model says (AxisModel::neighbour_term_counts).
+  // The neighbours each axis's vote read (items index the training documents, then the descriptions the
+  // search holds): found with the terms counted as that axis's model says (AxisModel::neighbour_term_counts),
+  // among the items it counts (AxisModel::searched_items).
   std::vector<Neighbour> symptom_neighbours, root_cause_neighbours;
   Distribution scope, symptom, root_cause;
 };
@@ -59,6 +60,9 @@ IssueFeatures extract_features(const RuleSet& rules, const datasets::IssueRecord
 
 // How many times the root cause's fastText model reads each description (six: the README's measurements).
 constexpr int kRootCauseDescriptionCopies = 6;
+// How much a description found among an issue's nearest counts in the root cause's neighbour vote, as a
+// multiple of its similarity (classifier/EXPERIMENTS.md: 2, 3 and 5 measured alike, 1 lower).
+constexpr double kRootCauseDescriptionNeighbourWeight = 2.0;
 // The taxonomy's own account of each root cause, in its order, read as an issue from no repository: the
 // name for a title, the definition and the typical cases for a body, normalised as an issue is (so with the
 // tokens of the rules they fire and an empty repository token). What a category excludes is left out: it
@@ -97,7 +101,11 @@ class IssueClassifier {
   // The labeled issues' documents, in the order of the symptom and root-cause examples: their neighbour
   // index serves both axes' votes.
   std::vector<std::string> documents_;
-  TfidfIndex index_;
+  // The root causes' descriptions the search holds after the documents (none in a model saved before
+  // they were searched).
+  std::vector<ClassDescription> searched_descriptions_;
+  TfidfIndex index_;  // of documents_, then searched_descriptions_
+  void build_index();
   size_t neighbours_ = 10;
   double neighbour_max_document_share_ = 1.0;
   std::optional<AxisModel> scope_;

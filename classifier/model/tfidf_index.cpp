@@ -119,13 +119,16 @@ namespace {
 // The k most similar by (similarity, then index), a total order, so the k and their order are unique. A heap
 // of the k best so far with the least similar on top, filled in one pass over the items: no collecting and
 // partially sorting every item that shares a term, and O(n log k) when triage asks for all.
-std::vector<Neighbour> most_similar(const std::vector<std::array<double, 2>>& score, int w, size_t k) {
+// Candidates are the items before `items_below`.
+std::vector<Neighbour> most_similar(const std::vector<std::array<double, 2>>& score, int w, size_t k,
+                                    size_t items_below) {
   auto more_similar = [](const Neighbour& a, const Neighbour& b) {
     return a.similarity != b.similarity ? a.similarity > b.similarity : a.item < b.item;
   };
   std::vector<Neighbour> out;
-  out.reserve(std::min(k, score.size()));
-  for (size_t i = 0; i < score.size() && k > 0; ++i) {
+  const size_t candidates = std::min(items_below, score.size());
+  out.reserve(std::min(k, candidates));
+  for (size_t i = 0; i < candidates && k > 0; ++i) {
     if (!(score[i][w] > 1e-12)) continue;
     const Neighbour candidate{i, std::min(score[i][w], 1.0)};
     if (out.size() < k) {
@@ -177,17 +180,17 @@ std::vector<std::array<double, 2>> TfidfIndex::score_items(const std::vector<int
 }
 
 std::vector<Neighbour> TfidfIndex::nearest_terms(const std::vector<int32_t>& term_ids, size_t k,
-                                                 TermCounts counts) const {
+                                                 TermCounts counts, size_t items_below) const {
   const int w = static_cast<int>(counts);
   const bool wanted[2] = {w == 0, w == 1};
-  return most_similar(score_items(term_ids, wanted), w, k);
+  return most_similar(score_items(term_ids, wanted), w, k, items_below);
 }
 
-std::array<std::vector<Neighbour>, 2> TfidfIndex::nearest_terms_both(const std::vector<int32_t>& term_ids,
-                                                                     size_t k) const {
+std::array<std::vector<Neighbour>, 2> TfidfIndex::nearest_terms_both(
+    const std::vector<int32_t>& term_ids, size_t k, std::array<size_t, 2> items_below) const {
   const bool wanted[2] = {true, true};
   const auto score = score_items(term_ids, wanted);
-  return {most_similar(score, 0, k), most_similar(score, 1, k)};
+  return {most_similar(score, 0, k, items_below[0]), most_similar(score, 1, k, items_below[1])};
 }
 
 }  // namespace faultline::model

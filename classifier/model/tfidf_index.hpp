@@ -35,18 +35,22 @@ class TfidfIndex {
   explicit TfidfIndex(const std::vector<Tokens>& documents, double max_document_share = 1.0);
 
   // The `k` most similar documents with a similarity above 0, most similar first (ties: lower index), the
-  // query's and the documents' terms counted as `counts` says. Tokens the index has never seen carry no
-  // weight.
-  std::vector<Neighbour> nearest(const Tokens& query, size_t k,
-                                 TermCounts counts = TermCounts::kDamped) const {
-    return nearest_terms(term_ids(query), k, counts);
+  // query's and the documents' terms counted as `counts` says; only documents before `items_below` are
+  // candidates (the others still count in every term's document frequency). Tokens the index has never
+  // seen carry no weight.
+  std::vector<Neighbour> nearest(const Tokens& query, size_t k, TermCounts counts = TermCounts::kDamped,
+                                 size_t items_below = SIZE_MAX) const {
+    return nearest_terms(term_ids(query), k, counts, items_below);
   }
   // The same from the query's term ids (repeats kept), as term_ids() or a WordTable of vocabulary() gives.
   std::vector<Neighbour> nearest_terms(const std::vector<int32_t>& term_ids, size_t k,
-                                       TermCounts counts = TermCounts::kDamped) const;
-  // Both countings at once, in one pass over the query's postings: [kDamped] and [kOnce].
-  std::array<std::vector<Neighbour>, 2> nearest_terms_both(const std::vector<int32_t>& term_ids,
-                                                           size_t k) const;
+                                       TermCounts counts = TermCounts::kDamped,
+                                       size_t items_below = SIZE_MAX) const;
+  // Both countings at once, in one pass over the query's postings: [kDamped] and [kOnce], each of the
+  // documents before its own bound.
+  std::array<std::vector<Neighbour>, 2> nearest_terms_both(const std::vector<int32_t>& term_ids, size_t k,
+                                                           std::array<size_t, 2> items_below = {
+                                                               SIZE_MAX, SIZE_MAX}) const;
   std::vector<int32_t> term_ids(const Tokens& tokens) const;
   // Each term's word by id; empty for a term left out (too common), which no query can find.
   std::vector<std::string> vocabulary() const;

@@ -463,6 +463,14 @@ TEST(Classifier, TheSymptomsVoteCountsATermOnceTheRootCausesDamped) {
   std::vector<Tokens> documents;
   for (const auto& l : corpus)
     documents.push_back(tokenize(extract_features(model.rules(), l.issue).document));
+  // After the issues the search holds the descriptions of the three labeled root causes, in the taxonomy's
+  // order; the symptom's vote finds issues only.
+  const std::set<std::string> labeled_causes{"concurrency_error", "improper_memory_access",
+                                             "build_misconfiguration"};
+  for (const auto& d : root_cause_descriptions(model.rules())) {
+    if (labeled_causes.count(d.label)) documents.push_back(tokenize(d.document));
+  }
+  ASSERT_EQ(documents.size(), corpus.size() + 3);
   const TfidfIndex reference(documents, AxisTraining::standard().neighbour_max_document_share);
   const size_t k = AxisTraining::standard().neighbours;
   auto same = [](const std::vector<Neighbour>& x, const std::vector<Neighbour>& y) {
@@ -476,7 +484,7 @@ TEST(Classifier, TheSymptomsVoteCountsATermOnceTheRootCausesDamped) {
   for (const auto& l : corpus) {
     const IssueFeatures f = extract_features(model.rules(), l.issue);
     const IssueAnalysis a = model.analyse(f);
-    const auto once = reference.nearest(f.tokens, k, TermCounts::kOnce);
+    const auto once = reference.nearest(f.tokens, k, TermCounts::kOnce, corpus.size());
     const auto damped = reference.nearest(f.tokens, k, TermCounts::kDamped);
     EXPECT_TRUE(same(a.symptom_neighbours, once)) << l.issue.key();
     EXPECT_TRUE(same(a.root_cause_neighbours, damped)) << l.issue.key();
@@ -511,14 +519,67 @@ TEST(Classifier, TheSymptomsVoteCountsATermOnceTheRootCausesDamped) {
   const IssueClassifier loaded = IssueClassifier::load(saved);
   const IssueFeatures f12 = extract_features(loaded.rules(), corpus[12].issue);
   const IssueAnalysis a12 = loaded.analyse(f12);
-  const auto damped12 = reference.nearest(f12.tokens, k, TermCounts::kDamped);
-  ASSERT_FALSE(
-      same(damped12, reference.nearest(f12.tokens, k, TermCounts::kOnce)));  // issue 12 tells them apart
+  const auto damped12 = reference.nearest(f12.tokens, k, TermCounts::kDamped, corpus.size());
+  ASSERT_FALSE(same(damped12, reference.nearest(f12.tokens, k, TermCounts::kOnce,
+                                                corpus.size())));  // issue 12 tells them apart
   EXPECT_TRUE(same(a12.symptom_neighbours, damped12));
-  EXPECT_TRUE(same(a12.root_cause_neighbours, damped12));
+  EXPECT_TRUE(same(a12.root_cause_neighbours, reference.nearest(f12.tokens, k, TermCounts::kDamped)));
   older["neighbour_term_counts"] = "sometimes";
   faultline::common::write_file_atomically(saved + "/symptom.json", older.dump());
   EXPECT_THROW(AxisModel::load(saved, "symptom"), faultline::Error);
+}
+
+TEST(Classifier, TheRootCausesVoteFindsTheTaxonomysDescriptionsTheSymptomsPassesOverThem) {
+  // A text that is a labeled cause's description with one more word has that description for its nearest
+  // item in the root cause's search, past the 30 issues (the three labeled causes' descriptions follow them
+  // in the taxonomy's order). The word is in five of the issues (each class's own words are in more
+  // documents than the search keeps), so the symptom's search, which passes over the descriptions, finds
+  // those.
+  auto corpus = tiny_corpus();
+  for (size_t i = 0; i < corpus.size(); ++i)
+    corpus[i].issue.body += std::string(" quokka") + char('a' + i % 7);
+  AxisTraining voting = quick();
+  voting.neighbour_weights = {1.0};
+  const auto model = IssueClassifier::train(corpus, {}, voting);
+  std::vector<ClassDescription> labeled;
+  for (const auto& d : root_cause_descriptions(model.rules())) {
+    if (d.label == "concurrency_error" || d.label == "improper_memory_access" ||
+        d.label == "build_misconfiguration")
+      labeled.push_back(d);
+  }
+  ASSERT_EQ(labeled.size(), 3u);
+  const size_t build = static_cast<size_t>(
+      std::find_if(labeled.begin(), labeled.end(),
+                   [](const ClassDescription& d) { return d.label == "build_misconfiguration"; }) -
+      labeled.begin());
+  IssueFeatures f;
+  f.document = labeled[build].document + " quokkaa";
+  f.tokens = tokenize(f.document);
+  auto nearest_is_the_description = [&](const IssueClassifier& m) {
+    const IssueAnalysis a = m.analyse(f);
+    EXPECT_EQ(a.symptom_neighbours.size(), 5u);  // issues 0, 7, 14, 21, 28
+    for (const auto& n : a.symptom_neighbours) EXPECT_EQ(n.item % 7, 0u);
+    return !a.root_cause_neighbours.empty() && a.root_cause_neighbours[0].item == corpus.size() + build;
+  };
+  EXPECT_TRUE(nearest_is_the_description(model));
+  // Saved and loaded, the search holds the same descriptions.
+  faultline::testing::TempDir dir;
+  const std::string saved = dir.file("m");
+  model.save(saved);
+  EXPECT_TRUE(nearest_is_the_description(IssueClassifier::load(saved)));
+  // Without the descriptions' file, the root cause's vote would count items the search does not hold.
+  const std::string descriptions = saved + "/searched_descriptions.json";
+  std::filesystem::remove(descriptions);
+  EXPECT_THROW(IssueClassifier::load(saved), faultline::Error);
+  // A model saved before descriptions were searched has neither the file nor the root cause's fields: its
+  // search holds the issues alone.
+  nlohmann::json older = nlohmann::json::parse(faultline::common::read_text_file(saved + "/root_cause.json"));
+  older.erase("neighbour_description_labels");
+  older.erase("description_neighbour_weight");
+  faultline::common::write_file_atomically(saved + "/root_cause.json", older.dump());
+  const IssueClassifier before = IssueClassifier::load(saved);
+  EXPECT_FALSE(nearest_is_the_description(before));
+  for (const auto& n : before.analyse(f).root_cause_neighbours) EXPECT_LT(n.item, corpus.size());
 }
 
 TEST(Evaluation, TheTimeSplitTestsOnTheNewestIssuesOnly) {

@@ -179,6 +179,49 @@ TEST(NeighbourVote, SharesOfSimilarityAsWorkedOutByHand) {
   EXPECT_NEAR(none[0], std::log(0.5), 1e-12);
 }
 
+TEST(NeighbourVote, ADescriptionAfterTheExamplesCountsItsWeightTimesItsSimilarity) {
+  // Examples x, y (items 0, 1), then the descriptions of y and z (items 2, 3); item 4 is past both and
+  // skipped. Neighbours: 0 at .5, 2 at .25, 3 at .1, 4 at .9. At weight 2: x .5, y 2·.25 = .5, z 2·.1 = .2,
+  // each + .1, over 1.2 + .3 = 1.5. At weight 0 the descriptions count nothing: x .6, y .1, z .1 over .8.
+  std::vector<Neighbour> n{{0, 0.5}, {2, 0.25}, {3, 0.1}, {4, 0.9}};
+  const auto weighted = neighbour_vote(&n, {"x", "y"}, {"x", "y", "z"}, {"y", "z"}, 2.0);
+  ASSERT_EQ(weighted.size(), 3u);
+  EXPECT_NEAR(weighted[0], std::log(0.6 / 1.5), 1e-12);
+  EXPECT_NEAR(weighted[1], std::log(0.6 / 1.5), 1e-12);
+  EXPECT_NEAR(weighted[2], std::log(0.3 / 1.5), 1e-12);
+  const auto unweighted = neighbour_vote(&n, {"x", "y"}, {"x", "y", "z"}, {"y", "z"}, 0.0);
+  EXPECT_NEAR(unweighted[0], std::log(0.6 / 0.8), 1e-12);
+  EXPECT_NEAR(unweighted[1], std::log(0.1 / 0.8), 1e-12);
+  EXPECT_NEAR(unweighted[2], std::log(0.1 / 0.8), 1e-12);
+}
+
+TEST(TfidfIndex, OnlyItemsBelowTheBoundAreFoundButEveryItemCountsInTheTermStatistics) {
+  // D0 = x y, D1 = x z, D2 = y. The query "y" has one term, so a document's cosine is y's share of its
+  // norm: D2 1; D0, whose x and y are in two documents each (one idf), 1/sqrt 2. Below the bound 2 only
+  // D0 is found, still at 1/sqrt 2. An index of D0 and D1 alone would weigh y by ln(1 + 2/1) and x by
+  // ln(1 + 2/2), and find D0 at ln 3 / sqrt(ln² 2 + ln² 3) = 0.845737…
+  TfidfIndex index({tokenize("x y"), tokenize("x z"), tokenize("y")});
+  const Tokens q = tokenize("y");
+  const auto all = index.nearest(q, 5);
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].item, 2u);
+  EXPECT_EQ(all[1].item, 0u);
+  EXPECT_NEAR(all[1].similarity, 1 / std::sqrt(2.0), 1e-12);
+  const auto below = index.nearest(q, 5, TermCounts::kDamped, 2);
+  ASSERT_EQ(below.size(), 1u);
+  EXPECT_EQ(below[0].item, 0u);
+  EXPECT_NEAR(below[0].similarity, 1 / std::sqrt(2.0), 1e-12);
+  const double alone = std::log(3.0) / std::sqrt(std::pow(std::log(2.0), 2) + std::pow(std::log(3.0), 2));
+  ASSERT_NEAR(alone, 0.845737, 1e-6);
+  EXPECT_NEAR(TfidfIndex({tokenize("x y"), tokenize("x z")}).nearest(q, 5)[0].similarity, alone, 1e-12);
+  // Both countings in one pass, each with its own bound.
+  const auto both = index.nearest_terms_both(index.term_ids(q), 5, {3, 2});
+  ASSERT_EQ(both[0].size(), 2u);
+  EXPECT_EQ(both[0][0].item, 2u);
+  ASSERT_EQ(both[1].size(), 1u);
+  EXPECT_EQ(both[1][0].item, 0u);
+}
+
 TEST(AxisCombination, PriorCorrectionLetsTheRareClassWinAsWorkedOut) {
   // Class 0 is frequent (prior .8), class 1 rare (.2). fastText .6/.4, rules 1/0, vote even.
   AxisEvidence e{.log_fasttext = {std::log(0.6), std::log(0.4)},
