@@ -336,7 +336,7 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
   // The searched descriptions, in every fold's index after its examples.
   std::vector<Tokens> searched_tokens;
   for (const auto& d : training.searched_descriptions) searched_tokens.push_back(tokenize(d.document));
-  if (training.description_neighbour_weight != 0) {
+  if (training.description_neighbour_weight != 0 && !training.searched_descriptions.empty()) {
     m.description_neighbour_weight_ = training.description_neighbour_weight;
     for (const auto& d : training.searched_descriptions) m.description_labels_.push_back(d.label);
   }
@@ -474,7 +474,7 @@ nlohmann::json AxisModel::describe() const {
           {"class_groups", class_groups_},
           {"majority", majority_},
           {"neighbour_term_counts", term_counts_name(neighbour_term_counts_)},
-          {"neighbour_description_labels", description_labels_},
+          {"description_neighbour_labels", description_labels_},
           {"description_neighbour_weight", description_neighbour_weight_},
           {"training_labels", training_labels_}};
 }
@@ -519,14 +519,16 @@ AxisModel AxisModel::load(const std::string& directory, const std::string& axis)
       throw Error(path + ": neighbour_term_counts is '" + counts + "', neither 'damped' nor 'once'");
     m.neighbour_term_counts_ = *named;
     // Models saved before descriptions were searched have neither field: their vote counted none.
-    m.description_labels_ = j.value("neighbour_description_labels", std::vector<std::string>{});
+    m.description_labels_ = j.value("description_neighbour_labels", std::vector<std::string>{});
     m.description_neighbour_weight_ = j.value("description_neighbour_weight", 0.0);
     m.training_labels_ = j.at("training_labels").get<std::vector<std::string>>();
   } catch (const nlohmann::json::exception& e) {
     throw Error(path + ": damaged model description (" + e.what() +
                 "), or one written by an older faultline; retrain with 'faultline train'");
   }
-  if (m.training_labels_.empty() || m.weights_.temperature <= 0 || m.description_neighbour_weight_ < 0) {
+  // Descriptions counted at no weight, or a weight with none to count, is no model train writes.
+  if (m.training_labels_.empty() || m.weights_.temperature <= 0 || m.description_neighbour_weight_ < 0 ||
+      (m.description_neighbour_weight_ == 0) != m.description_labels_.empty()) {
     throw Error(path + ": inconsistent model description; retrain with 'faultline train'");
   }
   // Classes and priors follow from the training labels, as in train().

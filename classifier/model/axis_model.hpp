@@ -171,7 +171,8 @@ class AxisModel {
   TermCounts neighbour_term_counts() const { return neighbour_term_counts_; }
   // How many of the index's items its neighbours may be: the training examples, then the descriptions its
   // vote counts (none at a description weight of 0).
-  size_t searched_items() const { return training_labels_.size() + description_labels_.size(); }
+  size_t searched_items() const { return examples() + description_labels_.size(); }
+  size_t examples() const { return training_labels_.size(); }
   const std::vector<std::string>& description_labels() const { return description_labels_; }
   const std::string& axis() const { return axis_; }
   const AxisWeights& weights() const { return weights_; }

@@ -189,6 +189,22 @@ void IssueClassifier::build_index() {
   index_ = TfidfIndex(tokens, neighbour_max_document_share_);
 }
 
+void IssueClassifier::check_searched_items(const std::string& directory) const {
+  // The index holds the documents, then the descriptions; each axis's vote takes its examples to be the
+  // first items and the descriptions it counts to be all of those that follow, in order.
+  std::vector<std::string> searched_labels;
+  for (const auto& d : searched_descriptions_) searched_labels.push_back(d.label);
+  for (const AxisModel* axis : {&symptom_, &root_cause_}) {
+    if (axis->examples() != documents_.size())
+      throw Error(directory + ": the " + axis->axis() + " model learned from " +
+                  std::to_string(axis->examples()) + " issues, documents.json holds " +
+                  std::to_string(documents_.size()) + "; retrain with 'faultline train'");
+    if (!axis->description_labels().empty() && axis->description_labels() != searched_labels)
+      throw Error(directory + "/searched_descriptions.json: not the descriptions the " + axis->axis() +
+                  " model's vote counts; retrain with 'faultline train'");
+  }
+}
+
 void IssueClassifier::index_words() {
   words_ = WordTable({symptom_.fasttext_vocabulary(), root_cause_.fasttext_vocabulary(),
                       scope_ ? scope_->fasttext_vocabulary() : std::vector<std::string>{},
@@ -318,9 +334,14 @@ IssueClassifier IssueClassifier::load(const std::string& directory) {
   }
   // A model saved before descriptions were searched has no file: its search held the documents alone.
   const std::string descriptions = directory + "/searched_descriptions.json";
-  if (std::filesystem::exists(descriptions, error)) {
+  const bool has_descriptions = std::filesystem::exists(descriptions, error);
+  if (error) throw Error(descriptions + ": cannot be read (" + error.message() + ")");
+  if (has_descriptions) {
     try {
-      for (const auto& d : nlohmann::json::parse(common::read_text_file(descriptions)))
+      const auto saved = nlohmann::json::parse(common::read_text_file(descriptions));
+      if (!saved.is_array())
+        throw Error(descriptions + ": damaged (not a JSON array); retrain with 'faultline train'");
+      for (const auto& d : saved)
         c.searched_descriptions_.push_back(
             {d.at("label").get<std::string>(), d.at("document").get<std::string>()});
     } catch (const nlohmann::json::exception& e) {
@@ -329,15 +350,7 @@ IssueClassifier IssueClassifier::load(const std::string& directory) {
   }
   c.symptom_ = AxisModel::load(directory, "symptom");
   c.root_cause_ = AxisModel::load(directory, "root_cause");
-  // Each axis's vote reads the descriptions' labels it saved; the index must hold those descriptions.
-  for (const AxisModel* axis : {&c.symptom_, &c.root_cause_}) {
-    const auto& labels = axis->description_labels();
-    bool held = labels.size() <= c.searched_descriptions_.size();
-    for (size_t i = 0; held && i < labels.size(); ++i) held = labels[i] == c.searched_descriptions_[i].label;
-    if (!held)
-      throw Error(descriptions + ": does not hold the descriptions the " + axis->axis() +
-                  " model's vote counts; retrain with 'faultline train'");
-  }
+  c.check_searched_items(directory);
   c.build_index();
   c.index_words();
   return c;

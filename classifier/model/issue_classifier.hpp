@@ -106,6 +106,8 @@ class IssueClassifier {
   std::vector<ClassDescription> searched_descriptions_;
   TfidfIndex index_;  // of documents_, then searched_descriptions_
   void build_index();
+  // Throws unless the saved documents and descriptions are the items each axis's vote takes them to be.
+  void check_searched_items(const std::string& directory) const;
   size_t neighbours_ = 10;
   double neighbour_max_document_share_ = 1.0;
   std::optional<AxisModel> scope_;

@@ -515,7 +515,8 @@ TEST(Classifier, TheSymptomsVoteCountsATermOnceTheRootCausesDamped) {
   older.erase("neighbour_term_counts");
   faultline::common::write_file_atomically(saved + "/symptom.json", older.dump());
   EXPECT_EQ(AxisModel::load(saved, "symptom").neighbour_term_counts(), TermCounts::kDamped);
-  // A whole model saved so (both axes damped) searches once, damped, for both.
+  // A whole model saved so (both axes damped) finds both axes' neighbours damped, the symptom's among the
+  // issues alone.
   const IssueClassifier loaded = IssueClassifier::load(saved);
   const IssueFeatures f12 = extract_features(loaded.rules(), corpus[12].issue);
   const IssueAnalysis a12 = loaded.analyse(f12);
@@ -562,19 +563,50 @@ TEST(Classifier, TheRootCausesVoteFindsTheTaxonomysDescriptionsTheSymptomsPasses
     return !a.root_cause_neighbours.empty() && a.root_cause_neighbours[0].item == corpus.size() + build;
   };
   EXPECT_TRUE(nearest_is_the_description(model));
-  // Saved and loaded, the search holds the same descriptions.
+  // Saved and loaded, the search holds the same descriptions and the vote weighs them as before.
   faultline::testing::TempDir dir;
   const std::string saved = dir.file("m");
   model.save(saved);
-  EXPECT_TRUE(nearest_is_the_description(IssueClassifier::load(saved)));
-  // Without the descriptions' file, the root cause's vote would count items the search does not hold.
+  const IssueClassifier loaded = IssueClassifier::load(saved);
+  EXPECT_TRUE(nearest_is_the_description(loaded));
+  EXPECT_EQ(loaded.root_cause_model().describe(), model.root_cause_model().describe());
+  EXPECT_EQ(loaded.root_cause_model().describe().at("description_neighbour_weight"), 2.0);
+  // Saved files that are not the items each vote takes them to be are refused: the descriptions in another
+  // order, not an array, one document more than the axes learned from, or no descriptions at all.
   const std::string descriptions = saved + "/searched_descriptions.json";
+  const std::string documents = saved + "/documents.json";
+  const std::string kept_descriptions = faultline::common::read_text_file(descriptions);
+  const std::string kept_documents = faultline::common::read_text_file(documents);
+  nlohmann::json reordered = nlohmann::json::parse(kept_descriptions);
+  ASSERT_EQ(reordered.size(), 3u);
+  std::swap(reordered[0], reordered[2]);
+  auto refused_with = [&](const std::string& path, const std::string& text) {
+    faultline::common::write_file_atomically(path, text);
+    bool refused = false;
+    try {
+      IssueClassifier::load(saved);
+    } catch (const faultline::Error&) {
+      refused = true;
+    }
+    faultline::common::write_file_atomically(descriptions, kept_descriptions);
+    faultline::common::write_file_atomically(documents, kept_documents);
+    return refused;
+  };
+  EXPECT_TRUE(refused_with(descriptions, reordered.dump()));
+  const nlohmann::json in_order = nlohmann::json::parse(kept_descriptions);
+  // An object of the three in order (read as an array, its values would be the right descriptions).
+  EXPECT_TRUE(refused_with(
+      descriptions, nlohmann::json{{"a", in_order[0]}, {"b", in_order[1]}, {"c", in_order[2]}}.dump()));
+  nlohmann::json more = nlohmann::json::parse(kept_documents);
+  more.push_back("one more document");
+  EXPECT_TRUE(refused_with(documents, more.dump()));
+  EXPECT_FALSE(refused_with(descriptions, kept_descriptions));  // the files as saved load
   std::filesystem::remove(descriptions);
   EXPECT_THROW(IssueClassifier::load(saved), faultline::Error);
   // A model saved before descriptions were searched has neither the file nor the root cause's fields: its
   // search holds the issues alone.
   nlohmann::json older = nlohmann::json::parse(faultline::common::read_text_file(saved + "/root_cause.json"));
-  older.erase("neighbour_description_labels");
+  older.erase("description_neighbour_labels");
   older.erase("description_neighbour_weight");
   faultline::common::write_file_atomically(saved + "/root_cause.json", older.dump());
   const IssueClassifier before = IssueClassifier::load(saved);
