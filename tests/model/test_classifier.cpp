@@ -798,6 +798,40 @@ TEST(AxisModel, TheFastTextModelLearnsFromTheDescriptionsOfItsLabeledClasses) {
       p.at("concurrency_error"));
 }
 
+TEST(AxisModel, EachFoldOfTheInnerCrossValidationSearchesTheDescriptionsToo) {
+  // Twelve examples, six of class p and six of q, each "shared" and one word of its own. "shared" is in
+  // every document, more than the search keeps, so an example's only term is its own word, found in no
+  // other example, but in its class's description, which holds the words of the class's six examples.
+  // When each fold's index holds the descriptions, a held-out example's nearest item is its class's
+  // description, the vote is right for all twelve and the inner cross-validation gives it the larger
+  // weight; without them an example has no neighbour, the vote says nothing, and the first weight (0) is
+  // kept. fastText cannot tell the classes apart: a held-out example's own word is one it never learned.
+  const char* words[2][6] = {{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot"},
+                             {"golf", "hotel", "india", "juliet", "kilo", "lima"}};
+  std::vector<AxisExample> examples;
+  std::vector<ClassDescription> descriptions;
+  for (int c = 0; c < 2; ++c) {
+    const std::string label = c == 0 ? "p" : "q";
+    std::string all;
+    for (const char* w : words[c]) {
+      examples.push_back({std::string("shared ") + w, {}, {}, label, {}});
+      all += std::string(all.empty() ? "" : " ") + w;
+    }
+    descriptions.push_back({label, all});
+  }
+  AxisTraining t = quick();
+  t.rule_weights = {0.0};
+  t.discussion_rule_weights = {0.0};
+  t.prior_corrections = {0.0};
+  t.neighbour_weights = {0.0, 4.0};
+  t.searched_descriptions = descriptions;
+  t.description_neighbour_weight = 1.0;
+  EXPECT_EQ(AxisModel::train("axis", examples, t).weights().neighbour, 4.0);
+  // The descriptions in the index but not counted by the vote: no neighbour to read, weight 0.
+  t.description_neighbour_weight = 0.0;
+  EXPECT_EQ(AxisModel::train("axis", examples, t).weights().neighbour, 0.0);
+}
+
 TEST(AxisModel, AClassWithoutAGroupIsAClearError) {
   AxisTraining t = quick();
   t.class_groups = {{"concurrency_error", "g1"}, {"improper_memory_access", "g2"}};
