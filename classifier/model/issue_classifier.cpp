@@ -70,14 +70,36 @@ IssueFeatures extract_features(const RuleSet& rules, const datasets::IssueRecord
   return f;
 }
 
+namespace {
+
+// A text of the taxonomy read as an issue from no repository, with a category's name for a title.
+std::string description_document(const RuleSet& rules, const std::string& name, const std::string& body) {
+  datasets::IssueRecord r;
+  r.title = name;
+  r.body = body;
+  return extract_features(rules, r).document;
+}
+
+}  // namespace
+
 std::vector<ClassDescription> root_cause_descriptions(const RuleSet& rules) {
   std::vector<ClassDescription> out;
   for (const auto& category : taxonomy::Taxonomy::builtin().root_causes()) {
-    datasets::IssueRecord r;
-    r.title = category.name;
-    r.body = category.definition;
-    for (const auto& typical : category.includes) r.body += "\n" + typical;
-    out.push_back({category.id, extract_features(rules, r).document});
+    std::string body = category.definition;
+    for (const auto& typical : category.includes) body += "\n" + typical;
+    out.push_back({category.id, description_document(rules, category.name, body)});
+  }
+  return out;
+}
+
+std::vector<ClassDescription> root_cause_searched_descriptions(const RuleSet& rules,
+                                                               const std::vector<std::string>& labels) {
+  std::vector<ClassDescription> out;
+  for (const auto& category : taxonomy::Taxonomy::builtin().root_causes()) {
+    if (std::find(labels.begin(), labels.end(), category.id) == labels.end()) continue;
+    out.push_back({category.id, description_document(rules, category.name, category.definition)});
+    for (const auto& typical : category.includes)
+      out.push_back({category.id, description_document(rules, category.name, typical)});
   }
   return out;
 }
@@ -117,12 +139,11 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
   auto starting = [&](const std::string& axis, int index) {
     if (progress) progress(axis, index, axes);
   };
-  // The taxonomy's description of each labeled root cause is searched with the labeled issues, so that a
-  // cause with few examples still has a neighbour to find (classifier/EXPERIMENTS.md).
+  // The taxonomy's account of each labeled root cause is searched with the labeled issues, so that a cause
+  // with few examples still has a neighbour to find (classifier/EXPERIMENTS.md).
   std::vector<std::string> cause_labels;
   for (const auto& e : causes) cause_labels.push_back(e.label);
-  const std::vector<ClassDescription> cause_descriptions = root_cause_descriptions(c.rules_);
-  c.searched_descriptions_ = description_rows(cause_descriptions, cause_labels, 1);
+  c.searched_descriptions_ = root_cause_searched_descriptions(c.rules_, cause_labels);
   starting("symptom", 1);
   // A symptom is what the report shows; the discussion read twice made the symptom worse (the README's
   // six-seed table), so its fastText model reads it once.
@@ -149,7 +170,7 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
   cause_training.fasttext_reading.without_numbers = true;
   // Several root causes have only a handful of labeled issues; the taxonomy's own account of each is more
   // text for them.
-  cause_training.class_descriptions = cause_descriptions;
+  cause_training.class_descriptions = root_cause_descriptions(c.rules_);
   cause_training.description_copies = kRootCauseDescriptionCopies;
   cause_training.searched_descriptions = c.searched_descriptions_;
   cause_training.description_neighbour_weight = kRootCauseDescriptionNeighbourWeight;

@@ -61,13 +61,18 @@ IssueFeatures extract_features(const RuleSet& rules, const datasets::IssueRecord
 // How many times the root cause's fastText model reads each description (six: the README's measurements).
 constexpr int kRootCauseDescriptionCopies = 6;
 // How much a description found among an issue's nearest counts in the root cause's neighbour vote, as a
-// multiple of its similarity (classifier/EXPERIMENTS.md: 2, 3 and 5 measured alike, 1 lower).
+// multiple of its similarity (classifier/EXPERIMENTS.md: 2 and 3 measured alike, 1 lower).
 constexpr double kRootCauseDescriptionNeighbourWeight = 2.0;
 // The taxonomy's own account of each root cause, in its order, read as an issue from no repository: the
 // name for a title, the definition and the typical cases for a body, normalised as an issue is (so with the
 // tokens of the rules they fire and an empty repository token). What a category excludes is left out: it
 // names other categories.
 std::vector<ClassDescription> root_cause_descriptions(const RuleSet& rules);
+// What the neighbour search holds of the taxonomy, for each root cause among `labels` in the taxonomy's
+// order: its name with its definition, then its name with each typical case, each a document of its own,
+// so that an issue like one typical case finds that case (classifier/EXPERIMENTS.md).
+std::vector<ClassDescription> root_cause_searched_descriptions(const RuleSet& rules,
+                                                               const std::vector<std::string>& labels);
 
 // Called before each axis is trained: its name ("symptom", "root_cause", "scope"), its place and the count.
 using AxisProgress = std::function<void(const std::string& axis, int index, int axes)>;
@@ -101,8 +106,8 @@ class IssueClassifier {
   // The labeled issues' documents, in the order of the symptom and root-cause examples: their neighbour
   // index serves both axes' votes.
   std::vector<std::string> documents_;
-  // The root causes' descriptions the search holds after the documents (none in a model saved before
-  // they were searched).
+  // What the search holds of the taxonomy after the documents (root_cause_searched_descriptions; none in a
+  // model saved before it was searched).
   std::vector<ClassDescription> searched_descriptions_;
   TfidfIndex index_;  // of documents_, then searched_descriptions_
   void build_index();

@@ -20,6 +20,7 @@
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
 #include "datasets/store/prediction_store.hpp"
+#include "taxonomy/taxonomy.hpp"
 #include "tests/file_size_limit.hpp"
 #include "tests/temp_dir.hpp"
 
@@ -59,6 +60,31 @@ AxisTraining quick() {
   AxisTraining t = AxisTraining::standard();
   t.grid.resize(1);
   return t;
+}
+
+// The tiny corpus's three root causes.
+bool in_tiny_corpus(const std::string& root_cause) {
+  return root_cause == "concurrency_error" || root_cause == "improper_memory_access" ||
+         root_cause == "build_misconfiguration";
+}
+
+// What the search is to hold of the taxonomy after the tiny corpus's issues, as documents: for each of its
+// root causes in the taxonomy's order, the name with the definition, then the name with each typical case.
+std::vector<ClassDescription> tiny_corpus_searched_texts(const RuleSet& rules) {
+  std::vector<ClassDescription> out;
+  auto document = [&](const std::string& title, const std::string& body) {
+    IssueRecord r;
+    r.title = title;
+    r.body = body;
+    return extract_features(rules, r).document;
+  };
+  for (const auto& category : faultline::taxonomy::Taxonomy::builtin().root_causes()) {
+    if (!in_tiny_corpus(category.id)) continue;
+    out.push_back({category.id, document(category.name, category.definition)});
+    for (const auto& typical : category.includes)
+      out.push_back({category.id, document(category.name, typical)});
+  }
+  return out;
 }
 
 }  // namespace
@@ -229,7 +255,9 @@ TEST(Classifier, AModelOfAnotherTextFeaturesVersionIsRefused) {
 // The tiny corpus's bodies end in "(case N)", so "<num>" is in every document: the symptom's fastText
 // model learns it, the root cause's models (the causes and their dimensions) do not.
 TEST(Classifier, TheRootCauseModelsLearnWithoutTheNumberToken) {
-  auto model = IssueClassifier::train(tiny_corpus(), {}, quick());
+  AxisTraining grouped = quick();
+  grouped.group_weights = {2.0};  // the dimension model is kept, whatever the inner cross-validation prefers
+  auto model = IssueClassifier::train(tiny_corpus(), {}, grouped);
   auto has = [](const std::vector<std::string>& vocabulary, const std::string& word) {
     return std::find(vocabulary.begin(), vocabulary.end(), word) != vocabulary.end();
   };
@@ -244,7 +272,9 @@ TEST(Classifier, TheRootCauseModelsLearnWithoutTheNumberToken) {
 // The root cause's fastText model also learns from the taxonomy's description of each root cause it has
 // labeled issues of; the symptom's does not.
 TEST(Classifier, TheRootCauseLearnsFromTheTaxonomysDescriptionsOfItsLabeledCauses) {
-  auto model = IssueClassifier::train(tiny_corpus(), {}, quick());
+  AxisTraining grouped = quick();
+  grouped.group_weights = {2.0};  // the dimension model is kept, whatever the inner cross-validation prefers
+  auto model = IssueClassifier::train(tiny_corpus(), {}, grouped);
   const nlohmann::json causes = model.root_cause_model().describe();
   EXPECT_EQ(causes.at("fasttext_described_classes"),
             nlohmann::json({"improper_memory_access", "concurrency_error", "build_misconfiguration"}));
@@ -463,14 +493,10 @@ TEST(Classifier, TheSymptomsVoteCountsATermOnceTheRootCausesDamped) {
   std::vector<Tokens> documents;
   for (const auto& l : corpus)
     documents.push_back(tokenize(extract_features(model.rules(), l.issue).document));
-  // After the issues the search holds the descriptions of the three labeled root causes, in the taxonomy's
-  // order; the symptom's vote finds issues only.
-  const std::set<std::string> labeled_causes{"concurrency_error", "improper_memory_access",
-                                             "build_misconfiguration"};
-  for (const auto& d : root_cause_descriptions(model.rules())) {
-    if (labeled_causes.count(d.label)) documents.push_back(tokenize(d.document));
-  }
-  ASSERT_EQ(documents.size(), corpus.size() + 3);
+  // After the issues the search holds the taxonomy's texts of the three labeled root causes (four each);
+  // the symptom's vote finds issues only.
+  for (const auto& d : tiny_corpus_searched_texts(model.rules())) documents.push_back(tokenize(d.document));
+  ASSERT_EQ(documents.size(), corpus.size() + 12);
   const TfidfIndex reference(documents, AxisTraining::standard().neighbour_max_document_share);
   const size_t k = AxisTraining::standard().neighbours;
   auto same = [](const std::vector<Neighbour>& x, const std::vector<Neighbour>& y) {
@@ -531,30 +557,28 @@ TEST(Classifier, TheSymptomsVoteCountsATermOnceTheRootCausesDamped) {
 }
 
 TEST(Classifier, TheRootCausesVoteFindsTheTaxonomysDescriptionsTheSymptomsPassesOverThem) {
-  // A text that is a labeled cause's description with one more word has that description for its nearest
-  // item in the root cause's search, past the 30 issues (the three labeled causes' descriptions follow them
-  // in the taxonomy's order). The word is in five of the issues (each class's own words are in more
-  // documents than the search keeps), so the symptom's search, which passes over the descriptions, finds
-  // those.
+  // A text that is one of the taxonomy's texts of a labeled cause (build misconfiguration's first typical
+  // case) with one more word has that text for its nearest item in the root cause's search, past the 30
+  // issues (the three labeled causes' definitions and typical cases follow them in the taxonomy's order).
+  // The word is in five of the issues (each class's own words are in more documents than the search
+  // keeps), so the symptom's search, which passes over the taxonomy's texts, finds those.
   auto corpus = tiny_corpus();
   for (size_t i = 0; i < corpus.size(); ++i)
     corpus[i].issue.body += std::string(" quokka") + char('a' + i % 7);
   AxisTraining voting = quick();
   voting.neighbour_weights = {1.0};
   const auto model = IssueClassifier::train(corpus, {}, voting);
-  std::vector<ClassDescription> labeled;
-  for (const auto& d : root_cause_descriptions(model.rules())) {
-    if (d.label == "concurrency_error" || d.label == "improper_memory_access" ||
-        d.label == "build_misconfiguration")
-      labeled.push_back(d);
-  }
-  ASSERT_EQ(labeled.size(), 3u);
-  const size_t build = static_cast<size_t>(
-      std::find_if(labeled.begin(), labeled.end(),
-                   [](const ClassDescription& d) { return d.label == "build_misconfiguration"; }) -
-      labeled.begin());
+  const std::vector<ClassDescription> searched = tiny_corpus_searched_texts(model.rules());
+  ASSERT_EQ(searched.size(), 12u);
+  const size_t build = static_cast<size_t>(std::find_if(searched.begin(), searched.end(),
+                                                        [](const ClassDescription& d) {
+                                                          return d.label == "build_misconfiguration";
+                                                        }) -
+                                           searched.begin()) +
+                       1;  // its first typical case, after its definition
+  ASSERT_EQ(searched[build].label, "build_misconfiguration");
   IssueFeatures f;
-  f.document = labeled[build].document + " quokkaa";
+  f.document = searched[build].document + " quokkaa";
   f.tokens = tokenize(f.document);
   auto nearest_is_the_description = [&](const IssueClassifier& m) {
     const IssueAnalysis a = m.analyse(f);
@@ -578,8 +602,9 @@ TEST(Classifier, TheRootCausesVoteFindsTheTaxonomysDescriptionsTheSymptomsPasses
   const std::string kept_descriptions = faultline::common::read_text_file(descriptions);
   const std::string kept_documents = faultline::common::read_text_file(documents);
   nlohmann::json reordered = nlohmann::json::parse(kept_descriptions);
-  ASSERT_EQ(reordered.size(), 3u);
-  std::swap(reordered[0], reordered[2]);
+  ASSERT_EQ(reordered.size(), 12u);
+  std::swap(reordered[0],
+            reordered[11]);  // concurrency error's definition, build misconfiguration's last case
   auto refused_with = [&](const std::string& path, const std::string& text) {
     faultline::common::write_file_atomically(path, text);
     bool refused = false;
@@ -593,10 +618,11 @@ TEST(Classifier, TheRootCausesVoteFindsTheTaxonomysDescriptionsTheSymptomsPasses
     return refused;
   };
   EXPECT_TRUE(refused_with(descriptions, reordered.dump()));
+  // An object of the twelve in order (read as an array, its values would be the right descriptions).
+  nlohmann::json as_object = nlohmann::json::object();
   const nlohmann::json in_order = nlohmann::json::parse(kept_descriptions);
-  // An object of the three in order (read as an array, its values would be the right descriptions).
-  EXPECT_TRUE(refused_with(
-      descriptions, nlohmann::json{{"a", in_order[0]}, {"b", in_order[1]}, {"c", in_order[2]}}.dump()));
+  for (size_t i = 0; i < in_order.size(); ++i) as_object[std::string(1, char('a' + i))] = in_order[i];
+  EXPECT_TRUE(refused_with(descriptions, as_object.dump()));
   nlohmann::json more = nlohmann::json::parse(kept_documents);
   more.push_back("one more document");
   EXPECT_TRUE(refused_with(documents, more.dump()));
