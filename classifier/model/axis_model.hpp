@@ -83,10 +83,10 @@ struct AxisTraining {
   // from its description.
   std::vector<ClassDescription> class_descriptions;
   int description_copies = 0;
-  // Documents the neighbour search holds after the examples (the taxonomy's descriptions of the root
-  // causes), in each fold's index as in the final one, so the folds' term statistics are the final
-  // search's. The vote counts one among the k nearest as a neighbour of its class, at
-  // `description_neighbour_weight` times its similarity; at 0 the search passes over them.
+  // Documents the neighbour search holds after the examples (the taxonomy's texts of the root causes), in
+  // each fold's index as in the final one, so the folds' term statistics are the final search's. The vote
+  // counts one among the k nearest as a neighbour of its class, at `description_neighbour_weight` times its
+  // similarity; at 0 the search passes over them.
   std::vector<ClassDescription> searched_descriptions;
   double description_neighbour_weight = 0;
   size_t neighbours = 10;  // k of the neighbour vote

@@ -603,8 +603,7 @@ TEST(Classifier, TheRootCausesVoteFindsTheTaxonomysDescriptionsTheSymptomsPasses
   const std::string kept_documents = faultline::common::read_text_file(documents);
   nlohmann::json reordered = nlohmann::json::parse(kept_descriptions);
   ASSERT_EQ(reordered.size(), 12u);
-  std::swap(reordered[0],
-            reordered[11]);  // concurrency error's definition, build misconfiguration's last case
+  std::swap(reordered[0], reordered[11]);  // the first cause's definition, the last cause's last case
   auto refused_with = [&](const std::string& path, const std::string& text) {
     faultline::common::write_file_atomically(path, text);
     bool refused = false;

@@ -115,8 +115,8 @@ TEST(TokenInfluence, AListedTokenCutFromTheIssueTextLowersTheProbabilityByItsDro
   // The same claim from the raw text: a listed symptom token cut out of the title and body before the
   // features are extracted. Influences hold the rule hits fixed, so the first listed token whose removal
   // leaves the same rules firing is the one checked (cutting a word a rule matches changes the rules too),
-  // and it must be a word the text holds as it is listed (a stem such as "allreduc" is not cut by cutting
-  // its letters from the text).
+  // and it must be a word the text holds as it is listed (a stem such as "allreduc" is not a word of the
+  // text, so cutting it leaves the text as it was).
   const auto& model = trained();
   auto issue = mixed_issue();
   auto f = extract_features(model.rules(), issue);
@@ -126,8 +126,10 @@ TEST(TokenInfluence, AListedTokenCutFromTheIssueTextLowersTheProbabilityByItsDro
     auto cut = issue;
     cut.title = without_word(cut.title, listed.token);
     cut.body = without_word(cut.body, listed.token);
+    if (cut.title == issue.title && cut.body == issue.body) continue;  // a stem the text does not hold
     auto g = extract_features(model.rules(), cut);
-    if (g.fired != f.fired || g.document != without_word(f.document, listed.token)) continue;
+    if (g.fired != f.fired) continue;
+    ASSERT_EQ(g.document, without_word(f.document, listed.token));
     EXPECT_NEAR(p.symptom_p - model.analyse(g).symptom.at(p.symptom), listed.drop, 1e-9) << listed.token;
     ++checked;
     break;
