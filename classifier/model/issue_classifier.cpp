@@ -92,11 +92,9 @@ std::vector<ClassDescription> root_cause_descriptions(const RuleSet& rules) {
   return out;
 }
 
-std::vector<ClassDescription> root_cause_searched_descriptions(const RuleSet& rules,
-                                                               const std::vector<std::string>& labels) {
+std::vector<ClassDescription> root_cause_searched_descriptions(const RuleSet& rules) {
   std::vector<ClassDescription> out;
   for (const auto& category : taxonomy::Taxonomy::builtin().root_causes()) {
-    if (std::find(labels.begin(), labels.end(), category.id) == labels.end()) continue;
     out.push_back({category.id, description_document(rules, category.name, category.definition)});
     for (const auto& typical : category.includes)
       out.push_back({category.id, description_document(rules, category.name, typical)});
@@ -143,7 +141,7 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
   // with few examples still has a neighbour to find (classifier/EXPERIMENTS.md).
   std::vector<std::string> cause_labels;
   for (const auto& e : causes) cause_labels.push_back(e.label);
-  c.searched_descriptions_ = root_cause_searched_descriptions(c.rules_, cause_labels);
+  c.searched_descriptions_ = description_rows(root_cause_searched_descriptions(c.rules_), cause_labels, 1);
   starting("symptom", 1);
   // A symptom is what the report shows; the discussion read twice made the symptom worse (the README's
   // six-seed table), so its fastText model reads it once.

@@ -68,11 +68,11 @@ constexpr double kRootCauseDescriptionNeighbourWeight = 2.0;
 // tokens of the rules they fire and an empty repository token). What a category excludes is left out: it
 // names other categories.
 std::vector<ClassDescription> root_cause_descriptions(const RuleSet& rules);
-// What the neighbour search holds of the taxonomy, for each root cause among `labels` in the taxonomy's
-// order: its name with its definition, then its name with each typical case, each a document of its own,
-// so that an issue like one typical case finds that case (classifier/EXPERIMENTS.md).
-std::vector<ClassDescription> root_cause_searched_descriptions(const RuleSet& rules,
-                                                               const std::vector<std::string>& labels);
+// What the neighbour search may hold of the taxonomy, for each root cause in its order: its name with its
+// definition, then its name with each typical case, each a document of its own, so that an issue like one
+// typical case finds that case (classifier/EXPERIMENTS.md). Training keeps those of the labeled causes
+// (description_rows).
+std::vector<ClassDescription> root_cause_searched_descriptions(const RuleSet& rules);
 
 // Called before each axis is trained: its name ("symptom", "root_cause", "scope"), its place and the count.
 using AxisProgress = std::function<void(const std::string& axis, int index, int axes)>;
