@@ -1,11 +1,15 @@
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "classifier/model/classify_store.hpp"
 #include "classifier/model/evaluation.hpp"
+#include "classifier/model/fold_assignments.hpp"
 #include "cli/commands.hpp"
+#include "cli/counted.hpp"
 #include "cli/text_table.hpp"
 #include "common/atomic_file.hpp"
 #include "common/parallel_tasks.hpp"
@@ -26,6 +30,7 @@ struct ClassifyOptions {
 struct EvalOptions {
   int folds = 10;
   uint64_t seed = 7;
+  std::optional<std::string> seeds;  // several fold assignments, summarised, instead of one
   double time_split = 0.8;
   std::string out;
   int jobs = common::default_jobs();
@@ -130,7 +135,61 @@ void classify(const Context& ctx, const ClassifyOptions& o) {
                "uncertain --out uncertain.csv')\n");
 }
 
+std::vector<std::string> figure_cells(const model::AxisFigures& f) {
+  return {fixed(f.accuracy), fixed(f.macro_f1), fixed(f.kappa), fixed(f.surest)};
+}
+
+std::string fold_assignments_text(int n, int folds,
+                                  const std::vector<model::FoldAssignmentFigures>& figures) {
+  auto percent = [](double share) {
+    return std::to_string(static_cast<int>(std::lround(share * 100))) + "%";
+  };
+  std::vector<std::vector<std::string>> rows{
+      {"seed", "symptom: accuracy", "macro-F1", "kappa", "surest " + percent(model::kSymptomSurestShare),
+       "root cause: accuracy", "macro-F1", "kappa", "surest " + percent(model::kRootCauseSurestShare)}};
+  auto add = [&](const std::string& name, const model::AxisFigures& symptom,
+                 const model::AxisFigures& cause) {
+    std::vector<std::string> row{name};
+    for (const auto& cell : figure_cells(symptom)) row.push_back(cell);
+    for (const auto& cell : figure_cells(cause)) row.push_back(cell);
+    rows.push_back(row);
+  };
+  std::vector<model::AxisFigures> symptom, cause;
+  for (const auto& f : figures) {
+    add(std::to_string(f.seed), f.symptom, f.root_cause);
+    symptom.push_back(f.symptom);
+    cause.push_back(f.root_cause);
+  }
+  const auto s = model::spread(symptom), c = model::spread(cause);
+  add("mean", s.mean, c.mean);
+  add("standard deviation", s.standard_deviation, c.standard_deviation);
+  add("lowest", s.lowest, c.lowest);
+  add("highest", s.highest, c.highest);
+  return std::to_string(folds) + "-fold cross-validation over " + std::to_string(n) +
+         " manually labeled issues, " + counted(static_cast<long long>(figures.size()), "fold assignment") +
+         "\n" + text_table(rows);
+}
+
+void eval_fold_assignments(const Context& ctx, const EvalOptions& o) {
+  const auto seeds = model::parse_seed_list(*o.seeds);
+  auto db = ctx.open_db();
+  auto progress = ctx.progress();
+  auto labeled = model::load_labeled_issues(*db);
+  auto figures = model::evaluate_fold_assignments(
+      labeled, o.folds, seeds, model::AxisTraining::standard(), o.jobs,
+      [&](size_t done, size_t total, const model::FoldAssignmentFigures& last) {
+        const std::string line = "eval: fold assignment " + std::to_string(done) + " of " +
+                                 std::to_string(total) + " (seed " + std::to_string(last.seed) +
+                                 ") done; accuracy symptom " + fixed(last.symptom.accuracy) +
+                                 ", root cause " + fixed(last.root_cause.accuracy);
+        done == total ? progress->finish(line) : progress->update(line);
+      });
+  const int n = static_cast<int>(labeled.size());
+  ctx.emit(model::fold_assignments_json(n, o.folds, figures), fold_assignments_text(n, o.folds, figures));
+}
+
 void eval(const Context& ctx, const EvalOptions& o) {
+  if (o.seeds) return eval_fold_assignments(ctx, o);
   auto db = ctx.open_db();
   auto progress = ctx.progress();
   auto line = [](const model::FoldReport& r) {
@@ -185,16 +244,27 @@ void add_classifier_commands(CLI::App& app, Context& ctx) {
       app.add_subcommand("eval",
                          "Stratified K-fold cross-validation against the final manual labels, with "
                          "majority, rules-only and fastText-only baselines on the same folds.\n"
-                         "Example: faultline eval --folds 10 --json");
+                         "Example: faultline eval --folds 10 --json\n"
+                         "Example: faultline eval --folds 10 --seeds 1-6,8-31");
   eval_cmd->add_option("--folds", eval_options->folds, "number of folds")->check(CLI::Range(2, 100));
-  eval_cmd->add_option("--seed", eval_options->seed, "seed of the fold assignment");
+  auto* seed = eval_cmd->add_option("--seed", eval_options->seed, "seed of the fold assignment");
+  auto* time_split =
+      eval_cmd
+          ->add_option("--time-split", eval_options->time_split,
+                       "also train on the issues created before this quantile of creation dates and test on "
+                       "the newer ones (0: skip)")
+          ->check(CLI::Range(0.0, 0.95));
+  auto* out = eval_cmd->add_option(
+      "--out", eval_options->out,
+      "also write the JSON evaluation to this file (for 'faultline report --evaluation')");
   eval_cmd
-      ->add_option("--time-split", eval_options->time_split,
-                   "also train on the issues created before this quantile of creation dates and test on "
-                   "the newer ones (0: skip)")
-      ->check(CLI::Range(0.0, 0.95));
-  eval_cmd->add_option("--out", eval_options->out,
-                       "also write the JSON evaluation to this file (for 'faultline report --evaluation')");
+      ->add_option("--seeds", eval_options->seeds,
+                   "cross-validate once per fold assignment (seeds and ranges, e.g. 1-6,8-31) and print each "
+                   "one's accuracy, macro-F1, kappa and surest-share accuracy with their mean, standard "
+                   "deviation, lowest and highest; no time split (it does not depend on the seed)")
+      ->excludes(seed)
+      ->excludes(time_split)
+      ->excludes(out);
   eval_cmd
       ->add_option("--jobs", eval_options->jobs,
                    "folds trained at once (default: the number of cores); results do not depend on it")

@@ -19,6 +19,7 @@
 
 #include "classifier/model/classify_store.hpp"
 #include "classifier/model/fasttext_model.hpp"
+#include "classifier/model/fold_assignments.hpp"
 #include "classifier/model/issue_classifier.hpp"
 #include "classifier/model/rules.hpp"
 #include "classifier/model/text_features.hpp"
@@ -237,9 +238,9 @@ void record_accuracy(const testing::TempDir& dir, const std::string& db) {
     std::exit(1);
   };
   json& symptom = results["accuracy_symptom"] = figures(eval.at("symptom"));
-  symptom["top_60_accuracy"] = top_share(eval.at("symptom"), 0.6);
+  symptom["top_60_accuracy"] = top_share(eval.at("symptom"), model::kSymptomSurestShare);
   json& cause = results["accuracy_root_cause"] = figures(eval.at("root_cause"));
-  cause["top_40_accuracy"] = top_share(eval.at("root_cause"), 0.4);
+  cause["top_40_accuracy"] = top_share(eval.at("root_cause"), model::kRootCauseSurestShare);
   results["time_split_symptom"] = figures(eval.at("time_split").at("symptom"));
   results["time_split_root_cause"] = figures(eval.at("time_split").at("root_cause"));
   std::printf("  eval: symptom macro-F1 %.3f kappa %.3f; root cause macro-F1 %.3f kappa %.3f\n",

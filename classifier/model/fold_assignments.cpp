@@ -1,0 +1,137 @@
+#include "classifier/model/fold_assignments.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "common/error.hpp"
+
+namespace faultline::model {
+
+namespace {
+
+// The four figures in a fixed order, so that the spread is one loop over them.
+constexpr double AxisFigures::*kFigures[] = {&AxisFigures::accuracy, &AxisFigures::macro_f1,
+                                             &AxisFigures::kappa, &AxisFigures::surest};
+
+AxisFigures figures_of(const AxisMetrics& m, double share) {
+  return {m.accuracy, m.macro_f1, m.kappa, surest_share_accuracy(m, share)};
+}
+
+uint64_t parse_seed(std::string_view text, const std::string& list) {
+  uint64_t seed = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size()) {
+    throw Error("eval: --seeds '" + list + "': '" + std::string(text) +
+                "' is not a seed (a whole number, or a range such as 1-6)");
+  }
+  return seed;
+}
+
+nlohmann::json axis_json(const AxisFigures& f) {
+  return {
+      {"accuracy", f.accuracy}, {"macro_f1", f.macro_f1}, {"kappa", f.kappa}, {"surest_accuracy", f.surest}};
+}
+
+}  // namespace
+
+double surest_share_accuracy(const AxisMetrics& m, double share) {
+  for (const auto& point : m.selective) {
+    if (std::abs(point.coverage - share) < 1e-9) return point.accuracy;
+  }
+  throw Error("eval: no accuracy was measured for the surest " + std::to_string(share) + " of the issues");
+}
+
+FigureSpread spread(const std::vector<AxisFigures>& figures) {
+  if (figures.empty()) throw Error("eval: no fold assignment to summarise");
+  FigureSpread s;
+  const double n = static_cast<double>(figures.size());
+  for (auto field : kFigures) {
+    double sum = 0, lowest = figures[0].*field, highest = lowest;
+    for (const auto& f : figures) {
+      sum += f.*field;
+      lowest = std::min(lowest, f.*field);
+      highest = std::max(highest, f.*field);
+    }
+    const double mean = sum / n;
+    double squares = 0;
+    for (const auto& f : figures) squares += (f.*field - mean) * (f.*field - mean);
+    s.mean.*field = mean;
+    s.standard_deviation.*field = figures.size() > 1 ? std::sqrt(squares / (n - 1)) : 0.0;
+    s.lowest.*field = lowest;
+    s.highest.*field = highest;
+  }
+  return s;
+}
+
+std::vector<uint64_t> parse_seed_list(const std::string& text) {
+  std::vector<uint64_t> seeds;
+  std::set<uint64_t> seen;
+  std::string_view rest = text;
+  while (true) {
+    const size_t comma = rest.find(',');
+    const std::string_view item = rest.substr(0, comma);
+    const size_t dash = item.find('-');
+    const uint64_t first = parse_seed(item.substr(0, dash), text);
+    const uint64_t last = dash == std::string_view::npos ? first : parse_seed(item.substr(dash + 1), text);
+    if (last < first) {
+      throw Error("eval: --seeds '" + text + "': the range " + std::string(item) + " runs backwards");
+    }
+    // A range that names every seed there is would never end; thousands are already hours of training.
+    if (last - first >= 10000 || seeds.size() + (last - first) >= 10000) {
+      throw Error("eval: --seeds '" + text + "' names more than 10,000 fold assignments");
+    }
+    for (uint64_t seed = first;; ++seed) {
+      if (!seen.insert(seed).second) {
+        throw Error("eval: --seeds '" + text + "' names seed " + std::to_string(seed) + " twice");
+      }
+      seeds.push_back(seed);
+      if (seed == last) break;
+    }
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  return seeds;
+}
+
+std::vector<FoldAssignmentFigures> evaluate_fold_assignments(const std::vector<LabeledIssue>& labeled,
+                                                             int folds, const std::vector<uint64_t>& seeds,
+                                                             const AxisTraining& training, int jobs,
+                                                             const AssignmentProgress& progress) {
+  std::vector<FoldAssignmentFigures> out;
+  for (uint64_t seed : seeds) {
+    const Evaluation e = evaluate(labeled, folds, seed, training, jobs);
+    out.push_back({seed, figures_of(e.symptom.combined, kSymptomSurestShare),
+                   figures_of(e.root_cause.combined, kRootCauseSurestShare)});
+    if (progress) progress(out.size(), seeds.size(), out.back());
+  }
+  return out;
+}
+
+nlohmann::json fold_assignments_json(int n, int folds, const std::vector<FoldAssignmentFigures>& figures) {
+  std::vector<AxisFigures> symptom, cause;
+  nlohmann::json each = nlohmann::json::array();
+  for (const auto& f : figures) {
+    symptom.push_back(f.symptom);
+    cause.push_back(f.root_cause);
+    each.push_back(
+        {{"seed", f.seed}, {"symptom", axis_json(f.symptom)}, {"root_cause", axis_json(f.root_cause)}});
+  }
+  const FigureSpread s = spread(symptom), c = spread(cause);
+  nlohmann::json j = {
+      {"n", n},
+      {"folds", folds},
+      {"surest_share", {{"symptom", kSymptomSurestShare}, {"root_cause", kRootCauseSurestShare}}},
+      {"fold_assignments", each}};
+  for (const auto& [name, part] :
+       {std::pair{"mean", &FigureSpread::mean},
+        std::pair{"standard_deviation", &FigureSpread::standard_deviation},
+        std::pair{"lowest", &FigureSpread::lowest}, std::pair{"highest", &FigureSpread::highest}}) {
+    j[name] = {{"symptom", axis_json(s.*part)}, {"root_cause", axis_json(c.*part)}};
+  }
+  return j;
+}
+
+}  // namespace faultline::model

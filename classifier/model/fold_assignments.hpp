@@ -1,0 +1,60 @@
+// Cross-validation repeated over several fold assignments (seeds), summarised by the figures each axis is
+// judged by: one assignment moves them by about ±0.02, more than most changes to the model, so figures that
+// decide anything are means over many.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+#include "classifier/model/evaluation.hpp"
+
+namespace faultline::model {
+
+// The shares of the most confident issues whose accuracy the classifier's targets name.
+constexpr double kSymptomSurestShare = 0.6;
+constexpr double kRootCauseSurestShare = 0.4;
+
+// The accuracy of the `share` of items the classifier is most confident of (one of AxisMetrics::selective).
+double surest_share_accuracy(const AxisMetrics& m, double share);
+
+// What one cross-validation says of one axis: accuracy, macro-F1, Cohen's kappa and the accuracy of the
+// axis's surest share.
+struct AxisFigures {
+  double accuracy = 0;
+  double macro_f1 = 0;
+  double kappa = 0;
+  double surest = 0;
+};
+
+struct FoldAssignmentFigures {
+  uint64_t seed = 0;
+  AxisFigures symptom;
+  AxisFigures root_cause;
+};
+
+// Each figure's mean, sample standard deviation (0 for one assignment), lowest and highest value.
+struct FigureSpread {
+  AxisFigures mean, standard_deviation, lowest, highest;
+};
+FigureSpread spread(const std::vector<AxisFigures>& figures);
+
+// "1-6,8-31": seeds and inclusive ranges, comma-separated, each seed once. Throws on anything else.
+std::vector<uint64_t> parse_seed_list(const std::string& text);
+
+// Called after each fold assignment: how many are done, of how many, and the one just finished.
+using AssignmentProgress = std::function<void(size_t done, size_t total, const FoldAssignmentFigures& last)>;
+
+// `folds`-fold cross-validation (evaluate) once per seed, in the order given; the figures of each.
+std::vector<FoldAssignmentFigures> evaluate_fold_assignments(const std::vector<LabeledIssue>& labeled,
+                                                             int folds, const std::vector<uint64_t>& seeds,
+                                                             const AxisTraining& training, int jobs = 1,
+                                                             const AssignmentProgress& progress = {});
+
+// {"n", "folds", "surest_share": {symptom, root_cause}, "fold_assignments": [{seed, symptom, root_cause}],
+//  "mean" / "standard_deviation" / "lowest" / "highest": {symptom, root_cause}}.
+nlohmann::json fold_assignments_json(int n, int folds, const std::vector<FoldAssignmentFigures>& figures);
+
+}  // namespace faultline::model

@@ -1,0 +1,114 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "classifier/model/fold_assignments.hpp"
+#include "common/error.hpp"
+#include "tests/model/mixed_corpus.hpp"
+
+using namespace faultline::model;
+using faultline::testing::mixed_corpus;
+
+namespace {
+
+AxisTraining quick() {
+  AxisTraining t = AxisTraining::standard();
+  t.grid.resize(1);
+  t.jobs = 1;
+  return t;
+}
+
+}  // namespace
+
+TEST(FoldAssignments, ASeedListNamesEachSeedOfItsRangesOnceInOrder) {
+  const auto seeds = parse_seed_list("1-6,8-31");
+  ASSERT_EQ(seeds.size(), 30u);  // 6 + 24
+  EXPECT_EQ(seeds.front(), 1u);
+  EXPECT_EQ(seeds[5], 6u);
+  EXPECT_EQ(seeds[6], 8u);
+  EXPECT_EQ(seeds.back(), 31u);
+  EXPECT_EQ(parse_seed_list("7"), std::vector<uint64_t>{7});
+  EXPECT_EQ(parse_seed_list("9,2,5-5"), (std::vector<uint64_t>{9, 2, 5}));
+  EXPECT_EQ(parse_seed_list("18446744073709551615"), std::vector<uint64_t>{18446744073709551615u});
+}
+
+TEST(FoldAssignments, ASeedListThatIsNotSeedsAndRangesIsRefused) {
+  for (const char* bad : {"", "a", "1,", ",1", "1,,2", "-3", "1-", "3-1", "1-2-3", " 1", "1 ", "+1", "1.5",
+                          "18446744073709551616", "2,2", "1-3,3", "1-20000"}) {
+    EXPECT_THROW(parse_seed_list(bad), faultline::Error) << bad;
+  }
+}
+
+TEST(FoldAssignments, TheSpreadOfThreeAssignmentsIsWorkedOutByHand) {
+  // Accuracies 0.5, 0.7, 0.9: mean 0.7; squares about it 0.04 + 0 + 0.04 over n − 1 = 2 → sd 0.2.
+  // Macro-F1 all 0.6: sd 0. Kappa 0.1, 0.4, 0.1: mean 0.2, squares 0.01 + 0.04 + 0.01 = 0.06 → sd √0.03.
+  const std::vector<AxisFigures> figures{{0.5, 0.6, 0.1, 1.0}, {0.7, 0.6, 0.4, 0.8}, {0.9, 0.6, 0.1, 0.9}};
+  const FigureSpread s = spread(figures);
+  EXPECT_NEAR(s.mean.accuracy, 0.7, 1e-12);
+  EXPECT_NEAR(s.standard_deviation.accuracy, 0.2, 1e-12);
+  EXPECT_NEAR(s.standard_deviation.macro_f1, 0.0, 1e-12);
+  EXPECT_NEAR(s.mean.kappa, 0.2, 1e-12);
+  EXPECT_NEAR(s.standard_deviation.kappa, std::sqrt(0.03), 1e-12);
+  EXPECT_NEAR(s.mean.surest, 0.9, 1e-12);
+  EXPECT_DOUBLE_EQ(s.lowest.surest, 0.8);
+  EXPECT_DOUBLE_EQ(s.highest.surest, 1.0);
+  EXPECT_DOUBLE_EQ(s.lowest.kappa, 0.1);
+  EXPECT_DOUBLE_EQ(s.highest.accuracy, 0.9);
+  // One assignment: no spread.
+  EXPECT_DOUBLE_EQ(spread({figures[1]}).standard_deviation.accuracy, 0.0);
+  EXPECT_THROW(spread({}), faultline::Error);
+}
+
+TEST(FoldAssignments, EachAssignmentsFiguresAreThoseOfItsOwnCrossValidation) {
+  // Every fifth issue relabeled to the next class's labels, so that the corpus is not separable and fold
+  // assignments differ; each evaluated apart is the reference.
+  auto corpus = mixed_corpus();
+  for (size_t i = 0; i < corpus.size(); i += 5) {
+    corpus[i].symptom = corpus[(i + 20) % corpus.size()].symptom;
+    corpus[i].root_cause = corpus[(i + 20) % corpus.size()].root_cause;
+  }
+  const std::vector<uint64_t> seeds{3, 4};
+  std::vector<size_t> progress;
+  const auto figures = evaluate_fold_assignments(
+      corpus, 3, seeds, quick(), 2, [&](size_t done, size_t total, const FoldAssignmentFigures& last) {
+        EXPECT_EQ(total, 2u);
+        EXPECT_EQ(last.seed, seeds[done - 1]);
+        progress.push_back(done);
+      });
+  EXPECT_EQ(progress, (std::vector<size_t>{1, 2}));
+  ASSERT_EQ(figures.size(), 2u);
+  std::vector<Evaluation> alone;
+  for (size_t i = 0; i < seeds.size(); ++i) {
+    alone.push_back(evaluate(corpus, 3, seeds[i], quick(), 1));
+    const Evaluation& e = alone.back();
+    EXPECT_EQ(figures[i].seed, seeds[i]);
+    EXPECT_DOUBLE_EQ(figures[i].symptom.accuracy, e.symptom.combined.accuracy);
+    EXPECT_DOUBLE_EQ(figures[i].symptom.kappa, e.symptom.combined.kappa);
+    EXPECT_DOUBLE_EQ(figures[i].root_cause.macro_f1, e.root_cause.combined.macro_f1);
+    // The surest shares are the selective points at 60% (symptom) and 40% (root cause): the 3rd and 2nd of
+    // 0.2, 0.4, …, 1.0.
+    EXPECT_DOUBLE_EQ(figures[i].symptom.surest, e.symptom.combined.selective.at(2).accuracy);
+    EXPECT_DOUBLE_EQ(figures[i].root_cause.surest, e.root_cause.combined.selective.at(1).accuracy);
+  }
+  // Else a summary that ignored the seed would pass.
+  ASSERT_NE(alone[0].root_cause.combined.confusion, alone[1].root_cause.combined.confusion);
+
+  const auto j = fold_assignments_json(static_cast<int>(corpus.size()), 3, figures);
+  EXPECT_EQ(j.at("fold_assignments").size(), 2u);
+  EXPECT_EQ(j.at("fold_assignments")[1].at("seed").get<uint64_t>(), 4u);
+  EXPECT_NEAR(j.at("mean").at("root_cause").at("accuracy").get<double>(),
+              (alone[0].root_cause.combined.accuracy + alone[1].root_cause.combined.accuracy) / 2, 1e-12);
+  EXPECT_NEAR(j.at("lowest").at("symptom").at("kappa").get<double>(),
+              std::min(alone[0].symptom.combined.kappa, alone[1].symptom.combined.kappa), 1e-12);
+  EXPECT_DOUBLE_EQ(j.at("surest_share").at("root_cause").get<double>(), 0.4);
+}
+
+TEST(FoldAssignments, AShareTheMetricsDidNotMeasureIsAnError) {
+  const AxisMetrics m =
+      score_axis({"a", "b", "a", "b", "a"}, {"a", "b", "b", "b", "a"}, {0.9, 0.8, 0.7, 0.6, 0.5});
+  // Surest 40% = the 2 most confident items, both right; surest 60% = 3, of which 2 right.
+  EXPECT_DOUBLE_EQ(surest_share_accuracy(m, 0.4), 1.0);
+  EXPECT_NEAR(surest_share_accuracy(m, 0.6), 2.0 / 3.0, 1e-12);
+  EXPECT_THROW(surest_share_accuracy(m, 0.5), faultline::Error);
+}
