@@ -12,6 +12,7 @@
 #include "cli/counted.hpp"
 #include "cli/text_table.hpp"
 #include "common/atomic_file.hpp"
+#include "common/error.hpp"
 #include "common/parallel_tasks.hpp"
 
 namespace faultline::cli {
@@ -31,7 +32,9 @@ struct EvalOptions {
   int folds = 10;
   uint64_t seed = 7;
   std::optional<std::string> seeds;  // several fold assignments, summarised, instead of one
-  double time_split = 0.8;
+  // The quantile of creation dates before which the time split trains; 0 skips it. Unset: 0.8, or none
+  // with `seeds`.
+  std::optional<double> time_split;
   std::string out;
   int jobs = common::default_jobs();
 };
@@ -154,15 +157,11 @@ std::string fold_assignments_text(int n, int folds,
     for (const auto& cell : figure_cells(cause)) row.push_back(cell);
     rows.push_back(row);
   };
-  std::vector<model::AxisFigures> symptom, cause;
-  for (const auto& f : figures) {
-    add(std::to_string(f.seed), f.symptom, f.root_cause);
-    symptom.push_back(f.symptom);
-    cause.push_back(f.root_cause);
-  }
-  const auto s = model::spread(symptom), c = model::spread(cause);
+  for (const auto& f : figures) add(std::to_string(f.seed), f.symptom, f.root_cause);
+  const auto summary = model::summarise(figures);
+  const auto &s = summary.symptom, &c = summary.root_cause;
   add("mean", s.mean, c.mean);
-  add("standard deviation", s.standard_deviation, c.standard_deviation);
+  if (summary.has_deviation) add("standard deviation", s.standard_deviation, c.standard_deviation);
   add("lowest", s.lowest, c.lowest);
   add("highest", s.highest, c.highest);
   return std::to_string(folds) + "-fold cross-validation over " + std::to_string(n) +
@@ -171,6 +170,12 @@ std::string fold_assignments_text(int n, int folds,
 }
 
 void eval_fold_assignments(const Context& ctx, const EvalOptions& o) {
+  if (o.time_split.value_or(0) > 0) {
+    throw Error(
+        "eval: --seeds runs no time split (it does not depend on the fold assignment); run it apart "
+        "with 'faultline eval --time-split " +
+        fixed(*o.time_split, 2) + "'");
+  }
   const auto seeds = model::parse_seed_list(*o.seeds);
   auto db = ctx.open_db();
   auto progress = ctx.progress();
@@ -202,9 +207,9 @@ void eval(const Context& ctx, const EvalOptions& o) {
                            [&](const model::FoldReport& r) {
                              r.done == r.folds ? progress->finish(line(r)) : progress->update(line(r));
                            });
-  if (o.time_split > 0) {
-    progress->update("eval: time split (training on the oldest " + fixed(o.time_split, 2) + ")");
-    e.time_split = model::evaluate_time_split(labeled, o.time_split, model::AxisTraining::standard());
+  if (const double share = o.time_split.value_or(0.8); share > 0) {
+    progress->update("eval: time split (training on the oldest " + fixed(share, 2) + ")");
+    e.time_split = model::evaluate_time_split(labeled, share, model::AxisTraining::standard());
     progress->finish("eval: time split done");
   }
   auto json = model::evaluation_json(e);
@@ -248,22 +253,21 @@ void add_classifier_commands(CLI::App& app, Context& ctx) {
                          "Example: faultline eval --folds 10 --seeds 1-6,8-31");
   eval_cmd->add_option("--folds", eval_options->folds, "number of folds")->check(CLI::Range(2, 100));
   auto* seed = eval_cmd->add_option("--seed", eval_options->seed, "seed of the fold assignment");
-  auto* time_split =
-      eval_cmd
-          ->add_option("--time-split", eval_options->time_split,
-                       "also train on the issues created before this quantile of creation dates and test on "
-                       "the newer ones (0: skip)")
-          ->check(CLI::Range(0.0, 0.95));
+  eval_cmd
+      ->add_option("--time-split", eval_options->time_split,
+                   "also train on the issues created before this quantile of creation dates and test on "
+                   "the newer ones (default 0.8; 0: skip)")
+      ->check(CLI::Range(0.0, 0.95));
   auto* out = eval_cmd->add_option(
       "--out", eval_options->out,
       "also write the JSON evaluation to this file (for 'faultline report --evaluation')");
   eval_cmd
-      ->add_option("--seeds", eval_options->seeds,
-                   "cross-validate once per fold assignment (seeds and ranges, e.g. 1-6,8-31) and print each "
-                   "one's accuracy, macro-F1, kappa and surest-share accuracy with their mean, standard "
-                   "deviation, lowest and highest; no time split (it does not depend on the seed)")
+      ->add_option(
+          "--seeds", eval_options->seeds,
+          "cross-validate once per fold assignment (seeds and ranges, e.g. 1-6,8-31) and print each "
+          "one's accuracy, macro-F1, kappa and surest-share accuracy with their mean, standard "
+          "deviation (two or more), lowest and highest; no time split (it does not depend on the seed)")
       ->excludes(seed)
-      ->excludes(time_split)
       ->excludes(out);
   eval_cmd
       ->add_option("--jobs", eval_options->jobs,

@@ -21,10 +21,21 @@ AxisFigures figures_of(const AxisMetrics& m, double share) {
 }
 
 uint64_t parse_seed(std::string_view text, const std::string& list) {
+  const std::string prefix = "eval: --seeds '" + list + "': ";
+  if (text.empty()) {
+    throw Error(prefix +
+                "a seed is missing (an empty item, a range without one of its ends, or a minus sign: "
+                "seeds are 0 or more)");
+  }
+  if (text.find(' ') != std::string_view::npos) throw Error(prefix + "write the list without spaces");
   uint64_t seed = 0;
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size()) {
-    throw Error("eval: --seeds '" + list + "': '" + std::string(text) +
+  if (error == std::errc::result_out_of_range) {
+    throw Error(prefix + "'" + std::string(text) + "' is larger than the largest seed, " +
+                std::to_string(UINT64_MAX));
+  }
+  if (error != std::errc() || end != text.data() + text.size()) {
+    throw Error(prefix + "'" + std::string(text) +
                 "' is not a seed (a whole number, or a range such as 1-6)");
   }
   return seed;
@@ -41,7 +52,8 @@ double surest_share_accuracy(const AxisMetrics& m, double share) {
   for (const auto& point : m.selective) {
     if (std::abs(point.coverage - share) < 1e-9) return point.accuracy;
   }
-  throw Error("eval: no accuracy was measured for the surest " + std::to_string(share) + " of the issues");
+  throw Error("eval: no accuracy was measured for the surest " +
+              std::to_string(static_cast<int>(std::lround(share * 100))) + "% of the issues");
 }
 
 FigureSpread spread(const std::vector<AxisFigures>& figures) {
@@ -110,16 +122,22 @@ std::vector<FoldAssignmentFigures> evaluate_fold_assignments(const std::vector<L
   return out;
 }
 
-nlohmann::json fold_assignments_json(int n, int folds, const std::vector<FoldAssignmentFigures>& figures) {
+FoldAssignmentSummary summarise(const std::vector<FoldAssignmentFigures>& figures) {
   std::vector<AxisFigures> symptom, cause;
-  nlohmann::json each = nlohmann::json::array();
   for (const auto& f : figures) {
     symptom.push_back(f.symptom);
     cause.push_back(f.root_cause);
+  }
+  return {spread(symptom), spread(cause), figures.size() > 1};
+}
+
+nlohmann::json fold_assignments_json(int n, int folds, const std::vector<FoldAssignmentFigures>& figures) {
+  nlohmann::json each = nlohmann::json::array();
+  for (const auto& f : figures) {
     each.push_back(
         {{"seed", f.seed}, {"symptom", axis_json(f.symptom)}, {"root_cause", axis_json(f.root_cause)}});
   }
-  const FigureSpread s = spread(symptom), c = spread(cause);
+  const FoldAssignmentSummary summary = summarise(figures);
   nlohmann::json j = {
       {"n", n},
       {"folds", folds},
@@ -129,8 +147,10 @@ nlohmann::json fold_assignments_json(int n, int folds, const std::vector<FoldAss
        {std::pair{"mean", &FigureSpread::mean},
         std::pair{"standard_deviation", &FigureSpread::standard_deviation},
         std::pair{"lowest", &FigureSpread::lowest}, std::pair{"highest", &FigureSpread::highest}}) {
-    j[name] = {{"symptom", axis_json(s.*part)}, {"root_cause", axis_json(c.*part)}};
+    j[name] = {{"symptom", axis_json(summary.symptom.*part)},
+               {"root_cause", axis_json(summary.root_cause.*part)}};
   }
+  if (!summary.has_deviation) j["standard_deviation"] = nullptr;
   return j;
 }
 

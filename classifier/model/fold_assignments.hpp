@@ -35,11 +35,19 @@ struct FoldAssignmentFigures {
   AxisFigures root_cause;
 };
 
-// Each figure's mean, sample standard deviation (0 for one assignment), lowest and highest value.
+// Each figure's mean, sample standard deviation (0 for one assignment, where it is not defined: see
+// FoldAssignmentSummary::has_deviation), lowest and highest value.
 struct FigureSpread {
   AxisFigures mean, standard_deviation, lowest, highest;
 };
 FigureSpread spread(const std::vector<AxisFigures>& figures);
+
+// Both axes' spreads over the assignments, what the JSON and the text both report.
+struct FoldAssignmentSummary {
+  FigureSpread symptom, root_cause;
+  bool has_deviation = false;  // two or more assignments
+};
+FoldAssignmentSummary summarise(const std::vector<FoldAssignmentFigures>& figures);
 
 // "1-6,8-31": seeds and inclusive ranges, comma-separated, each seed once. Throws on anything else.
 std::vector<uint64_t> parse_seed_list(const std::string& text);
@@ -54,7 +62,8 @@ std::vector<FoldAssignmentFigures> evaluate_fold_assignments(const std::vector<L
                                                              const AssignmentProgress& progress = {});
 
 // {"n", "folds", "surest_share": {symptom, root_cause}, "fold_assignments": [{seed, symptom, root_cause}],
-//  "mean" / "standard_deviation" / "lowest" / "highest": {symptom, root_cause}}.
+//  "mean" / "standard_deviation" / "lowest" / "highest": {symptom, root_cause}}; the standard deviation is
+// null for one assignment.
 nlohmann::json fold_assignments_json(int n, int folds, const std::vector<FoldAssignmentFigures>& figures);
 
 }  // namespace faultline::model

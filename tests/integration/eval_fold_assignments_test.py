@@ -45,14 +45,25 @@ with tempfile.TemporaryDirectory() as tmp:
             assert abs(value - (alone[3][axis][figure] + alone[4][axis][figure]) / 2) < 1e-12, (axis, figure)
     assert out.stderr.strip().splitlines()[-1].startswith("eval: fold assignment 2 of 2 (seed 4) done"), out.stderr
 
-    # The text names each seed and the mean row holds the mean accuracy to three places.
-    text = run(db, "--quiet", "eval", "--folds", "2", "--seeds", "3-4").stdout
-    mean_row = next(line for line in text.splitlines() if line.startswith("mean"))
-    assert f"{(alone[3]['symptom']['accuracy'] + alone[4]['symptom']['accuracy']) / 2:.3f}" in mean_row, text
+    # The text: the mean row holds the mean accuracy and the standard-deviation row the sample standard
+    # deviation (|a − b| / √2 for two values), each to three places; `--time-split 0` is no time split.
+    text = run(db, "--quiet", "eval", "--folds", "2", "--seeds", "3-4", "--time-split", "0").stdout
+    rows = {line.split("  ")[0]: line for line in text.splitlines()}
+    a, b = alone[3]["symptom"]["accuracy"], alone[4]["symptom"]["accuracy"]
+    assert rows["mean"].split()[1] == f"{(a + b) / 2:.3f}", text
+    assert rows["standard deviation"].split()[2] == f"{abs(a - b) / 2 ** 0.5:.3f}", text
+    # One fold assignment: no standard deviation (a sample of one has none).
+    out = run(db, "--json", "--quiet", "eval", "--folds", "2", "--seeds", "3")
+    assert out.returncode == 0 and json.loads(out.stdout)["standard_deviation"] is None, out.stdout
+    assert "standard deviation" not in run(db, "--quiet", "eval", "--folds", "2", "--seeds", "3").stdout
 
-    # A seed list with --seed, or one that is not a list of seeds: one line, nothing on stdout.
-    out = run(db, "eval", "--seeds", "1-3", "--seed", "2")
-    assert out.returncode == 2 and "--seed excludes --seeds" in out.stderr and out.stdout == "", out
+    # A seed list with --seed, --out or a time split, or one that is not a list of seeds: one line, nothing
+    # on stdout.
+    for other, expected in ((["--seed", "2"], "--seed excludes --seeds"), (["--out", "e.json"], "--out excludes --seeds")):
+        out = run(db, "eval", "--seeds", "1-3", *other)
+        assert out.returncode == 2 and expected in out.stderr and out.stdout == "", out
+    out = run(db, "eval", "--seeds", "1-3", "--time-split", "0.8")
+    assert out.returncode == 1 and "--seeds runs no time split" in out.stderr and out.stdout == "", out
     out = run(db, "eval", "--seeds", "3-1")
     assert out.returncode == 1 and "3-1 runs backwards" in out.stderr and out.stdout == "", out
 print("ok")

@@ -35,29 +35,63 @@ TEST(FoldAssignments, ASeedListNamesEachSeedOfItsRangesOnceInOrder) {
 
 TEST(FoldAssignments, ASeedListThatIsNotSeedsAndRangesIsRefused) {
   for (const char* bad : {"", "a", "1,", ",1", "1,,2", "-3", "1-", "3-1", "1-2-3", " 1", "1 ", "+1", "1.5",
-                          "18446744073709551616", "2,2", "1-3,3", "1-20000"}) {
+                          "18446744073709551616", "2,2", "1-3,3"}) {
     EXPECT_THROW(parse_seed_list(bad), faultline::Error) << bad;
+  }
+  auto message = [](const std::string& list) {
+    try {
+      parse_seed_list(list);
+    } catch (const faultline::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(message("-3").find("a seed is missing"), std::string::npos) << message("-3");
+  EXPECT_NE(message("1, 2").find("without spaces"), std::string::npos) << message("1, 2");
+  EXPECT_NE(message("18446744073709551616").find("larger than the largest seed, 18446744073709551615"),
+            std::string::npos);
+  EXPECT_NE(message("3-1").find("3-1 runs backwards"), std::string::npos);
+  EXPECT_NE(message("1-3,3").find("names seed 3 twice"), std::string::npos);
+}
+
+TEST(FoldAssignments, ASeedListMayNameTenThousandSeedsAndNoMore) {
+  EXPECT_EQ(parse_seed_list("1-10000").size(), 10000u);
+  EXPECT_EQ(parse_seed_list("1-5000,5001-10000").size(), 10000u);
+  for (const char* many : {"1-10001", "1-5000,5001-10001", "0-18446744073709551615"}) {
+    EXPECT_THROW(parse_seed_list(many), faultline::Error) << many;
   }
 }
 
 TEST(FoldAssignments, TheSpreadOfThreeAssignmentsIsWorkedOutByHand) {
-  // Accuracies 0.5, 0.7, 0.9: mean 0.7; squares about it 0.04 + 0 + 0.04 over n − 1 = 2 → sd 0.2.
-  // Macro-F1 all 0.6: sd 0. Kappa 0.1, 0.4, 0.1: mean 0.2, squares 0.01 + 0.04 + 0.01 = 0.06 → sd √0.03.
-  const std::vector<AxisFigures> figures{{0.5, 0.6, 0.1, 1.0}, {0.7, 0.6, 0.4, 0.8}, {0.9, 0.6, 0.1, 0.9}};
+  // Each figure's three values, their mean, and the squares about it over n − 1 = 2:
+  //   accuracy 0.5, 0.7, 0.9: mean 0.7, (0.04 + 0 + 0.04) / 2 = 0.04 → sd 0.2;
+  //   macro-F1 0.6, 0.3, 0.6: mean 0.5, (0.01 + 0.04 + 0.01) / 2 = 0.03 → sd √0.03;
+  //   kappa 0.1, 0.4, 0.4: mean 0.3, (0.04 + 0.01 + 0.01) / 2 = 0.03 → sd √0.03;
+  //   surest 1.0, 0.8, 0.9: mean 0.9, (0.01 + 0.01 + 0) / 2 = 0.01 → sd 0.1.
+  const std::vector<AxisFigures> figures{{0.5, 0.6, 0.1, 1.0}, {0.7, 0.3, 0.4, 0.8}, {0.9, 0.6, 0.4, 0.9}};
   const FigureSpread s = spread(figures);
   EXPECT_NEAR(s.mean.accuracy, 0.7, 1e-12);
-  EXPECT_NEAR(s.standard_deviation.accuracy, 0.2, 1e-12);
-  EXPECT_NEAR(s.standard_deviation.macro_f1, 0.0, 1e-12);
-  EXPECT_NEAR(s.mean.kappa, 0.2, 1e-12);
-  EXPECT_NEAR(s.standard_deviation.kappa, std::sqrt(0.03), 1e-12);
+  EXPECT_NEAR(s.mean.macro_f1, 0.5, 1e-12);
+  EXPECT_NEAR(s.mean.kappa, 0.3, 1e-12);
   EXPECT_NEAR(s.mean.surest, 0.9, 1e-12);
-  EXPECT_DOUBLE_EQ(s.lowest.surest, 0.8);
-  EXPECT_DOUBLE_EQ(s.highest.surest, 1.0);
+  EXPECT_NEAR(s.standard_deviation.accuracy, 0.2, 1e-12);
+  EXPECT_NEAR(s.standard_deviation.macro_f1, std::sqrt(0.03), 1e-12);
+  EXPECT_NEAR(s.standard_deviation.kappa, std::sqrt(0.03), 1e-12);
+  EXPECT_NEAR(s.standard_deviation.surest, 0.1, 1e-12);
+  EXPECT_DOUBLE_EQ(s.lowest.accuracy, 0.5);
+  EXPECT_DOUBLE_EQ(s.lowest.macro_f1, 0.3);
   EXPECT_DOUBLE_EQ(s.lowest.kappa, 0.1);
+  EXPECT_DOUBLE_EQ(s.lowest.surest, 0.8);
   EXPECT_DOUBLE_EQ(s.highest.accuracy, 0.9);
-  // One assignment: no spread.
+  EXPECT_DOUBLE_EQ(s.highest.macro_f1, 0.6);
+  EXPECT_DOUBLE_EQ(s.highest.kappa, 0.4);
+  EXPECT_DOUBLE_EQ(s.highest.surest, 1.0);
+  // One assignment: its figures are the mean, and there is no spread to speak of.
+  EXPECT_DOUBLE_EQ(spread({figures[1]}).mean.macro_f1, 0.3);
   EXPECT_DOUBLE_EQ(spread({figures[1]}).standard_deviation.accuracy, 0.0);
   EXPECT_THROW(spread({}), faultline::Error);
+  EXPECT_FALSE(summarise({{1, figures[0], figures[1]}}).has_deviation);
+  EXPECT_TRUE(summarise({{1, figures[0], figures[1]}, {2, figures[1], figures[2]}}).has_deviation);
 }
 
 TEST(FoldAssignments, EachAssignmentsFiguresAreThoseOfItsOwnCrossValidation) {
@@ -101,6 +135,17 @@ TEST(FoldAssignments, EachAssignmentsFiguresAreThoseOfItsOwnCrossValidation) {
               (alone[0].root_cause.combined.accuracy + alone[1].root_cause.combined.accuracy) / 2, 1e-12);
   EXPECT_NEAR(j.at("lowest").at("symptom").at("kappa").get<double>(),
               std::min(alone[0].symptom.combined.kappa, alone[1].symptom.combined.kappa), 1e-12);
+  EXPECT_NEAR(j.at("highest").at("symptom").at("kappa").get<double>(),
+              std::max(alone[0].symptom.combined.kappa, alone[1].symptom.combined.kappa), 1e-12);
+  // The sample standard deviation of two values a and b is |a − b| / √2.
+  ASSERT_NE(alone[0].root_cause.combined.macro_f1, alone[1].root_cause.combined.macro_f1);
+  EXPECT_NEAR(j.at("standard_deviation").at("root_cause").at("macro_f1").get<double>(),
+              std::abs(alone[0].root_cause.combined.macro_f1 - alone[1].root_cause.combined.macro_f1) /
+                  std::sqrt(2.0),
+              1e-12);
+  EXPECT_TRUE(fold_assignments_json(static_cast<int>(corpus.size()), 3, {figures[0]})
+                  .at("standard_deviation")
+                  .is_null());
   EXPECT_DOUBLE_EQ(j.at("surest_share").at("root_cause").get<double>(), 0.4);
 }
 
