@@ -170,11 +170,11 @@ std::string fold_assignments_text(int n, int folds,
 }
 
 void eval_fold_assignments(const Context& ctx, const EvalOptions& o) {
+  // A usage error, as --seed or --out beside --seeds is; 0 (no time split) is what --seeds does anyway.
   if (o.time_split.value_or(0) > 0) {
-    throw Error(
-        "eval: --seeds runs no time split (it does not depend on the fold assignment); run it apart "
-        "with 'faultline eval --time-split " +
-        fixed(*o.time_split, 2) + "'");
+    throw CLI::ValidationError("--time-split",
+                               "--seeds runs no time split (it does not depend on the fold assignment); run "
+                               "the time split in an eval without --seeds");
   }
   const auto seeds = model::parse_seed_list(*o.seeds);
   auto db = ctx.open_db();

@@ -12,6 +12,8 @@ namespace faultline::model {
 
 namespace {
 
+constexpr uint64_t kMostSeeds = 10000;
+
 // The four figures in a fixed order, so that the spread is one loop over them.
 constexpr double AxisFigures::*kFigures[] = {&AxisFigures::accuracy, &AxisFigures::macro_f1,
                                              &AxisFigures::kappa, &AxisFigures::surest};
@@ -30,13 +32,13 @@ uint64_t parse_seed(std::string_view text, const std::string& list) {
   if (text.find(' ') != std::string_view::npos) throw Error(prefix + "write the list without spaces");
   uint64_t seed = 0;
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
+  if (end != text.data() + text.size() || (error != std::errc() && error != std::errc::result_out_of_range)) {
+    throw Error(prefix + "'" + std::string(text) +
+                "' is not a seed (a whole number, or a range such as 1-6)");
+  }
   if (error == std::errc::result_out_of_range) {
     throw Error(prefix + "'" + std::string(text) + "' is larger than the largest seed, " +
                 std::to_string(UINT64_MAX));
-  }
-  if (error != std::errc() || end != text.data() + text.size()) {
-    throw Error(prefix + "'" + std::string(text) +
-                "' is not a seed (a whole number, or a range such as 1-6)");
   }
   return seed;
 }
@@ -92,8 +94,10 @@ std::vector<uint64_t> parse_seed_list(const std::string& text) {
       throw Error("eval: --seeds '" + text + "': the range " + std::string(item) + " runs backwards");
     }
     // A range that names every seed there is would never end; thousands are already hours of training.
-    if (last - first >= 10000 || seeds.size() + (last - first) >= 10000) {
-      throw Error("eval: --seeds '" + text + "' names more than 10,000 fold assignments");
+    // The range adds last − first + 1 seeds to those before it.
+    if (last - first >= kMostSeeds - seeds.size()) {  // seeds.size() ≤ kMostSeeds: no wrap-around
+      throw Error("eval: --seeds '" + text + "' names more than " + std::to_string(kMostSeeds) +
+                  " fold assignments");
     }
     for (uint64_t seed = first;; ++seed) {
       if (!seen.insert(seed).second) {

@@ -49,7 +49,8 @@ struct FoldAssignmentSummary {
 };
 FoldAssignmentSummary summarise(const std::vector<FoldAssignmentFigures>& figures);
 
-// "1-6,8-31": seeds and inclusive ranges, comma-separated, each seed once. Throws on anything else.
+// "1-6,8-31": seeds and inclusive ranges, comma-separated, each seed once, at most 10,000 in all. Throws on
+// anything else.
 std::vector<uint64_t> parse_seed_list(const std::string& text);
 
 // Called after each fold assignment: how many are done, of how many, and the one just finished.

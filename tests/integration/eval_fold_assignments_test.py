@@ -52,18 +52,24 @@ with tempfile.TemporaryDirectory() as tmp:
     a, b = alone[3]["symptom"]["accuracy"], alone[4]["symptom"]["accuracy"]
     assert rows["mean"].split()[1] == f"{(a + b) / 2:.3f}", text
     assert rows["standard deviation"].split()[2] == f"{abs(a - b) / 2 ** 0.5:.3f}", text
+    # The lowest and highest rows, every column: the smaller and larger of the two seeds' figures.
+    columns = [(axis, figure) for axis in ("symptom", "root_cause") for figure in ("accuracy", "macro_f1", "kappa", "surest_accuracy")]
+    for row, pick in (("lowest", min), ("highest", max)):
+        cells = rows[row].split()[1:]
+        assert cells == [f"{pick(alone[3][x][f], alone[4][x][f]):.3f}" for x, f in columns], (row, cells)
     # One fold assignment: no standard deviation (a sample of one has none).
     out = run(db, "--json", "--quiet", "eval", "--folds", "2", "--seeds", "3")
     assert out.returncode == 0 and json.loads(out.stdout)["standard_deviation"] is None, out.stdout
     assert "standard deviation" not in run(db, "--quiet", "eval", "--folds", "2", "--seeds", "3").stdout
 
-    # A seed list with --seed, --out or a time split, or one that is not a list of seeds: one line, nothing
-    # on stdout.
+    # A seed list with --seed, --out or a time split (usage errors, exit 2), or one that is not a list of
+    # seeds (exit 1): one line, nothing on stdout.
     for other, expected in ((["--seed", "2"], "--seed excludes --seeds"), (["--out", "e.json"], "--out excludes --seeds")):
         out = run(db, "eval", "--seeds", "1-3", *other)
         assert out.returncode == 2 and expected in out.stderr and out.stdout == "", out
     out = run(db, "eval", "--seeds", "1-3", "--time-split", "0.8")
-    assert out.returncode == 1 and "--seeds runs no time split" in out.stderr and out.stdout == "", out
+    assert out.returncode == 2 and "--seeds runs no time split" in out.stderr and out.stdout == "", out
+    assert len(out.stderr.strip().splitlines()) == 1, out.stderr
     out = run(db, "eval", "--seeds", "3-1")
     assert out.returncode == 1 and "3-1 runs backwards" in out.stderr and out.stdout == "", out
 print("ok")

@@ -50,6 +50,7 @@ TEST(FoldAssignments, ASeedListThatIsNotSeedsAndRangesIsRefused) {
   EXPECT_NE(message("1, 2").find("without spaces"), std::string::npos) << message("1, 2");
   EXPECT_NE(message("18446744073709551616").find("larger than the largest seed, 18446744073709551615"),
             std::string::npos);
+  EXPECT_NE(message("18446744073709551616x").find("is not a seed"), std::string::npos);
   EXPECT_NE(message("3-1").find("3-1 runs backwards"), std::string::npos);
   EXPECT_NE(message("1-3,3").find("names seed 3 twice"), std::string::npos);
 }
@@ -57,7 +58,9 @@ TEST(FoldAssignments, ASeedListThatIsNotSeedsAndRangesIsRefused) {
 TEST(FoldAssignments, ASeedListMayNameTenThousandSeedsAndNoMore) {
   EXPECT_EQ(parse_seed_list("1-10000").size(), 10000u);
   EXPECT_EQ(parse_seed_list("1-5000,5001-10000").size(), 10000u);
-  for (const char* many : {"1-10001", "1-5000,5001-10001", "0-18446744073709551615"}) {
+  // The last one's ranges sum past 2^64 seeds: a count that wrapped round would let it through.
+  for (const char* many : {"1-10001", "1-5000,5001-10001", "0-18446744073709551615",
+                           "18446744073709551614,18446744073709551615,0-18446744073709551615"}) {
     EXPECT_THROW(parse_seed_list(many), faultline::Error) << many;
   }
 }
@@ -66,13 +69,13 @@ TEST(FoldAssignments, TheSpreadOfThreeAssignmentsIsWorkedOutByHand) {
   // Each figure's three values, their mean, and the squares about it over n − 1 = 2:
   //   accuracy 0.5, 0.7, 0.9: mean 0.7, (0.04 + 0 + 0.04) / 2 = 0.04 → sd 0.2;
   //   macro-F1 0.6, 0.3, 0.6: mean 0.5, (0.01 + 0.04 + 0.01) / 2 = 0.03 → sd √0.03;
-  //   kappa 0.1, 0.4, 0.4: mean 0.3, (0.04 + 0.01 + 0.01) / 2 = 0.03 → sd √0.03;
+  //   kappa −0.4, −0.1, −0.1 (kappa can be negative): mean −0.2, (0.04 + 0.01 + 0.01) / 2 = 0.03 → sd √0.03;
   //   surest 1.0, 0.8, 0.9: mean 0.9, (0.01 + 0.01 + 0) / 2 = 0.01 → sd 0.1.
-  const std::vector<AxisFigures> figures{{0.5, 0.6, 0.1, 1.0}, {0.7, 0.3, 0.4, 0.8}, {0.9, 0.6, 0.4, 0.9}};
+  const std::vector<AxisFigures> figures{{0.5, 0.6, -0.4, 1.0}, {0.7, 0.3, -0.1, 0.8}, {0.9, 0.6, -0.1, 0.9}};
   const FigureSpread s = spread(figures);
   EXPECT_NEAR(s.mean.accuracy, 0.7, 1e-12);
   EXPECT_NEAR(s.mean.macro_f1, 0.5, 1e-12);
-  EXPECT_NEAR(s.mean.kappa, 0.3, 1e-12);
+  EXPECT_NEAR(s.mean.kappa, -0.2, 1e-12);
   EXPECT_NEAR(s.mean.surest, 0.9, 1e-12);
   EXPECT_NEAR(s.standard_deviation.accuracy, 0.2, 1e-12);
   EXPECT_NEAR(s.standard_deviation.macro_f1, std::sqrt(0.03), 1e-12);
@@ -80,11 +83,11 @@ TEST(FoldAssignments, TheSpreadOfThreeAssignmentsIsWorkedOutByHand) {
   EXPECT_NEAR(s.standard_deviation.surest, 0.1, 1e-12);
   EXPECT_DOUBLE_EQ(s.lowest.accuracy, 0.5);
   EXPECT_DOUBLE_EQ(s.lowest.macro_f1, 0.3);
-  EXPECT_DOUBLE_EQ(s.lowest.kappa, 0.1);
+  EXPECT_DOUBLE_EQ(s.lowest.kappa, -0.4);
   EXPECT_DOUBLE_EQ(s.lowest.surest, 0.8);
   EXPECT_DOUBLE_EQ(s.highest.accuracy, 0.9);
   EXPECT_DOUBLE_EQ(s.highest.macro_f1, 0.6);
-  EXPECT_DOUBLE_EQ(s.highest.kappa, 0.4);
+  EXPECT_DOUBLE_EQ(s.highest.kappa, -0.1);
   EXPECT_DOUBLE_EQ(s.highest.surest, 1.0);
   // One assignment: its figures are the mean, and there is no spread to speak of.
   EXPECT_DOUBLE_EQ(spread({figures[1]}).mean.macro_f1, 0.3);
