@@ -239,24 +239,14 @@ IssueAnalysis IssueClassifier::analyse(const IssueFeatures& f) const {
   if (scope_) skipped[kScope] = scope_->skipped_tokens(f.discussion_again);
   const auto ids = words_.ids(f.tokens, skipped);
   IssueAnalysis a;
-  // Each axis's vote reads the neighbours its model was trained with; where the countings differ, both
-  // lists come from one pass over the postings.
-  const TermCounts symptom_counts = symptom_.neighbour_term_counts();
-  const TermCounts cause_counts = root_cause_.neighbour_term_counts();
-  const size_t symptom_items = symptom_.searched_items(), cause_items = root_cause_.searched_items();
-  if (symptom_counts != cause_counts) {
-    std::array<size_t, 2> items_below{};
-    items_below[static_cast<int>(symptom_counts)] = symptom_items;
-    items_below[static_cast<int>(cause_counts)] = cause_items;
-    auto both = index_.nearest_terms_both(ids[kIndex], neighbours_, items_below);
-    a.symptom_neighbours = std::move(both[static_cast<int>(symptom_counts)]);
-    a.root_cause_neighbours = std::move(both[static_cast<int>(cause_counts)]);
-  } else {
-    a.root_cause_neighbours = index_.nearest_terms(ids[kIndex], neighbours_, cause_counts, cause_items);
-    a.symptom_neighbours = symptom_items == cause_items ? a.root_cause_neighbours
-                                                        : index_.nearest_terms(ids[kIndex], neighbours_,
-                                                                               symptom_counts, symptom_items);
-  }
+  // Each axis's vote reads the neighbours its model was trained with, found as it counts terms and among
+  // the items it counts; both lists come from one pass over the postings.
+  auto found = index_.nearest_terms_both(
+      ids[kIndex], neighbours_,
+      {NeighbourSearch{symptom_.neighbour_term_counts(), symptom_.searched_items()},
+       NeighbourSearch{root_cause_.neighbour_term_counts(), root_cause_.searched_items()}});
+  a.symptom_neighbours = std::move(found[0]);
+  a.root_cause_neighbours = std::move(found[1]);
   if (scope_)
     a.scope = scope_->predict(f.tokens, {.word_ids = &ids[kScope], .discussion_again = f.discussion_again});
   a.symptom = symptom_.predict(f.tokens, {.rule_scores = &f.symptom_rules,

@@ -187,10 +187,12 @@ std::vector<Neighbour> TfidfIndex::nearest_terms(const std::vector<int32_t>& ter
 }
 
 std::array<std::vector<Neighbour>, 2> TfidfIndex::nearest_terms_both(
-    const std::vector<int32_t>& term_ids, size_t k, std::array<size_t, 2> items_below) const {
-  const bool wanted[2] = {true, true};
+    const std::vector<int32_t>& term_ids, size_t k, std::array<NeighbourSearch, 2> searches) const {
+  bool wanted[2] = {false, false};
+  for (const NeighbourSearch& s : searches) wanted[static_cast<int>(s.counts)] = true;
   const auto score = score_items(term_ids, wanted);
-  return {most_similar(score, 0, k, items_below[0]), most_similar(score, 1, k, items_below[1])};
+  return {most_similar(score, static_cast<int>(searches[0].counts), k, searches[0].items_below),
+          most_similar(score, static_cast<int>(searches[1].counts), k, searches[1].items_below)};
 }
 
 }  // namespace faultline::model

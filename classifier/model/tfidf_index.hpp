@@ -26,6 +26,13 @@ enum class TermCounts { kDamped, kOnce };
 std::string_view term_counts_name(TermCounts counts);
 std::optional<TermCounts> term_counts_named(std::string_view name);
 
+// One search of TfidfIndex::nearest_terms_both: how its terms are counted, and the documents before which
+// are its candidates.
+struct NeighbourSearch {
+  TermCounts counts = TermCounts::kDamped;
+  size_t items_below = SIZE_MAX;
+};
+
 class TfidfIndex {
  public:
   TfidfIndex() = default;
@@ -46,11 +53,12 @@ class TfidfIndex {
   std::vector<Neighbour> nearest_terms(const std::vector<int32_t>& term_ids, size_t k,
                                        TermCounts counts = TermCounts::kDamped,
                                        size_t items_below = SIZE_MAX) const;
-  // Both countings at once, in one pass over the query's postings: [kDamped] and [kOnce], each of the
-  // documents before its own bound.
+  // Two searches at once, as nearest_terms gives each, in one pass over the query's postings that scores
+  // each counting either of them needs.
   std::array<std::vector<Neighbour>, 2> nearest_terms_both(const std::vector<int32_t>& term_ids, size_t k,
-                                                           std::array<size_t, 2> items_below = {
-                                                               SIZE_MAX, SIZE_MAX}) const;
+                                                           std::array<NeighbourSearch, 2> searches = {
+                                                               NeighbourSearch{TermCounts::kDamped},
+                                                               NeighbourSearch{TermCounts::kOnce}}) const;
   std::vector<int32_t> term_ids(const Tokens& tokens) const;
   // Each term's word by id; empty for a term left out (too common), which no query can find.
   std::vector<std::string> vocabulary() const;

@@ -215,7 +215,8 @@ TEST(TfidfIndex, OnlyItemsBelowTheBoundAreFoundButEveryItemCountsInTheTermStatis
   ASSERT_NEAR(alone, 0.845737, 1e-6);
   EXPECT_NEAR(TfidfIndex({tokenize("x y"), tokenize("x z")}).nearest(q, 5)[0].similarity, alone, 1e-12);
   // Both countings in one pass, each with its own bound.
-  const auto both = index.nearest_terms_both(index.term_ids(q), 5, {3, 2});
+  const auto both = index.nearest_terms_both(
+      index.term_ids(q), 5, {NeighbourSearch{TermCounts::kDamped, 3}, NeighbourSearch{TermCounts::kOnce, 2}});
   ASSERT_EQ(both[0].size(), 2u);
   EXPECT_EQ(both[0][0].item, 2u);
   ASSERT_EQ(both[1].size(), 1u);
