@@ -129,8 +129,8 @@ std::vector<double> combine(const AxisEvidence& evidence, const AxisWeights& wei
 std::vector<double> neighbour_vote(const std::vector<Neighbour>* neighbours,
                                    const std::vector<std::string>& example_labels,
                                    const std::vector<std::string>& classes,
-                                   const std::vector<std::string>& description_labels = {},
-                                   double description_weight = 0);
+                                   const std::vector<std::string>& description_labels,
+                                   double description_weight);
 
 // What an axis reads of one issue besides its tokens.
 struct AxisInputs {

@@ -171,11 +171,11 @@ TEST(NeighbourVote, SharesOfSimilarityAsWorkedOutByHand) {
   // x: .5 + .2, y: .3; the label z is not a class and is skipped. Smoothed by .1 per class:
   // x (.7 + .1) / (1.0 + .2), y (.3 + .1) / 1.2.
   std::vector<Neighbour> n{{0, 0.5}, {1, 0.3}, {2, 0.2}, {3, 0.9}};
-  auto vote = neighbour_vote(&n, {"x", "y", "x", "z"}, {"x", "y"});
+  auto vote = neighbour_vote(&n, {"x", "y", "x", "z"}, {"x", "y"}, {}, 0);
   ASSERT_EQ(vote.size(), 2u);
   EXPECT_NEAR(vote[0], std::log(0.8 / 1.2), 1e-12);
   EXPECT_NEAR(vote[1], std::log(0.4 / 1.2), 1e-12);
-  auto none = neighbour_vote(nullptr, {}, {"x", "y"});
+  auto none = neighbour_vote(nullptr, {}, {"x", "y"}, {}, 0);
   EXPECT_NEAR(none[0], std::log(0.5), 1e-12);
 }
 
