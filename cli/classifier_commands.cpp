@@ -271,7 +271,9 @@ void add_classifier_commands(CLI::App& app, Context& ctx) {
       ->excludes(out);
   eval_cmd
       ->add_option("--jobs", eval_options->jobs,
-                   "folds trained at once (default: the number of cores); results do not depend on it")
+                   "threads: folds trained at once, and with --seeds several fold assignments at once "
+                   "when there are more threads than folds (default: the number of cores); results do not "
+                   "depend on it")
       ->check(CLI::Range(1, 256));
   eval_cmd->callback([&ctx, eval_options] { eval(ctx, *eval_options); });
 }

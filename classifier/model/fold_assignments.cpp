@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "common/error.hpp"
+#include "common/parallel_tasks.hpp"
 
 namespace faultline::model {
 
@@ -116,13 +118,25 @@ std::vector<FoldAssignmentFigures> evaluate_fold_assignments(const std::vector<L
                                                              int folds, const std::vector<uint64_t>& seeds,
                                                              const AxisTraining& training, int jobs,
                                                              const AssignmentProgress& progress) {
-  std::vector<FoldAssignmentFigures> out;
-  for (uint64_t seed : seeds) {
-    const Evaluation e = evaluate(labeled, folds, seed, training, jobs);
-    out.push_back({seed, figures_of(e.symptom.combined, kSymptomSurestShare),
-                   figures_of(e.root_cause.combined, kRootCauseSurestShare)});
-    if (progress) progress(out.size(), seeds.size(), out.back());
-  }
+  // One assignment's folds keep at most `folds` threads busy; where there are more, several assignments
+  // run at once, the threads shared out among them. Each assignment's figures do not depend on its
+  // threads (evaluate), and each goes to its own slot, so the result is the same for any `jobs`.
+  const int threads = std::max(jobs, 1), per_assignment = std::max(folds, 1);
+  const size_t at_once =
+      std::clamp<size_t>(static_cast<size_t>((threads + per_assignment - 1) / per_assignment), 1,
+                         std::max<size_t>(seeds.size(), 1));
+  const int jobs_each = std::max(1, threads / static_cast<int>(at_once));
+  std::vector<FoldAssignmentFigures> out(seeds.size());
+  std::mutex reporting;
+  size_t done = 0;
+  common::run_in_parallel(seeds.size(), static_cast<int>(at_once), [&](size_t s) {
+    const Evaluation e = evaluate(labeled, folds, seeds[s], training, jobs_each);
+    out[s] = {seeds[s], figures_of(e.symptom.combined, kSymptomSurestShare),
+              figures_of(e.root_cause.combined, kRootCauseSurestShare)};
+    const std::lock_guard<std::mutex> lock(reporting);
+    ++done;
+    if (progress) progress(done, seeds.size(), out[s]);
+  });
   return out;
 }
 

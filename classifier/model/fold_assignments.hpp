@@ -53,10 +53,12 @@ FoldAssignmentSummary summarise(const std::vector<FoldAssignmentFigures>& figure
 // anything else.
 std::vector<uint64_t> parse_seed_list(const std::string& text);
 
-// Called after each fold assignment: how many are done, of how many, and the one just finished.
+// Called after each fold assignment, one call at a time: how many are done, of how many, and the one just
+// finished (assignments that run at once finish in any order).
 using AssignmentProgress = std::function<void(size_t done, size_t total, const FoldAssignmentFigures& last)>;
 
-// `folds`-fold cross-validation (evaluate) once per seed, in the order given; the figures of each.
+// `folds`-fold cross-validation (evaluate) once per seed; the figures of each, in the order of `seeds`. On
+// `jobs` threads: several assignments at once where one's folds cannot use them all.
 std::vector<FoldAssignmentFigures> evaluate_fold_assignments(const std::vector<LabeledIssue>& labeled,
                                                              int folds, const std::vector<uint64_t>& seeds,
                                                              const AxisTraining& training, int jobs = 1,

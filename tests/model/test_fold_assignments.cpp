@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "classifier/model/fold_assignments.hpp"
 #include "common/error.hpp"
@@ -150,6 +151,36 @@ TEST(FoldAssignments, EachAssignmentsFiguresAreThoseOfItsOwnCrossValidation) {
                   .at("standard_deviation")
                   .is_null());
   EXPECT_DOUBLE_EQ(j.at("surest_share").at("root_cause").get<double>(), 0.4);
+}
+
+TEST(FoldAssignments, AssignmentsRunAtOnceGiveTheFiguresOfOneAfterAnother) {
+  // Six threads for three folds: two assignments run at once, three threads each. The same assignments on
+  // one thread, one after another, are the reference; whichever finishes first, each keeps its seed's slot.
+  auto corpus = mixed_corpus();
+  for (size_t i = 0; i < corpus.size(); i += 5)
+    corpus[i].root_cause = corpus[(i + 20) % corpus.size()].root_cause;
+  const std::vector<uint64_t> seeds{5, 6, 9};
+  std::vector<size_t> done_counts;
+  std::multiset<uint64_t> reported;
+  const auto at_once = evaluate_fold_assignments(
+      corpus, 3, seeds, quick(), 6, [&](size_t done, size_t total, const FoldAssignmentFigures& last) {
+        EXPECT_EQ(total, 3u);
+        done_counts.push_back(done);
+        reported.insert(last.seed);
+      });
+  const auto in_turn = evaluate_fold_assignments(corpus, 3, seeds, quick(), 1);
+  EXPECT_EQ(done_counts, (std::vector<size_t>{1, 2, 3}));
+  EXPECT_EQ(reported, (std::multiset<uint64_t>{5, 6, 9}));
+  ASSERT_EQ(at_once.size(), 3u);
+  for (size_t i = 0; i < seeds.size(); ++i) {
+    EXPECT_EQ(at_once[i].seed, seeds[i]);
+    EXPECT_EQ(in_turn[i].seed, seeds[i]);
+    EXPECT_EQ(at_once[i].root_cause.accuracy, in_turn[i].root_cause.accuracy);
+    EXPECT_EQ(at_once[i].root_cause.surest, in_turn[i].root_cause.surest);
+    EXPECT_EQ(at_once[i].symptom.kappa, in_turn[i].symptom.kappa);
+  }
+  // Else slots mixed up between seeds would go unseen.
+  ASSERT_NE(in_turn[0].root_cause.accuracy, in_turn[1].root_cause.accuracy);
 }
 
 TEST(FoldAssignments, AShareTheMetricsDidNotMeasureIsAnError) {
