@@ -33,15 +33,20 @@ struct Context {
 
   // Prints `object` on stdout, with the version of faultline that wrote it, when --json is set; otherwise
   // the human text.
-  void emit(nlohmann::json object, const std::string& human) const {
+  void emit(const nlohmann::json& object, const std::string& human) const {
     if (json) {
-      object["faultline_version"] = common::version();
-      // Text from the command line or the store may not be UTF-8; JSON must be, so such bytes print as U+FFFD
-      // instead of aborting the command after its work is done.
-      std::cout << object.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+      print_json(object);
     } else {
       std::cout << human;
     }
+  }
+
+  // Prints `object` on stdout as one line, with the version of faultline that wrote it.
+  static void print_json(nlohmann::json object) {
+    object["faultline_version"] = common::version();
+    // Text from the command line or the store may not be UTF-8; JSON must be, so such bytes print as U+FFFD
+    // instead of aborting the command after its work is done.
+    std::cout << object.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   }
 
  private:

@@ -102,7 +102,7 @@ void list(const Context& ctx, const ReproOptions& o) {
     rows = reproducers::metadata_rows(manifests, {});
   }
   if (ctx.json || o.format == "json") {
-    std::cout << nlohmann::json{{"reproducers", reproducers::metadata_json(rows)}}.dump() << "\n";
+    Context::print_json({{"reproducers", reproducers::metadata_json(rows)}});
   } else if (o.format == "md") {
     std::cout << reproducers::metadata_markdown(rows);
   } else if (o.format == "csv") {
@@ -164,12 +164,9 @@ int suite(const Context& ctx, const ReproOptions& o) {
   if (tty && ctx.json) std::cerr << "\r\033[K";
   if (!o.junit.empty()) write_junit(o.junit, summary.results);
   auto problems = summary.problems();
-  if (ctx.json) {
-    std::cout << summary_json(summary, o.repeat).dump() << "\n";
-  } else {
-    std::cout << "suite run " << summary.run_id << " (" << o.mode << ", repeat " << o.repeat
-              << "): " << summary.counts_line() << "\n";
-  }
+  ctx.emit(summary_json(summary, o.repeat), "suite run " + std::to_string(summary.run_id) + " (" + o.mode +
+                                                ", repeat " + std::to_string(o.repeat) +
+                                                "): " + summary.counts_line() + "\n");
   for (const auto& p : problems) std::cerr << "suite: " << p << "\n";
   return problems.empty() ? 0 : 1;
 }

@@ -37,8 +37,10 @@ with tempfile.TemporaryDirectory() as tmp:
     # --version and the version in --json output.
     out = run(db, "--version")
     assert out.returncode == 0 and out.stdout.strip() == f"faultline {version}", out
-    out = run(db, "--json", "taxonomy")
-    assert out.returncode == 0 and json.loads(out.stdout)["faultline_version"] == version, out.stdout[:200]
+    # Every --json object names the faultline that wrote it; the reproducer list too, asked either way.
+    for args in (["--json", "taxonomy"], ["--json", "repro", "list"], ["repro", "list", "--format", "json"]):
+        out = run(db, *args)
+        assert out.returncode == 0 and json.loads(out.stdout)["faultline_version"] == version, (args, out.stdout[:200])
 
     # Typos: one line, the nearest word, exit 2; checked before any requirement of the verb.
     usage_error(db, ["screan"], "unknown verb 'screan' for 'faultline'; did you mean 'screen'?")

@@ -71,6 +71,8 @@ if part == "gpu":
 
 build = json.load(open(f"{work}/build.json"))
 host = json.load(open(f"{work}/host.json"))
+# Like every --json object, the suite's names the faultline that wrote it.
+assert build.get("faultline_version") and host.get("faultline_version") == build["faultline_version"], host.keys()
 # Without nvcc, what needs the CUDA Toolkit is skipped (never passed) and says so; with it, nothing may be.
 needs_cuda = lambda r: not has_nvcc and manifests[r["id"]]["requirements"].get("cuda_toolkit", False)
 check(build["results"], lambda r: needs_cuda(r) and "nvcc" in r["detail"])
