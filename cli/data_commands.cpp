@@ -55,19 +55,26 @@ void import_snapshot(const Context& ctx, const ImportOptions& o) {
 void export_records(const Context& ctx, const ExportOptions& o) {
   auto db = ctx.open_db();
   std::ostringstream out;
+  size_t records = 0;
   if (o.what == "issues") {
     auto issues = datasets::load_issues(*db);
     o.format == "jsonl" ? datasets::write_issues_jsonl(out, issues) : datasets::write_issues_csv(out, issues);
+    records = issues.size();
   } else if (o.what == "labels") {
-    datasets::write_final_labels(*db, out, o.format);
+    records = datasets::write_final_labels(*db, out, o.format);
   } else {
-    datasets::write_predictions(*db, out, o.format);
+    records = datasets::write_predictions(*db, out, o.format);
   }
+  // Without --out the records are the output, in their format, --json or not.
   if (o.out_path.empty()) {
     std::cout << out.str();
-  } else {
-    common::write_file_atomically(o.out_path, out.str());
+    return;
   }
+  common::write_file_atomically(o.out_path, out.str());
+  const std::string what = o.what == "labels" ? "final labels" : o.what;
+  ctx.emit(
+      {{"what", o.what}, {"format", o.format}, {"out", o.out_path}, {"records", records}},
+      "exported " + std::to_string(records) + " " + what + " (" + o.format + ") to " + o.out_path + "\n");
 }
 
 }  // namespace

@@ -118,14 +118,15 @@ std::optional<FinalLabel> find_final_label(Database& db, int64_t issue_id) {
   return FinalLabel{s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4)};
 }
 
-void write_final_labels(Database& db, std::ostream& out, const std::string& format) {
+size_t write_final_labels(Database& db, std::ostream& out, const std::string& format) {
   Statement s = db.prepare(
       "SELECT r.full_name, i.number, f.provenance, f.symptom, f.root_cause, f.raters FROM final_labels f "
       "JOIN issues i ON i.id = f.issue_id JOIN repositories r ON r.id = i.repository_id "
       "ORDER BY r.full_name, i.number");
   if (format == "csv")
     common::write_csv_row(out, {"repo", "number", "rater", "symptom", "root_cause", "note"});
-  while (s.step()) {
+  size_t written = 0;
+  for (; s.step(); ++written) {
     if (format == "csv") {
       common::write_csv_row(out, {s.text(0), std::to_string(s.integer(1)), s.text(2), s.text(3), s.text(4),
                                   "raters: " + s.text(5)});
@@ -135,6 +136,7 @@ void write_final_labels(Database& db, std::ostream& out, const std::string& form
       out << j.dump() << '\n';
     }
   }
+  return written;
 }
 
 }  // namespace faultline::datasets

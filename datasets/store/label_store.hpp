@@ -59,7 +59,8 @@ void replace_final_labels(Database& db, const std::vector<FinalLabel>& labels, i
 std::map<int64_t, FinalLabel> load_final_labels(Database& db);
 std::optional<FinalLabel> find_final_label(Database& db, int64_t issue_id);
 
-// repo,number,rater,symptom,root_cause,note — the label CSV shape — or one JSON object per line.
-void write_final_labels(Database& db, std::ostream& out, const std::string& format);
+// repo,number,rater,symptom,root_cause,note — the label CSV shape — or one JSON object per line; returns
+// how many labels it wrote.
+size_t write_final_labels(Database& db, std::ostream& out, const std::string& format);
 
 }  // namespace faultline::datasets

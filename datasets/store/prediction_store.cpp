@@ -61,7 +61,7 @@ std::optional<Prediction> find_prediction(Database& db, int64_t issue_id) {
   return read_prediction(s);
 }
 
-void write_predictions(Database& db, std::ostream& out, const std::string& format) {
+size_t write_predictions(Database& db, std::ostream& out, const std::string& format) {
   Statement s = db.prepare(
       "SELECT r.full_name, i.number, p.model_version, p.scope, p.scope_p, p.symptom, p.symptom_p, "
       "p.root_cause, "
@@ -71,7 +71,8 @@ void write_predictions(Database& db, std::ostream& out, const std::string& forma
     common::write_csv_row(out, {"repo", "number", "model_version", "scope", "scope_p", "symptom", "symptom_p",
                                 "root_cause", "root_cause_p", "abstain", "rules_fired"});
   }
-  while (s.step()) {
+  size_t written = 0;
+  for (; s.step(); ++written) {
     if (format == "csv") {
       common::write_csv_row(out, {s.text(0), std::to_string(s.integer(1)), s.text(2), s.text(3),
                                   std::to_string(s.real(4)), s.text(5), std::to_string(s.real(6)), s.text(7),
@@ -91,6 +92,7 @@ void write_predictions(Database& db, std::ostream& out, const std::string& forma
       out << j.dump() << '\n';
     }
   }
+  return written;
 }
 
 }  // namespace faultline::datasets

@@ -39,6 +39,7 @@ class PredictionWriter {
 };
 std::map<int64_t, Prediction> load_predictions(Database& db);
 std::optional<Prediction> find_prediction(Database& db, int64_t issue_id);
-void write_predictions(Database& db, std::ostream& out, const std::string& format);
+// One row per stored prediction, as CSV (with a header) or one JSON object per line; returns how many.
+size_t write_predictions(Database& db, std::ostream& out, const std::string& format);
 
 }  // namespace faultline::datasets

@@ -54,6 +54,23 @@ with tempfile.TemporaryDirectory() as tmp:
 
     build_demo_store(faultline, source_dir, db)
 
+    # export --out: the file holds the records; stdout, one JSON object saying how many (--json) or one line.
+    # The reference count is the file's own records, read back with Python's csv and json modules.
+    for what, fmt in (("labels", "csv"), ("predictions", "jsonl"), ("issues", "csv")):
+        path = os.path.join(tmp, f"{what}.{fmt}")
+        out = run(db, "--json", "export", "--what", what, "--format", fmt, "--out", path)
+        assert out.returncode == 0, out.stderr
+        summary = json.loads(out.stdout)
+        with open(path, newline="") as f:
+            records = list(csv.DictReader(f)) if fmt == "csv" else [json.loads(line) for line in f]
+        assert summary["records"] == len(records) > 0, (what, summary, len(records))
+        assert (summary["what"], summary["format"], summary["out"]) == (what, fmt, path), summary
+        assert summary["faultline_version"] == version, summary
+    labels_csv = os.path.join(tmp, "labels.csv")
+    out = run(db, "export", "--what", "labels", "--format", "csv", "--out", labels_csv)
+    with open(labels_csv, newline="") as f:
+        assert out.stdout == f"exported {len(list(csv.DictReader(f)))} final labels (csv) to {labels_csv}\n", out.stdout
+
     # The tool's own error: exit 1, one line naming the value.
     out = run(db, "show", "nobody/nothing#1")
     assert out.returncode == 1 and "nobody/nothing#1" in out.stderr and len(out.stderr.strip().splitlines()) == 1, out
