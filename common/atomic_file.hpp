@@ -12,7 +12,9 @@ namespace faultline::common {
 
 // Writes `content` to a new temporary file beside `path` (O_CREAT|O_EXCL, unpredictable name), checks
 // every write and the close, fsyncs, and renames it over `path`. On any failure the temporary file is
-// removed, `path` is left as it was, and faultline::Error names `path` and the reason.
+// removed, `path` is left as it was, and faultline::Error names `path` and the reason. A symbolic link at
+// `path` is followed: the file it names is replaced and the link stays. A device, FIFO or socket (what
+// `path` names, links followed) is written into instead, with every write checked, and stays what it is.
 void write_file_atomically(const std::string& path, std::string_view content);
 
 // The same for content better not held whole: `produce` hands its pieces, in order, to the writer it is

@@ -1,6 +1,12 @@
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -136,6 +142,64 @@ TEST(AtomicFile, NeverWritesThroughALinkAtAGuessableTemporaryName) {
   write_file_atomically(dir.file("report.md"), "# report\n");
   EXPECT_EQ(read_text_file(victim), "keep me\n");
   EXPECT_EQ(read_text_file(dir.file("report.md")), "# report\n");
+}
+
+TEST(AtomicFile, ALinkIsFollowedAndStaysALink) {
+  faultline::testing::TempDir dir;
+  std::filesystem::create_directory(dir.file("real"));
+  const std::string target = dir.write("real/report.md", "old\n");
+  // A relative link to a relative link: each hop is read from its own directory.
+  std::filesystem::create_symlink("real/report.md", dir.file("hop.md"));
+  std::filesystem::create_symlink("hop.md", dir.file("report.md"));
+  write_file_atomically(dir.file("report.md"), "# new\n");
+  EXPECT_TRUE(std::filesystem::is_symlink(dir.file("report.md")));
+  EXPECT_TRUE(std::filesystem::is_symlink(dir.file("hop.md")));
+  EXPECT_EQ(read_text_file(target), "# new\n");
+  // A link to a file that does not exist yet: the file is made where the link points.
+  std::filesystem::create_symlink("real/fresh.md", dir.file("fresh.md"));
+  write_file_atomically(dir.file("fresh.md"), "fresh\n");
+  EXPECT_TRUE(std::filesystem::is_symlink(dir.file("fresh.md")));
+  EXPECT_EQ(read_text_file(dir.file("real/fresh.md")), "fresh\n");
+  // Links in a loop are an error naming the path, not a hang.
+  std::filesystem::create_symlink("loop_b", dir.file("loop_a"));
+  std::filesystem::create_symlink("loop_a", dir.file("loop_b"));
+  EXPECT_EQ(error_of([&] { write_file_atomically(dir.file("loop_a"), "x"); }),
+            dir.file("loop_a") + ": too many levels of symbolic links");
+}
+
+TEST(AtomicFile, AFifoIsWrittenIntoAndStaysAFifo) {
+  faultline::testing::TempDir dir;
+  const std::string fifo = dir.file("out.fifo");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  // The reading end, open before the write (non-blocking, so that opening it waits for no writer); what is
+  // written fits in the pipe, so the write needs no reader running beside it and nothing can hang.
+  const int reader = open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  const std::string content(4000, 'y');
+  write_file_atomically(fifo, content);
+  std::string received(content.size() + 1, '\0');
+  const ssize_t got = read(reader, received.data(), received.size());
+  close(reader);
+  EXPECT_EQ(received.substr(0, static_cast<size_t>(std::max<ssize_t>(got, 0))), content);
+  EXPECT_TRUE(std::filesystem::is_fifo(fifo));
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"out.fifo"});
+}
+
+TEST(AtomicFile, ADeviceIsWrittenIntoAndStaysADevice) {
+  // Copies of /dev/null and /dev/full (character devices 1:3 and 1:7) in a scratch directory, so that no
+  // failure of this test can touch the machine's own.
+  faultline::testing::TempDir dir;
+  const std::string null_device = dir.file("null"), full_device = dir.file("full");
+  if (mknod(null_device.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0 ||
+      mknod(full_device.c_str(), S_IFCHR | 0666, makedev(1, 7)) != 0)
+    GTEST_SKIP() << "cannot make device nodes here (needs root): " << std::strerror(errno);
+  EXPECT_EQ(error_of([&] { write_file_atomically(null_device, std::string(100000, 'x')); }), "");
+  EXPECT_TRUE(std::filesystem::is_character_file(null_device));
+  // A device that refuses the bytes is an error naming the path, as a full disk is.
+  const std::string message = error_of([&] { write_file_atomically(full_device, "x"); });
+  EXPECT_EQ(message.rfind(full_device + ": cannot write the file", 0), 0u) << message;
+  EXPECT_TRUE(std::filesystem::is_character_file(full_device));
+  EXPECT_EQ(entries(dir.path()), (std::vector<std::string>{"full", "null"}));
 }
 
 TEST(AtomicFile, ADirectoryIsSwappedInOnlyWhenComplete) {
