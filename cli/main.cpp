@@ -1,6 +1,9 @@
 // The faultline executable: parses arguments and hands each verb to its library.
 // Exit status: 0 done; 1 the command failed (its message is on stderr, or the suite found failures);
 // 2 the command line was not understood (unknown verb or option, missing or invalid argument).
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 
 #include "cli/command_line.hpp"
@@ -13,9 +16,20 @@ namespace {
 constexpr int kCommandFailed = 1;
 constexpr int kUsageError = 2;
 
-}  // namespace
+// `status`, unless what was printed on stdout did not all get out (a full disk, a file-size limit): then
+// the command failed, whatever it did, as its output is cut. (A reader that closed its pipe ends faultline
+// by SIGPIPE, as it does any Unix tool.)
+int with_output_checked(int status) {
+  errno = 0;
+  std::cout.flush();
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout) && std::cout.good()) return status;
+  std::cerr << "faultline: cannot write the output" << (errno ? std::string(": ") + std::strerror(errno) : "")
+            << '\n';
+  return status == 0 ? kCommandFailed : status;
+}
 
-int main(int argc, char** argv) {
+// Parses the command line and runs its verb; the exit status.
+int run(int argc, char** argv) {
   faultline::cli::Context ctx;
   ctx.db_path = faultline::cli::default_db_path();
   try {
@@ -77,3 +91,7 @@ int main(int argc, char** argv) {
   }
   return 0;
 }
+
+}  // namespace
+
+int main(int argc, char** argv) { return with_output_checked(run(argc, argv)); }

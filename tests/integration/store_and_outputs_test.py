@@ -97,6 +97,24 @@ with tempfile.TemporaryDirectory() as tmp:
         check(out.returncode == 0, f"{name}: {out.stderr}")
         check(os.path.getsize(path) > limit, f"{name}: the test output is not larger than the limit")
 
+    # Output on stdout that cannot all be written (a file-size limit stands in for a full disk): exit 1 and
+    # a line on stderr, not 0 with the output cut. With room the same command exits 0.
+    def to_file(*verb, limit=None):
+        def set_limit():
+            if limit is not None:
+                signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+                resource.setrlimit(resource.RLIMIT_FSIZE, (limit, resource.RLIM_INFINITY))
+        with open(os.path.join(tmp, "stdout.txt"), "w") as f:
+            return subprocess.run([faultline, "--db", db, *verb], stdout=f, stderr=subprocess.PIPE, text=True,
+                                  preexec_fn=set_limit)
+    for verb in (["export", "--what", "issues", "--format", "jsonl"], ["export", "--what", "issues", "--format", "csv"]):
+        out = to_file(*verb, limit=limit)
+        check(out.returncode == 1 and out.stderr.startswith("faultline: cannot write the output"),
+              f"{verb} with its output cut: exit {out.returncode}, {out.stderr!r}")
+        out = to_file(*verb)
+        check(out.returncode == 0 and os.path.getsize(os.path.join(tmp, "stdout.txt")) > limit,
+              f"{verb} with room: exit {out.returncode}, {out.stderr!r}")
+
     # A rater name that is not UTF-8: a sheet export still prints valid JSON; an import refuses it in one line.
     bad_rater = b"al\xffice"
     out = subprocess.run([faultline, "--db", db, "--json", "label", "export", "--rater", bad_rater, "--out",
