@@ -8,6 +8,7 @@
 #include "classifier/model/classify_store.hpp"
 #include "classifier/model/evaluation.hpp"
 #include "classifier/model/fold_assignments.hpp"
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "cli/counted.hpp"
 #include "cli/text_table.hpp"
@@ -232,7 +233,8 @@ void add_classifier_commands(CLI::App& app, Context& ctx) {
       ->add_option("--abstain-below", train_options->abstain_below,
                    "queue an issue for manual labeling when its symptom or "
                    "root-cause probability is below this")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(CLI::Range(0.0, 1.0))
+      ->check(not_nan());
   train_cmd->callback([&ctx, train_options] { train(ctx, *train_options); });
 
   auto classify_options = std::make_shared<ClassifyOptions>();
@@ -257,7 +259,8 @@ void add_classifier_commands(CLI::App& app, Context& ctx) {
       ->add_option("--time-split", eval_options->time_split,
                    "also train on the issues created before this quantile of creation dates and test on "
                    "the newer ones (default 0.8; 0: skip)")
-      ->check(CLI::Range(0.0, 0.95));
+      ->check(CLI::Range(0.0, 0.95))
+      ->check(not_nan());
   auto* out = eval_cmd->add_option(
       "--out", eval_options->out,
       "also write the JSON evaluation to this file (for 'faultline report --evaluation')");

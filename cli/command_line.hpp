@@ -4,6 +4,8 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cmath>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +26,18 @@ struct CommandLineReading {
 
 // `args` is argv without the program name.
 CommandLineReading read_command_line(const CLI::App& app, const std::vector<std::string>& args);
+
+// For an option that takes a number in a range, beside CLI::Range: the range lets "nan" through, as every
+// comparison with NaN is false.
+inline const CLI::Validator& not_nan() {
+  static const CLI::Validator check(
+      [](std::string& text) {
+        return std::isnan(std::strtod(text.c_str(), nullptr)) ? "'" + text + "' is not a number"
+                                                              : std::string();
+      },
+      "");
+  return check;
+}
 
 // "unknown verb 'screan' for 'faultline'; did you mean 'screen'?" (or the verbs there are, when none is
 // near).

@@ -2,6 +2,7 @@
 // lines are wanted.
 #pragma once
 
+#include <cmath>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -62,7 +63,7 @@ inline double default_busy_timeout_s() {
   if (!env || !*env) return 5;
   char* end = nullptr;
   double seconds = std::strtod(env, &end);
-  if (*end || seconds < 0) {
+  if (*end || !(seconds >= 0) || std::isinf(seconds)) {
     throw Error(std::string("FAULTLINE_BUSY_TIMEOUT=") + env + ": not a number of seconds (e.g. 30)");
   }
   return seconds;

@@ -5,6 +5,7 @@
 
 #include "classifier/annotation/label_audit.hpp"
 #include "classifier/annotation/label_sheets.hpp"
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "cli/counted.hpp"
 #include "cli/text_table.hpp"
@@ -133,7 +134,8 @@ void add_label_commands(CLI::App& app, Context& ctx) {
   audit->add_option("--raters", audit_options->raters,
                     "comma-separated raters (default: every rater in the store)");
   audit->add_option("--threshold", audit_options->threshold, "kappa needed to accept the labels")
-      ->check(CLI::Range(-1.0, 1.0));
+      ->check(CLI::Range(-1.0, 1.0))
+      ->check(not_nan());
   audit->callback([&ctx, audit_options] {
     auto db = ctx.open_db();
     auto result =

@@ -108,6 +108,9 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
                                        const AxisProgress& progress) {
   const auto& taxonomy = taxonomy::Taxonomy::builtin();
   IssueClassifier c;
+  // Saved as JSON, which has no NaN: such a model could be written but never read back.
+  if (!(abstain_below >= 0 && abstain_below <= 1))
+    throw Error("train: the abstention threshold must be a probability, 0 to 1");
   c.abstain_below_ = abstain_below;
   uint64_t h = common::fnv1a(taxonomy::builtin_rules_json());
   std::vector<AxisExample> symptoms, causes, scopes;

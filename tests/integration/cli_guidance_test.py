@@ -51,6 +51,12 @@ with tempfile.TemporaryDirectory() as tmp:
     # With the typo fixed, the requirement it hid is what is reported.
     usage_error(db, ["report", "--format", "md"], "--out is required")
     usage_error(db, [], "A subcommand is required")
+    # A range lets NaN through (every comparison with it is false); each number option refuses it itself.
+    for args, option, value in ((["train", "--abstain-below", "nan"], "--abstain-below", "nan"),
+                                (["eval", "--time-split", "NaN"], "--time-split", "NaN"),
+                                (["audit", "--threshold", "nan"], "--threshold", "nan"),
+                                (["--busy-timeout", "nan", "funnel"], "--busy-timeout", "nan")):
+        usage_error(db, args, f"{option}: '{value}' is not a number")
 
     build_demo_store(faultline, source_dir, db)
 
