@@ -1,8 +1,11 @@
 #include "reports/issue_view.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
+#include "common/one_line.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/suite_store.hpp"
 
@@ -19,6 +22,23 @@ std::string probability(double p) {
 std::string joined(const std::vector<std::string>& items, const std::string& separator) {
   std::string out;
   for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
+  return out;
+}
+
+// Text from outside (the issue's, a rater's) printed on a terminal must not send escape codes, turn the line
+// around or start a line that passes for one of the view's: a field is one line (common::one_line), and the
+// body and discussion are blocks whose every line is indented.
+std::string field(const std::string& text) { return common::one_line(text); }
+
+std::string indented_block(std::string_view text) {
+  std::string out;
+  while (!text.empty()) {
+    const size_t end = std::min(text.find('\n'), text.size());
+    std::string_view line = text.substr(0, end);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // a CRLF line end
+    out += "    " + common::one_line(line) + "\n";
+    text.remove_prefix(std::min(end + 1, text.size()));
+  }
   return out;
 }
 
@@ -118,34 +138,39 @@ nlohmann::json issue_view_json(const IssueView& v) {
 
 std::string issue_view_text(const IssueView& v) {
   const auto& i = v.issue;
-  std::string t = i.key() + " (" + i.state + ", created " + i.created + ") " + i.url + "\n";
-  t += "title:      " + i.title + "\n";
-  if (!i.labels.empty()) t += "labels:     " + joined(i.labels, ", ") + "\n";
-  if (i.scope) t += "scope:      " + *i.scope + (i.scope_reason ? " (" + *i.scope_reason + ")" : "") + "\n";
-  if (!i.env.empty()) t += "env:        " + i.env + "\n";
-  for (const auto& e : i.error_lines) t += "error:      " + e + "\n";
-  t += "\n" + i.body + "\n";
-  if (!i.discussion.empty()) t += "\ndiscussion: " + i.discussion + "\n";
+  std::string t =
+      i.key() + " (" + field(i.state) + ", created " + field(i.created) + ") " + field(i.url) + "\n";
+  t += "title:      " + field(i.title) + "\n";
+  if (!i.labels.empty()) t += "labels:     " + field(joined(i.labels, ", ")) + "\n";
+  if (i.scope)
+    t +=
+        "scope:      " + field(*i.scope) + (i.scope_reason ? " (" + field(*i.scope_reason) + ")" : "") + "\n";
+  if (!i.env.empty()) t += "env:        " + field(i.env) + "\n";
+  for (const auto& e : i.error_lines) t += "error:      " + field(e) + "\n";
+  t += "\n" + indented_block(i.body);
+  if (!i.discussion.empty()) t += "\ndiscussion:\n" + indented_block(i.discussion);
   t += "\nscreening:  " +
        (v.screening ? v.screening->decision + " (rule: " + v.screening->rule + ")"
                     : std::string("not screened yet (run 'faultline screen')")) +
        "\n";
   if (v.rater_labels.empty()) t += "raters:     no rater has labeled it\n";
   for (const auto& r : v.rater_labels) {
-    t += "rater:      " + r.label.rater + ": " + r.label.symptom + " / " + r.label.root_cause +
-         (r.label.note.empty() ? "" : " — " + r.label.note) + " (batch " + std::to_string(r.label.batch_id) +
-         ", " + r.source + ", imported " + r.imported_at + ")\n";
+    t += "rater:      " + field(r.label.rater) + ": " + r.label.symptom + " / " + r.label.root_cause +
+         (r.label.note.empty() ? "" : " — " + field(r.label.note)) + " (batch " +
+         std::to_string(r.label.batch_id) + ", " + field(r.source) + ", imported " + r.imported_at + ")\n";
   }
   if (v.adjudication) {
-    t += "adjudged:   " + v.adjudication->adjudicator + ": " + v.adjudication->symptom + " / " +
-         v.adjudication->root_cause + (v.adjudication->note.empty() ? "" : " — " + v.adjudication->note) +
-         " (" + v.adjudication->source + ")\n";
+    t += "adjudged:   " + field(v.adjudication->adjudicator) + ": " + v.adjudication->symptom + " / " +
+         v.adjudication->root_cause +
+         (v.adjudication->note.empty() ? "" : " — " + field(v.adjudication->note)) + " (" +
+         field(v.adjudication->source) + ")\n";
   }
-  t += "final:      " +
-       (v.final_label ? v.final_label->symptom + " / " + v.final_label->root_cause + " (" +
-                            v.final_label->provenance + "; raters " + v.final_label->raters + ")"
-                      : std::string("none (no audited manual label)")) +
-       "\n";
+  t +=
+      "final:      " +
+      (v.final_label ? v.final_label->symptom + " / " + v.final_label->root_cause + " (" +
+                           field(v.final_label->provenance) + "; raters " + field(v.final_label->raters) + ")"
+                     : std::string("none (no audited manual label)")) +
+      "\n";
   if (v.prediction) {
     const auto& p = *v.prediction;
     auto fired = rules_fired(p);

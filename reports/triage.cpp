@@ -153,7 +153,9 @@ std::string last_suite_text(const TriageReproducer& r) {
 std::string influences_text(const std::vector<model::TokenInfluence>& influences) {
   if (influences.empty()) return "none";
   std::string out;
-  for (const auto& i : influences) out += (out.empty() ? "" : ", ") + i.token + " (" + drop(i.drop) + ")";
+  // A token holds any bytes but spaces: C1 and bidirectional controls among them are written out.
+  for (const auto& i : influences)
+    out += (out.empty() ? "" : ", ") + common::one_line(i.token) + " (" + drop(i.drop) + ")";
   return out;
 }
 
