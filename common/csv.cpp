@@ -47,11 +47,24 @@ int first_invalid_utf8_line(const std::string& text) {
   return 0;
 }
 
+// The 1-based line of the byte at `at`, counting LF, CRLF and a lone CR as line ends (as parse_csv does).
+int line_of(const std::string& text, size_t at) {
+  int line = 1;
+  for (size_t i = 0; i < at; ++i) {
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n'))) ++line;
+  }
+  return line;
+}
+
 }  // namespace
 
 std::vector<CsvRow> parse_csv(const std::string& text, const std::string& origin) {
   if (int line = first_invalid_utf8_line(text)) {
     throw Error(origin + ":" + std::to_string(line) + ": not valid UTF-8 (save the file as UTF-8)");
+  }
+  // The store keeps text up to a NUL byte: a cell holding one would lose the rest of itself unseen.
+  if (const size_t nul = text.find('\0'); nul != std::string::npos) {
+    throw Error(origin + ":" + std::to_string(line_of(text, nul)) + ": a NUL byte (not a text file?)");
   }
   std::vector<CsvRow> rows;
   CsvRow row;
@@ -84,7 +97,7 @@ std::vector<CsvRow> parse_csv(const std::string& text, const std::string& origin
           quoted = false;
         }
       } else {
-        if (c == '\n') ++line;
+        if (c == '\n' || (c == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n'))) ++line;
         field += c;
       }
       continue;
@@ -101,6 +114,10 @@ std::vector<CsvRow> parse_csv(const std::string& text, const std::string& origin
         end_field();
         break;
       case '\r':
+        // CRLF ends a row at its LF; a CR alone ends one too (files saved with old Mac line ends).
+        if (i + 1 < text.size() && text[i + 1] == '\n') break;
+        ++line;
+        end_row();
         break;
       case '\n':
         ++line;

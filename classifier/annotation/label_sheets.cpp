@@ -1,11 +1,14 @@
 #include "classifier/annotation/label_sheets.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
+#include <string_view>
 
 #include "common/csv.hpp"
 #include "common/error.hpp"
+#include "common/one_line.hpp"
 #include "common/repository_name.hpp"
 #include "common/utf8.hpp"
 #include "datasets/store/funnel_store.hpp"
@@ -24,11 +27,31 @@ std::string excerpt(const std::string& text, size_t limit) {
   return text.substr(0, cut == std::string::npos ? common::utf8_prefix_length(text, limit) : cut) + " …";
 }
 
-// Column positions looked up from the header, so sheets may reorder or add columns.
+// The columns of a label file: those read, and those a labeling sheet carries for the rater to read.
+constexpr std::array<std::string_view, 6> kReadColumns = {"repo",   "symptom", "root_cause",
+                                                          "number", "rater",   "note"};
+constexpr std::array<std::string_view, 3> kSheetOnlyColumns = {"url", "title", "text"};
+
+// Column positions looked up from the header, so sheets may reorder their columns. A column named twice or
+// one faultline does not know is refused: a misspelt "note" would drop every note without a word.
 std::map<std::string, size_t> header_index(const common::CsvRow& header, const std::string& path,
                                            const std::vector<std::string>& required) {
   std::map<std::string, size_t> index;
-  for (size_t i = 0; i < header.fields.size(); ++i) index[header.fields[i]] = i;
+  for (size_t i = 0; i < header.fields.size(); ++i) {
+    const std::string& name = header.fields[i];
+    const auto known = [&](const auto& names) {
+      return std::find(names.begin(), names.end(), name) != names.end();
+    };
+    if (!known(kReadColumns) && !known(kSheetOnlyColumns)) {
+      std::string read;
+      for (std::string_view column : kReadColumns) read += (read.empty() ? "" : ", ") + std::string(column);
+      throw Error(path + ":1: the header names the column '" + common::one_line(name) +
+                  "', which faultline does not know (it reads " + read +
+                  "; a sheet's url, title and text are for the rater); rename or remove it");
+    }
+    if (!index.emplace(name, i).second)
+      throw Error(path + ":1: the header names the column '" + name + "' twice");
+  }
   for (const auto& name : required) {
     if (!index.count(name)) throw Error(path + ":1: the header lacks the column '" + name + "'");
   }

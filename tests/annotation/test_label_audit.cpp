@@ -73,6 +73,19 @@ TEST(LabelImport, PartlyInvalidCsvChangesNothingAndNamesLineAndValue) {
   EXPECT_EQ(import_error(db, path), path + ":3: quoted field is never closed");
   dir.write("a.csv", "repo,number,symptom\n");
   EXPECT_EQ(import_error(db, path), path + ":1: the header lacks the column 'root_cause'");
+  // A misspelt column would drop what it holds (every note) without a word; a column named twice would
+  // leave one of its cells unread.
+  dir.write("a.csv", "repo,number,rater,symptom,root_cause,notez\na/b,1,alice,crash,api_misuse,n\n");
+  EXPECT_EQ(import_error(db, path),
+            path +
+                ":1: the header names the column 'notez', which faultline does not know (it reads repo, "
+                "symptom, root_cause, number, rater, note; a sheet's url, title and text are for the "
+                "rater); rename or remove it");
+  dir.write("a.csv", "repo,number,repo,symptom,root_cause\na/b,1,a/b,crash,api_misuse\n");
+  EXPECT_EQ(import_error(db, path), path + ":1: the header names the column 'repo' twice");
+  // The store keeps text up to a NUL: a note holding one is refused, not cut.
+  dir.write("a.csv", std::string(kHeader) + "a/b,1,alice,crash,api_misuse,a" + std::string(1, '\0') + "b\n");
+  EXPECT_EQ(import_error(db, path), path + ":2: a NUL byte (not a text file?)");
   EXPECT_EQ(count(db, "manual_labels"), 0);
   EXPECT_EQ(count(db, "label_batches"), 0);
 }
@@ -258,6 +271,19 @@ TEST(Audit, AnIssueOnlyOneRaterLabeledIsPendingUntilAdjudicated) {
       db, dir.write("adj.csv", std::string(kHeader) + "a/b,11,carol,hang,api_misuse,\n"));
   EXPECT_EQ(adj.audit.pending, (std::vector<std::string>{"a/b#10"}));
   EXPECT_TRUE(adj.audit.partially_labeled.empty());
+}
+
+TEST(LabelImport, ASheetWithOldMacLineEndsImportsEveryRow) {
+  // Lines ended by a CR alone: read as one line, the header swallowed the rows and 0 labels came in.
+  faultline::testing::TempDir dir;
+  Database db(dir.file("l.db"));
+  add_issues(db, 2);
+  auto path = dir.write("cr.csv",
+                        "repo,number,rater,symptom,root_cause,note\ra/b,1,alice,crash,api_misuse,n1\r"
+                        "a/b,2,alice,hang,concurrency_error,\r");
+  auto r = import_label_sheet(db, "alice", path);
+  EXPECT_EQ(r.labeled, 2);
+  EXPECT_EQ(count(db, "manual_labels"), 2);
 }
 
 TEST(LabelImport, ASheetSavedWithAByteOrderMarkImports) {

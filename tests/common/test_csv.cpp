@@ -40,6 +40,23 @@ TEST(Csv, CrLfLineEndingsAreAccepted) {
   EXPECT_EQ(rows[1].fields, (std::vector<std::string>{"c", "d"}));
 }
 
+TEST(Csv, ACarriageReturnAloneEndsARowOutsideQuotesAndStaysInsideThem) {
+  auto rows = common::parse_csv("a,b\rc,\"d\re\"\rf,g", "t.csv");
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[1].fields, (std::vector<std::string>{"c", "d\re"}));
+  EXPECT_EQ(rows[2].fields, (std::vector<std::string>{"f", "g"}));
+  EXPECT_EQ(rows[2].line, 4);  // the quoted CR counts as a line end too
+}
+
+TEST(Csv, ANulByteIsRefusedNamingItsLine) {
+  try {
+    common::parse_csv("a,b\r\nc,d\re" + std::string(1, '\0') + ",f\n", "nul.csv");
+    FAIL();
+  } catch (const faultline::Error& e) {
+    EXPECT_STREQ(e.what(), "nul.csv:3: a NUL byte (not a text file?)");
+  }
+}
+
 TEST(Csv, CellsASpreadsheetWouldRunAsFormulasAreWrittenInertAndReadBackUnchanged) {
   std::vector<std::string> fields{
       "=cmd|' /C calc'!A0", "+SUM(A1:A2)", "-2+3", "@SUM(A1)", "\tTAB", "'quoted", "-0.027", "3", "plain"};
