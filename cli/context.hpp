@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -26,6 +27,24 @@ struct Context {
   std::unique_ptr<datasets::Database> open_db() const { return open(false); }
   // The store of a verb that brings data in (import, mine, label import): created when missing.
   std::unique_ptr<datasets::Database> open_or_create_db() const { return open(true); }
+
+  // Runs an all-or-nothing verb (import, label import) on the store, created when missing. When the verb
+  // fails, a store this call created is removed again: an empty one left behind would pass, for every
+  // later verb, for a study with no issues. (mine keeps what it fetched and does not use this.)
+  template <class Work>
+  void on_store_or_none(Work&& work) const {
+    std::error_code ignored;
+    const bool existed = std::filesystem::exists(db_path, ignored);
+    try {
+      auto db = open_or_create_db();
+      work(*db);
+    } catch (...) {
+      if (!existed) {
+        for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db_path + suffix, ignored);
+      }
+      throw;
+    }
+  }
 
   // Progress lines on stderr for long work; --json leaves them on (they never touch stdout).
   std::unique_ptr<common::Progress> progress() const {

@@ -43,9 +43,12 @@ struct ExportOptions {
 };
 
 void import_snapshot(const Context& ctx, const ImportOptions& o) {
-  auto db = ctx.open_or_create_db();
-  auto summary = datasets::import_snapshot(*db, o.snapshot);
-  auto issues = datasets::count_issues(*db);
+  datasets::ImportSummary summary;
+  int64_t issues = 0;
+  ctx.on_store_or_none([&](datasets::Database& db) {
+    summary = datasets::import_snapshot(db, o.snapshot);
+    issues = datasets::count_issues(db);
+  });
   ctx.emit({{"inserted", summary.inserted}, {"updated", summary.updated}, {"issues", issues}},
            "imported " + o.snapshot + ": " + std::to_string(summary.inserted) + " new, " +
                std::to_string(summary.updated) + " updated; the store holds " + counted(issues, "issue") +

@@ -181,6 +181,23 @@ void Database::open(int target_version) {
 }
 
 void Database::prepare_schema(int target_version, bool read_only) {
+  // faultline sets user_version with its first migration, so a database at 0 is only new if it holds
+  // nothing: another program's database is not written into, and a verb that only reads refuses an empty
+  // one (a file that merely exists). Both figures come from one statement, one snapshot: a store that
+  // another faultline is creating meanwhile is seen before or after, never half way.
+  {
+    Statement s = prepare(
+        "SELECT (SELECT user_version FROM pragma_user_version), (SELECT COUNT(*) FROM sqlite_master)");
+    s.step();
+    if (s.integer(0) == 0 && s.integer(1) > 0)
+      throw Error("database " + path_ +
+                  ": not a faultline store (it holds another program's tables); check --db");
+    if (s.integer(0) == 0 && !options_.create_if_missing)
+      throw Error(
+          "database " + path_ +
+          ": not a faultline store (an empty database); check --db, or make one with 'faultline import', "
+          "'mine' or 'label import'");
+  }
   if (!read_only) exec("PRAGMA journal_mode=WAL");
   int current = user_version();
   if (current > latest_schema_version()) {

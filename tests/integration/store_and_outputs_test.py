@@ -41,6 +41,37 @@ with tempfile.TemporaryDirectory() as tmp:
         check(out.stderr.startswith("faultline: no store at " + missing), f"{verb}: {out.stderr!r}")
         check(not os.path.exists(missing), f"{verb} created the store")
     check(not os.path.exists(os.path.join(tmp, "report")), "report wrote files without a store")
+    # An all-or-nothing verb that fails on a new store leaves no store behind: an empty one would pass for a
+    # study with no issues. A bad snapshot (a missing file, a line that is not JSON) and a label file.
+    bad_snapshot = os.path.join(tmp, "bad.jsonl")
+    with open(bad_snapshot, "w") as f:
+        f.write("{not json\n")
+    for verb in (["import", "--snapshot", os.path.join(tmp, "nosuch.jsonl")], ["import", "--snapshot", bad_snapshot],
+                 ["label", "import", "--rater", "a", os.path.join(snapshot, "labels_rater_a.csv")]):
+        out = run(*verb, db=missing)
+        check(out.returncode == 1, f"{verb}: exit {out.returncode}")
+        check(sorted(f for f in os.listdir(tmp) if f.startswith("nosuch.db")) == [], f"{verb} left a store")
+
+    # A database faultline did not make is not a store: another program's is left as it was (tables, journal
+    # mode, user_version), and an empty file stays empty.
+    foreign = os.path.join(tmp, "foreign.db")
+    with sqlite3.connect(foreign) as c:
+        c.execute("CREATE TABLE issues (x)")
+    empty = os.path.join(tmp, "empty.db")
+    open(empty, "w").close()
+    for path, why in ((foreign, "it holds another program's tables"), (empty, "an empty database")):
+        for verb in (["funnel"], ["import", "--snapshot", os.path.join(snapshot, "issues.jsonl")]):
+            if path == empty and verb[0] == "import":
+                continue  # a verb that creates a store may make one of an empty file
+            out = run(*verb, db=path)
+            check(out.returncode == 1 and f"{path}: not a faultline store ({why})" in out.stderr,
+                  f"{verb} on {path}: exit {out.returncode}, {out.stderr!r}")
+    with sqlite3.connect(foreign) as c:
+        check([r[0] for r in c.execute("SELECT name FROM sqlite_master")] == ["issues"], "tables added")
+        check(c.execute("PRAGMA user_version").fetchone()[0] == 0, "user_version set")
+        check(c.execute("PRAGMA journal_mode").fetchone()[0] == "delete", "journal mode changed")
+    check(os.path.getsize(empty) == 0, "the empty file was written")
+
     # A verb that brings data in creates it.
     db = os.path.join(tmp, "store.db")
     out = run("import", "--snapshot", os.path.join(snapshot, "issues.jsonl"), db=db)
