@@ -1,4 +1,5 @@
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <memory>
@@ -40,12 +41,18 @@ datasets::IssueRecord one_record(const std::string& text, const std::string& ori
 
 // "-" is stdin, an existing file is a record, anything else must be an issue key of the store.
 datasets::IssueRecord issue_to_triage(const reports::Triage& triage, const std::string& argument) {
-  if (argument == "-") {
-    std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
-    return one_record(text, "stdin");
-  }
-  if (std::filesystem::is_regular_file(argument)) {
-    return one_record(common::read_text_file(argument), argument);
+  // A record is a few hundred KiB at most (GitHub caps a body at 65,536 characters); an endless stream
+  // (`yes | faultline triage -`) or a device is refused at this size, not read until memory runs out.
+  constexpr size_t kMostRecordBytes = size_t{64} << 20;
+  if (argument == "-") return one_record(common::read_at_most(std::cin, kMostRecordBytes, "stdin"), "stdin");
+  std::error_code error;
+  const auto type = std::filesystem::status(argument, error).type();
+  if (type == std::filesystem::file_type::directory) throw Error(argument + ": is a directory, not a file");
+  // A file, or what a shell hands over as one (a pipe from <(...), /dev/stdin).
+  if (!error && type != std::filesystem::file_type::not_found) {
+    std::ifstream in(argument, std::ios::binary);
+    if (!in) throw Error(argument + ": cannot open the file");
+    return one_record(common::read_at_most(in, kMostRecordBytes, argument), argument);
   }
   if (argument.find('#') == std::string::npos) {
     throw Error("triage: there is no file '" + argument +

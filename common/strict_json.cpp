@@ -30,7 +30,7 @@ class KeyChecker : public nlohmann::json_sax<json> {
   bool binary(binary_t&) override { return true; }
   bool start_object(std::size_t) override {
     keys_.emplace_back();
-    return true;
+    return deeper();
   }
   bool key(string_t& key) override {
     if (keys_.back().insert(key).second) return true;
@@ -39,16 +39,29 @@ class KeyChecker : public nlohmann::json_sax<json> {
   }
   bool end_object() override {
     keys_.pop_back();
+    --depth_;
     return true;
   }
-  bool start_array(std::size_t) override { return true; }
-  bool end_array() override { return true; }
+  bool start_array(std::size_t) override { return deeper(); }
+  bool end_array() override {
+    --depth_;
+    return true;
+  }
   bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
     error = e.what();
     return false;
   }
 
  private:
+  // A record is a few levels deep; millions of nested brackets would make the parse that follows build
+  // millions of values (gigabytes) before anything could refuse them.
+  bool deeper() {
+    if (++depth_ <= kDeepest) return true;
+    error = "nested more than " + std::to_string(kDeepest) + " levels deep";
+    return false;
+  }
+  static constexpr int kDeepest = 64;
+  int depth_ = 0;
   std::vector<std::set<std::string>> keys_;  // of each object being read, innermost last
 };
 

@@ -28,6 +28,20 @@ void for_each_line(const std::string& path, const std::function<void(const std::
   if (in.bad()) throw Error(path + ": cannot read the file");
 }
 
+std::string read_at_most(std::istream& in, size_t most, const std::string& where) {
+  std::string text;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    text.append(chunk, static_cast<size_t>(in.gcount()));
+    if (text.size() > most) {
+      throw Error(where + ": more than " + std::to_string(most >> 20) +
+                  " MiB; refused (one record is expected)");
+    }
+  }
+  if (in.bad()) throw Error(where + ": cannot read it");
+  return text;
+}
+
 std::string read_text_file(const std::string& path) {
   std::ifstream in = open_file(path);
   std::stringstream buffer;

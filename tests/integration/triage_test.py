@@ -5,6 +5,7 @@ issue finds itself first with similarity 1, a record from a file or stdin answer
 can be triaged, and hostile input (malformed JSON, missing fields, a several-MB body, markup and formula
 text, an unknown issue, a store without a model) gets one line on stderr and the CLI's exit status."""
 import json
+import shlex
 import os
 import shutil
 import subprocess
@@ -172,6 +173,14 @@ with tempfile.TemporaryDirectory() as tmp:
     shutil.copy(db, empty)
     one_line_error(empty, ["triage", keys[0]], 1, "no trained model here (run 'faultline train' first)")
     one_line_error(os.path.join(tmp, "absent.db"), ["triage", keys[0]], 1, "no store at")
+
+    # An endless stream on stdin is refused at 64 MiB, not read until memory runs out; a device or a pipe
+    # named as a file is read as one (a record from /dev/stdin works, /dev/zero is refused at the same size).
+    endless = subprocess.run(f"yes | {shlex.quote(faultline)} --db {shlex.quote(db)} triage -", shell=True,
+                             capture_output=True, text=True, timeout=120)
+    assert endless.returncode == 1 and endless.stderr.strip() == "faultline: stdin: more than 64 MiB; refused (one record is expected)", endless.stderr[:300]
+    one_line_error(db, ["triage", "/dev/zero"], 1, "/dev/zero: more than 64 MiB; refused (one record is expected)")
+    assert triage_json(db, "/dev/stdin", stdin=json.dumps(new_issue))["issue"]["title"] == new_issue["title"]
 
     # Markup, a spreadsheet formula and terminal escapes in the title: JSON carries them as they are; the text
     # writes the control characters out (\x1b, \n), so the title stays one line and sends the terminal nothing.
