@@ -41,7 +41,9 @@ inline int64_t parse_iso8601(const std::string& text) {
 enum class TimestampForm { kNeither, kDay, kMoment };
 
 // Which form `text` is in, checked digit by digit and against the calendar (months of 28 to 31 days, leap
-// years by the Gregorian rule, hours below 24); kNeither for anything else, the empty string included.
+// years by the Gregorian rule, hours below 24) and from 1970 on (parse_iso8601's seconds are never negative,
+// which the sampler's "unknown" (-1) relies on; GitHub began in 2008); kNeither for anything else, the empty
+// string included.
 inline TimestampForm timestamp_form(std::string_view text) {
   auto digits = [&](size_t at, size_t n, int& value) {
     value = 0;
@@ -57,7 +59,8 @@ inline TimestampForm timestamp_form(std::string_view text) {
     return TimestampForm::kNeither;
   const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
   constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (m < 1 || m > 12 || d < 1 || d > kDays[m - 1] + (m == 2 && leap)) return TimestampForm::kNeither;
+  if (y < 1970 || m < 1 || m > 12 || d < 1 || d > kDays[m - 1] + (m == 2 && leap))
+    return TimestampForm::kNeither;
   if (text.size() == 10) return TimestampForm::kDay;
   int hh, mm, ss;
   if (text[10] != 'T' || !digits(11, 2, hh) || text[13] != ':' || !digits(14, 2, mm) || text[16] != ':' ||

@@ -36,7 +36,7 @@ std::string timestamp(const json& record, const char* field, const std::string& 
   std::string value = common::json_optional_string(record, field, where);
   if (!value.empty() && common::timestamp_form(value) == common::TimestampForm::kNeither) {
     throw Error(where + ": " + field + " '" + value +
-                "' is not a date (YYYY-MM-DD) or a UTC time (YYYY-MM-DDTHH:MM:SSZ)");
+                "' is not a date (YYYY-MM-DD) or a UTC time (YYYY-MM-DDTHH:MM:SSZ) from 1970 on");
   }
   return value;
 }

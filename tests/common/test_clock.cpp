@@ -21,6 +21,7 @@ TEST(Timestamps, TheTwoFormsAreKnownAndEveryNearMissIsNeither) {
   EXPECT_EQ(timestamp_form("2024-12-31T23:59:59Z"), TimestampForm::kMoment);
   EXPECT_EQ(timestamp_form("2024-02-29"), TimestampForm::kDay);
   EXPECT_EQ(timestamp_form("2000-02-29"), TimestampForm::kDay);
+  EXPECT_EQ(timestamp_form("1970-01-01T00:00:00Z"), TimestampForm::kMoment);
   for (const char* near_miss : {"",
                                 "2023-02-29",
                                 "2100-02-29",
@@ -42,7 +43,9 @@ TEST(Timestamps, TheTwoFormsAreKnownAndEveryNearMissIsNeither) {
                                 "2024-01-01T12:00:00+0",
                                 "2024-01-01T12-00-00Z",
                                 "2024-01-01T12:00:00z",
-                                "-024-01-01"}) {
+                                "-024-01-01",
+                                "1969-12-31",
+                                "0000-01-01T00:00:00Z"}) {
     EXPECT_EQ(timestamp_form(near_miss), TimestampForm::kNeither) << near_miss;
   }
 }

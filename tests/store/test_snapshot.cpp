@@ -106,10 +106,15 @@ TEST(Snapshot, AUrlMustBeTheIssuesPageAndTimesADateOrAUtcTime) {
       "or http://)");
   EXPECT_EQ(
       with(R"("created":"2023-02-29")"),
-      "f.jsonl:7: created '2023-02-29' is not a date (YYYY-MM-DD) or a UTC time (YYYY-MM-DDTHH:MM:SSZ)");
+      "f.jsonl:7: created '2023-02-29' is not a date (YYYY-MM-DD) or a UTC time (YYYY-MM-DDTHH:MM:SSZ) from "
+      "1970 on");
   EXPECT_EQ(with(R"x("updated":"=HYPERLINK(\"x\")")x"),
             "f.jsonl:7: updated '=HYPERLINK(\"x\")' is not a date (YYYY-MM-DD) or a UTC time "
-            "(YYYY-MM-DDTHH:MM:SSZ)");
+            "(YYYY-MM-DDTHH:MM:SSZ) from 1970 on");
+  // Year 0 read as seconds before 1970, which the sampler took for "no date".
+  EXPECT_EQ(with(R"("created":"0000-01-01")"),
+            "f.jsonl:7: created '0000-01-01' is not a date (YYYY-MM-DD) or a UTC time (YYYY-MM-DDTHH:MM:SSZ) "
+            "from 1970 on");
   // No url: the github.com page is written in.
   EXPECT_EQ(parse_record(base + "}", "f").url, "https://github.com/a/b/issues/3");
 }
