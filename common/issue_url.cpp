@@ -1,5 +1,7 @@
 #include "common/issue_url.hpp"
 
+#include <string>
+
 #include "common/error.hpp"
 #include "common/repository_name.hpp"
 
@@ -38,6 +40,7 @@ std::string issue_page_problem(std::string_view url, IssuePage& page) {
     const std::string_view port = host.substr(name.size() + 1);
     if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string_view::npos)
       return "its port is not a number";
+    if (std::stoi(std::string(port)) > 65535) return "its port is past 65535";
   }
   if (slash == std::string_view::npos) return "it has no path";
   // OWNER/NAME/KIND/NUMBER: the repository is what precedes the last two slashes.

@@ -161,6 +161,11 @@ std::vector<LabelRow> read_label_csv(datasets::Database& db, const std::string& 
 LabelImport import_label_sheet(datasets::Database& db, const std::string& rater, const std::string& path) {
   if (rater.empty()) throw Error("label import: --rater must name the rater");
   if (!common::is_valid_utf8(rater)) throw Error("label import: --rater is not valid UTF-8 text");
+  // audit --raters takes a comma-separated list, and every list and message shows a name on one line.
+  if (std::any_of(rater.begin(), rater.end(),
+                  [](char c) { return c == ',' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+    throw Error("label import: --rater '" + common::one_line(rater) +
+                "' holds a comma or a control character; audit --raters could not name it");
   LabelImport result;
   auto rows = read_label_csv(db, path, &result.skipped_blank);
   for (const auto& row : rows) {

@@ -311,5 +311,16 @@ TEST(LabelImport, TextThatIsNotUtf8IsRefusedNamingWhere) {
     message = e.what();
   }
   EXPECT_EQ(message, "label import: --rater is not valid UTF-8 text");
+  // A name audit --raters could not give (it splits at commas), or one that breaks a line.
+  for (const std::string& name : {std::string("a,b"), std::string("a\nb")}) {
+    message.clear();
+    try {
+      import_label_sheet(db, name, dir.write("ok.csv", std::string(kHeader) + "a/b,1,,crash,api_misuse,\n"));
+    } catch (const faultline::Error& e) {
+      message = e.what();
+    }
+    EXPECT_EQ(message, "label import: --rater '" + std::string(name == "a,b" ? "a,b" : "a\\nb") +
+                           "' holds a comma or a control character; audit --raters could not name it");
+  }
   EXPECT_EQ(count(db, "manual_labels"), 0);
 }

@@ -27,6 +27,7 @@ TEST(IssueUrl, AnIssuesPageOnAnyHostAndUnderAnyOfItsRepositorysNamesIsAccepted) 
   EXPECT_EQ(issue_url_problem("https://github.com/NVIDIA/cutlass/issues/1270", 1270), "");
   EXPECT_EQ(issue_url_problem("https://github.com/NVIDIA/cutlass/pull/1270", 1270), "");
   EXPECT_EQ(issue_url_problem("http://ghe.example.com:8443/o/r/issues/7", 7), "");
+  EXPECT_EQ(issue_url_problem("http://ghe.example.com:65535/o/r/issues/7", 7), "");       // the highest port
   EXPECT_EQ(issue_url_problem("https://github.com/old-owner/old.name/issues/7", 7), "");  // before a rename
 }
 
@@ -61,6 +62,7 @@ TEST(IssueUrl, PagesOfOtherIssuesAndOtherThingsAreRefused) {
             "it has a user name or password before its host"},
            {"https://github.com:x/o/r/issues/1", 1, "its port is not a number"},
            {"https://github.com:/o/r/issues/1", 1, "its port is not a number"},
+           {"https://github.com:99999/o/r/issues/1", 1, "its port is past 65535"},
            {"https://github.com", 1, "it has no path"},
        }) {
     EXPECT_EQ(issue_url_problem(c.url, c.number), c.problem) << c.url;
