@@ -4,7 +4,7 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <filesystem>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -14,6 +14,7 @@
 #include "common/progress.hpp"
 #include "common/version.hpp"
 #include "datasets/store/database.hpp"
+#include "datasets/store/new_store.hpp"
 
 namespace faultline::cli {
 
@@ -25,25 +26,13 @@ struct Context {
 
   // The store of a verb that needs one: "no store at PATH" when it does not exist.
   std::unique_ptr<datasets::Database> open_db() const { return open(false); }
-  // The store of a verb that brings data in (import, mine, label import): created when missing.
+  // The store of a verb that brings data in (import, mine): created when missing.
   std::unique_ptr<datasets::Database> open_or_create_db() const { return open(true); }
 
-  // Runs an all-or-nothing verb (import, label import) on the store, created when missing. When the verb
-  // fails, a store this call created is removed again: an empty one left behind would pass, for every
-  // later verb, for a study with no issues. (mine keeps what it fetched and does not use this.)
-  template <class Work>
-  void on_store_or_none(Work&& work) const {
-    std::error_code ignored;
-    const bool existed = std::filesystem::exists(db_path, ignored);
-    try {
-      auto db = open_or_create_db();
-      work(*db);
-    } catch (...) {
-      if (!existed) {
-        for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db_path + suffix, ignored);
-      }
-      throw;
-    }
+  // Runs an all-or-nothing verb (import) on the store, made when missing, and then only if the verb
+  // succeeds (datasets::work_on_store_or_make_one).
+  void on_store_or_none(const std::function<void(datasets::Database&)>& work) const {
+    datasets::work_on_store_or_make_one(db_path, options(true), work);
   }
 
   // Progress lines on stderr for long work; --json leaves them on (they never touch stdout).
@@ -70,9 +59,11 @@ struct Context {
   }
 
  private:
+  datasets::OpenOptions options(bool create_if_missing) const {
+    return {create_if_missing, static_cast<int>(busy_timeout_s * 1000)};
+  }
   std::unique_ptr<datasets::Database> open(bool create_if_missing) const {
-    return std::make_unique<datasets::Database>(
-        db_path, datasets::OpenOptions{create_if_missing, static_cast<int>(busy_timeout_s * 1000)});
+    return std::make_unique<datasets::Database>(db_path, options(create_if_missing));
   }
 };
 

@@ -116,9 +116,9 @@ void add_label_commands(CLI::App& app, Context& ctx) {
       ->required();
   imp->callback([&ctx, import_options] {
     const auto& o = *import_options;
-    annotation::LabelImport r;
-    ctx.on_store_or_none(
-        [&](datasets::Database& db) { r = annotation::import_label_sheet(db, o.rater, o.file); });
+    // Labels are of issues in the store: on a missing one there is nothing to label.
+    auto db = ctx.open_db();
+    const annotation::LabelImport r = annotation::import_label_sheet(*db, o.rater, o.file);
     ctx.emit({{"batch", r.batch_id}, {"labeled", r.labeled}, {"blank", r.skipped_blank}},
              "imported batch " + std::to_string(r.batch_id) + " of " + o.rater + ": " +
                  counted(r.labeled, "label") + " (" + counted(r.skipped_blank, "blank row") +

@@ -150,7 +150,7 @@ void Database::connect(const std::string& name, int flags) {
 void Database::open(int target_version) {
   if (!options_.create_if_missing && !std::filesystem::is_regular_file(path_)) {
     throw Error("no store at " + path_ +
-                " (check --db or FAULTLINE_DB; 'faultline import', 'mine' or 'label import' create one)");
+                " (check --db or FAULTLINE_DB; 'faultline import' or 'mine' create one)");
   }
   connect(path_, SQLITE_OPEN_READWRITE | (options_.create_if_missing ? SQLITE_OPEN_CREATE : 0));
   // SQLite falls back to read-only when the file is write-protected; such a store can still be read,
@@ -181,22 +181,23 @@ void Database::open(int target_version) {
 }
 
 void Database::prepare_schema(int target_version, bool read_only) {
-  // faultline sets user_version with its first migration, so a database at 0 is only new if it holds
-  // nothing: another program's database is not written into, and a verb that only reads refuses an empty
-  // one (a file that merely exists). Both figures come from one statement, one snapshot: a store that
-  // another faultline is creating meanwhile is seen before or after, never half way.
+  // faultline's first migration makes the table repositories and sets user_version, in one transaction.
+  // A database without both is not a store: another program's is not written into (nor its journal mode
+  // changed), and a verb that only reads refuses an empty one (a file that merely exists). The figures come
+  // from one statement, one snapshot: a store another faultline is making is seen before or after.
   {
     Statement s = prepare(
-        "SELECT (SELECT user_version FROM pragma_user_version), (SELECT COUNT(*) FROM sqlite_master)");
+        "SELECT (SELECT user_version FROM pragma_user_version), (SELECT COUNT(*) FROM sqlite_master), "
+        "(SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'repositories')");
     s.step();
-    if (s.integer(0) == 0 && s.integer(1) > 0)
+    const bool is_new = s.integer(0) == 0 && s.integer(1) == 0;
+    if (!is_new && (s.integer(0) == 0 || s.integer(2) == 0))
       throw Error("database " + path_ +
                   ": not a faultline store (it holds another program's tables); check --db");
-    if (s.integer(0) == 0 && !options_.create_if_missing)
-      throw Error(
-          "database " + path_ +
-          ": not a faultline store (an empty database); check --db, or make one with 'faultline import', "
-          "'mine' or 'label import'");
+    if (is_new && !options_.create_if_missing)
+      throw Error("database " + path_ +
+                  ": not a faultline store (an empty database); check --db, or make one with 'faultline "
+                  "import' or 'mine'");
   }
   if (!read_only) exec("PRAGMA journal_mode=WAL");
   int current = user_version();

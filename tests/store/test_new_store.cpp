@@ -1,0 +1,91 @@
+// An all-or-nothing verb on a missing store makes one only when it succeeds, and never replaces or deletes
+// a store another process made meanwhile.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/error.hpp"
+#include "datasets/store/issue_store.hpp"
+#include "datasets/store/new_store.hpp"
+#include "tests/temp_dir.hpp"
+
+using namespace faultline::datasets;
+
+namespace {
+
+std::vector<std::string> entries(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+void add_issue(Database& db, int64_t number) {
+  IssueRecord r;
+  r.repo = "a/b";
+  r.number = number;
+  r.url = "https://github.com/a/b/issues/" + std::to_string(number);
+  r.state = "open";
+  r.title = "crash";
+  upsert_issue(db, r);
+}
+
+}  // namespace
+
+TEST(NewStore, WorkThatFailsOnAMissingStoreLeavesNoStoreAndNoHiddenFile) {
+  faultline::testing::TempDir dir;
+  EXPECT_THROW(work_on_store_or_make_one(dir.file("s.db"), {},
+                                         [](Database& db) {
+                                           add_issue(db, 1);
+                                           throw std::runtime_error("bad record");
+                                         }),
+               std::runtime_error);
+  EXPECT_EQ(entries(dir.path().string()), std::vector<std::string>{});
+}
+
+TEST(NewStore, WorkThatSucceedsLeavesOneWholeStoreAtThePath) {
+  faultline::testing::TempDir dir;
+  work_on_store_or_make_one(dir.file("s.db"), {}, [](Database& db) { add_issue(db, 1); });
+  EXPECT_EQ(entries(dir.path().string()), std::vector<std::string>{"s.db"});  // no log beside it: one file
+  Database db(dir.file("s.db"), OpenOptions{false});
+  EXPECT_EQ(count_issues(db), 1);
+  // On a store that exists, the work runs on it.
+  work_on_store_or_make_one(dir.file("s.db"), {}, [](Database& db) { add_issue(db, 2); });
+  EXPECT_EQ(count_issues(db), 2);
+}
+
+TEST(NewStore, AStoreAnotherProcessMadeMeanwhileIsNeitherReplacedNorDeleted) {
+  faultline::testing::TempDir dir;
+  const std::string path = dir.file("s.db");
+  std::string message;
+  try {
+    work_on_store_or_make_one(path, {}, [&](Database& mine) {
+      add_issue(mine, 1);
+      Database theirs(path);  // made while this work runs
+      add_issue(theirs, 7);
+      add_issue(theirs, 8);
+    });
+  } catch (const faultline::Error& e) {
+    message = e.what();
+  }
+  EXPECT_EQ(message, path +
+                         ": another faultline made this store meanwhile; nothing was written to it (run the "
+                         "command again)");
+  Database theirs(path, OpenOptions{false});
+  EXPECT_EQ(count_issues(theirs), 2);
+  // And when this work fails instead, their store stays too.
+  EXPECT_THROW(work_on_store_or_make_one(dir.file("t.db"), {},
+                                         [&](Database&) {
+                                           Database other(dir.file("t.db"));
+                                           add_issue(other, 9);
+                                           throw std::runtime_error("bad record");
+                                         }),
+               std::runtime_error);
+  Database other(dir.file("t.db"), OpenOptions{false});
+  EXPECT_EQ(count_issues(other), 1);
+}
