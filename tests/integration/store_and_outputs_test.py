@@ -57,6 +57,17 @@ with tempfile.TemporaryDirectory() as tmp:
     foreign = os.path.join(tmp, "foreign.db")
     with sqlite3.connect(foreign) as c:
         c.execute("CREATE TABLE issues (x)")
+    # One that sets a user_version of its own, as faultline's stores do, but has none of their tables.
+    versioned = os.path.join(tmp, "versioned.db")
+    with sqlite3.connect(versioned) as c:
+        c.execute("CREATE TABLE contacts (x)")
+        c.execute("PRAGMA user_version=3")
+    out = run("funnel", db=versioned)
+    check(out.returncode == 1 and "not a faultline store (it holds another program's tables)" in out.stderr,
+          f"funnel on a versioned foreign database: exit {out.returncode}, {out.stderr!r}")
+    with sqlite3.connect(versioned) as c:
+        check(c.execute("PRAGMA journal_mode").fetchone()[0] == "delete", "journal mode changed")
+        check([r[0] for r in c.execute("SELECT name FROM sqlite_master")] == ["contacts"], "tables added")
     empty = os.path.join(tmp, "empty.db")
     open(empty, "w").close()
     for path, why in ((foreign, "it holds another program's tables"), (empty, "an empty database")):
