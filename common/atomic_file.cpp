@@ -5,10 +5,14 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <optional>
+#include <string_view>
 
 #include "common/error.hpp"
 
@@ -91,25 +95,63 @@ void write_pieces(int fd, const std::string& path, const std::function<void(cons
   write_all(fd, buffer, path);
 }
 
-// What `path` names once symbolic links are followed, hop by hop (a relative link from its own directory):
-// the link stays a link, and the file it points to is the one replaced.
-std::string followed_links(const std::string& path) {
-  fs::path p(path);
-  std::error_code error;
-  for (int hops = 0; fs::is_symlink(fs::symlink_status(p, error)); ++hops) {
-    if (hops == kMostLinkHops) throw Error(path + ": too many levels of symbolic links");
-    const fs::path to = fs::read_symlink(p, error);
-    if (error) throw Error(path + ": cannot read the symbolic link: " + error.message());
-    p = to.is_absolute() ? to : p.parent_path() / to;
+// The descriptor a path names directly: /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N. Output
+// there goes into that very descriptor, after what the process wrote to it already (opening the path anew
+// would start at the file's beginning, or replace the file a shell redirected into).
+std::optional<int> descriptor_named(const std::string& path) {
+  if (path == "/dev/stdout") return 1;
+  if (path == "/dev/stderr") return 2;
+  for (std::string_view prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+    if (path.rfind(prefix, 0) != 0) continue;
+    int fd = -1;
+    const char* digits = path.c_str() + prefix.size();
+    const auto [end, error] = std::from_chars(digits, path.c_str() + path.size(), fd);
+    if (error == std::errc() && *end == '\0' && fd >= 0) return fd;
   }
-  return p.string();
+  return std::nullopt;
 }
 
-// A device, FIFO or socket is written into, as a shell's redirection would: renaming a file over it would
-// put a plain file in its place (over /dev/null, for every program on the machine).
-bool is_special_file(const std::string& path) {
+// Where output for `path` goes, found as the kernel resolves it, so that its own checks on links apply
+// (fs.protected_symlinks): the file to replace, links followed (the links stay), or, when `special`, a
+// device, FIFO or socket to write into. A link that points nowhere yet names the file to make.
+struct Destination {
+  std::string target;
+  bool special = false;
+};
+
+Destination destination_of(const std::string& path) {
+  const int fd = open(path.c_str(), O_PATH | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ELOOP) throw Error(path + ": too many levels of symbolic links");
+    if (errno != ENOENT) throw Error(path + ": cannot open it: " + reason());
+    // Nothing there: a dangling link is followed by hand to the file it would name.
+    fs::path p(path);
+    std::error_code error;
+    for (int hops = 0; fs::is_symlink(fs::symlink_status(p, error)); ++hops) {
+      if (hops == kMostLinkHops) throw Error(path + ": too many levels of symbolic links");
+      const fs::path to = fs::read_symlink(p, error);
+      if (error) throw Error(path + ": cannot read the symbolic link: " + error.message());
+      p = to.is_absolute() ? to : p.parent_path() / to;
+    }
+    return {p.string()};
+  }
   struct stat st {};
-  return stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+  const bool found = fstat(fd, &st) == 0;
+  std::string target = path;
+  if (found && S_ISREG(st.st_mode)) {
+    char name[PATH_MAX];
+    const ssize_t n = readlink(("/proc/self/fd/" + std::to_string(fd)).c_str(), name, sizeof name);
+    if (n > 0 && static_cast<size_t>(n) < sizeof name) target.assign(name, static_cast<size_t>(n));
+  }
+  close(fd);
+  return {target, found && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)};
+}
+
+// Writes into `fd` (not closed here), every write checked.
+void write_to_descriptor(const std::string& path, int fd,
+                         const std::function<void(const PieceWriter&)>& produce) {
+  std::fflush(nullptr);  // what the process wrote through stdio comes first
+  write_pieces(fd, path, produce);
 }
 
 void write_into(const std::string& path, const std::string& target,
@@ -128,8 +170,11 @@ void write_into(const std::string& path, const std::string& target,
 }  // namespace
 
 void write_file_atomically(const std::string& path, const std::function<void(const PieceWriter&)>& produce) {
-  const std::string target = followed_links(path);
-  if (is_special_file(target)) return write_into(path, target, produce);
+  if (const std::optional<int> fd = descriptor_named(path)) return write_to_descriptor(path, *fd, produce);
+  const auto [target, special] = destination_of(path);
+  // A device, FIFO or socket is written into, as a shell's redirection would: renaming a file over it would
+  // put a plain file in its place (over /dev/null, for every program on the machine).
+  if (special) return write_into(path, path, produce);
   std::string temp = temp_template(target);
   int fd = mkostemp(temp.data(), O_CLOEXEC);  // O_CREAT|O_EXCL with a random suffix
   if (fd < 0) throw Error(path + ": cannot create a temporary file beside it: " + reason());

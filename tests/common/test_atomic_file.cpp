@@ -185,6 +185,27 @@ TEST(AtomicFile, AFifoIsWrittenIntoAndStaysAFifo) {
   EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"out.fifo"});
 }
 
+TEST(AtomicFile, ADescriptorNamedByPathIsWrittenIntoAfterWhatItHoldsAlready) {
+  // /dev/fd/N (as /dev/stdout is /dev/fd/1): a file a shell redirected into keeps what the process wrote to
+  // it before, and stays the same file; opening the path anew would have started at its beginning, and a
+  // rename would have replaced it.
+  faultline::testing::TempDir dir;
+  const std::string log = dir.file("log.txt");
+  const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(write(fd, "head\n", 5), 5);
+  struct stat before {};
+  ASSERT_EQ(stat(log.c_str(), &before), 0);
+  write_file_atomically("/dev/fd/" + std::to_string(fd), "body\n");
+  ASSERT_EQ(write(fd, "tail\n", 5), 5);  // the descriptor is still open and where the body ended
+  close(fd);
+  EXPECT_EQ(read_text_file(log), "head\nbody\ntail\n");
+  struct stat after {};
+  ASSERT_EQ(stat(log.c_str(), &after), 0);
+  EXPECT_EQ(after.st_ino, before.st_ino);
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"log.txt"});
+}
+
 TEST(AtomicFile, ADeviceIsWrittenIntoAndStaysADevice) {
   // Copies of /dev/null and /dev/full (character devices 1:3 and 1:7) in a scratch directory, so that no
   // failure of this test can touch the machine's own.
@@ -193,6 +214,11 @@ TEST(AtomicFile, ADeviceIsWrittenIntoAndStaysADevice) {
   if (mknod(null_device.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0 ||
       mknod(full_device.c_str(), S_IFCHR | 0666, makedev(1, 7)) != 0)
     GTEST_SKIP() << "cannot make device nodes here (needs root): " << std::strerror(errno);
+  if (const int fd = open(null_device.c_str(), O_WRONLY); fd < 0) {
+    GTEST_SKIP() << "device nodes cannot be opened here (a nodev file system): " << std::strerror(errno);
+  } else {
+    close(fd);
+  }
   EXPECT_EQ(error_of([&] { write_file_atomically(null_device, std::string(100000, 'x')); }), "");
   EXPECT_TRUE(std::filesystem::is_character_file(null_device));
   // A device that refuses the bytes is an error naming the path, as a full disk is.
