@@ -114,23 +114,28 @@ std::vector<uint64_t> parse_seed_list(const std::string& text) {
   return seeds;
 }
 
+ThreadShare share_threads(int jobs, int folds, size_t assignments) {
+  // One assignment's folds keep at most `folds` threads busy; where there are more threads, several
+  // assignments run at once, the threads shared out among them.
+  const int threads = std::max(jobs, 1), per_assignment = std::max(folds, 1);
+  const int at_once = static_cast<int>(
+      std::clamp<size_t>(static_cast<size_t>((threads + per_assignment - 1) / per_assignment), 1,
+                         std::max<size_t>(assignments, 1)));
+  return {at_once, std::max(1, threads / at_once)};
+}
+
 std::vector<FoldAssignmentFigures> evaluate_fold_assignments(const std::vector<LabeledIssue>& labeled,
                                                              int folds, const std::vector<uint64_t>& seeds,
                                                              const AxisTraining& training, int jobs,
                                                              const AssignmentProgress& progress) {
-  // One assignment's folds keep at most `folds` threads busy; where there are more, several assignments
-  // run at once, the threads shared out among them. Each assignment's figures do not depend on its
-  // threads (evaluate), and each goes to its own slot, so the result is the same for any `jobs`.
-  const int threads = std::max(jobs, 1), per_assignment = std::max(folds, 1);
-  const size_t at_once =
-      std::clamp<size_t>(static_cast<size_t>((threads + per_assignment - 1) / per_assignment), 1,
-                         std::max<size_t>(seeds.size(), 1));
-  const int jobs_each = std::max(1, threads / static_cast<int>(at_once));
+  const ThreadShare share = share_threads(jobs, folds, seeds.size());
   std::vector<FoldAssignmentFigures> out(seeds.size());
   std::mutex reporting;
   size_t done = 0;
-  common::run_in_parallel(seeds.size(), static_cast<int>(at_once), [&](size_t s) {
-    const Evaluation e = evaluate(labeled, folds, seeds[s], training, jobs_each);
+  // Each assignment's figures do not depend on its threads (evaluate), and each goes to its own slot, so
+  // the result is the same for any `jobs`.
+  common::run_in_parallel(seeds.size(), share.assignments, [&](size_t s) {
+    const Evaluation e = evaluate(labeled, folds, seeds[s], training, share.jobs_each);
     out[s] = {seeds[s], figures_of(e.symptom.combined, kSymptomSurestShare),
               figures_of(e.root_cause.combined, kRootCauseSurestShare)};
     const std::lock_guard<std::mutex> lock(reporting);

@@ -57,6 +57,15 @@ std::vector<uint64_t> parse_seed_list(const std::string& text);
 // finished (assignments that run at once finish in any order).
 using AssignmentProgress = std::function<void(size_t done, size_t total, const FoldAssignmentFigures& last)>;
 
+// How `jobs` threads are shared among `assignments` fold assignments of `folds` folds each: as many
+// assignments at once as it takes to keep the threads busy (one's folds use `folds` at most), each with an
+// equal part of them.
+struct ThreadShare {
+  int assignments = 1;  // run at once
+  int jobs_each = 1;    // threads for one assignment's folds
+};
+ThreadShare share_threads(int jobs, int folds, size_t assignments);
+
 // `folds`-fold cross-validation (evaluate) once per seed; the figures of each, in the order of `seeds`. On
 // `jobs` threads: several assignments at once where one's folds cannot use them all.
 std::vector<FoldAssignmentFigures> evaluate_fold_assignments(const std::vector<LabeledIssue>& labeled,

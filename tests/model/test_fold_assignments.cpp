@@ -153,6 +153,23 @@ TEST(FoldAssignments, EachAssignmentsFiguresAreThoseOfItsOwnCrossValidation) {
   EXPECT_DOUBLE_EQ(j.at("surest_share").at("root_cause").get<double>(), 0.4);
 }
 
+TEST(FoldAssignments, ThreadsAreSharedSoThatAssignmentsRunAtOnceWhereOnesFoldsCannotUseThemAll) {
+  // {jobs, folds, assignments} → {at once, threads each}, worked by hand: ceil(jobs / folds) at once, no more
+  // than there are assignments, and an equal part of the threads each.
+  struct Case {
+    int jobs, folds;
+    size_t assignments;
+    int at_once, each;
+  };
+  for (const Case& c :
+       {Case{6, 3, 3, 2, 3}, Case{2, 10, 30, 1, 2}, Case{16, 2, 3, 3, 5}, Case{16, 2, 30, 8, 2},
+        Case{16, 10, 30, 2, 8}, Case{1, 10, 30, 1, 1}, Case{7, 3, 1, 1, 7}, Case{4, 2, 0, 1, 4}}) {
+    const ThreadShare share = share_threads(c.jobs, c.folds, c.assignments);
+    EXPECT_EQ(share.assignments, c.at_once) << c.jobs << " jobs, " << c.folds << " folds, " << c.assignments;
+    EXPECT_EQ(share.jobs_each, c.each) << c.jobs << " jobs, " << c.folds << " folds, " << c.assignments;
+  }
+}
+
 TEST(FoldAssignments, AssignmentsRunAtOnceGiveTheFiguresOfOneAfterAnother) {
   // Six threads for three folds: two assignments run at once, three threads each. The same assignments on
   // one thread, one after another, are the reference; whichever finishes first, each keeps its seed's slot.
