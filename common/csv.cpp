@@ -35,25 +35,30 @@ std::string without_formula_guard(const std::string& cell) {
   return cell;
 }
 
-// The 1-based line holding the first byte that is not valid UTF-8, or 0 when all is valid. A newline byte
-// never occurs inside a multi-byte character, so lines can be checked one by one.
-int first_invalid_utf8_line(const std::string& text) {
-  int line = 1;
-  for (size_t start = 0; start < text.size(); ++line) {
-    size_t end = std::min(text.find('\n', start), text.size());
-    if (!is_valid_utf8(std::string_view(text).substr(start, end - start))) return line;
-    start = end + 1;
-  }
-  return 0;
+// Whether the byte at `i` ends a line: LF, or CR not followed by LF (a CRLF ends at its LF).
+bool ends_line(std::string_view text, size_t i) {
+  return text[i] == '\n' || (text[i] == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n'));
 }
 
-// The 1-based line of the byte at `at`, counting LF, CRLF and a lone CR as line ends (as parse_csv does).
-int line_of(const std::string& text, size_t at) {
+// The 1-based line of the byte at `at`.
+int line_of(std::string_view text, size_t at) {
   int line = 1;
-  for (size_t i = 0; i < at; ++i) {
-    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n'))) ++line;
-  }
+  for (size_t i = 0; i < at; ++i) line += ends_line(text, i);
   return line;
+}
+
+// The 1-based line holding the first byte that is not valid UTF-8, or 0 when all is valid. Neither line
+// end occurs inside a multi-byte character, so lines can be checked one by one.
+int first_invalid_utf8_line(std::string_view text) {
+  int line = 1;
+  size_t start = 0;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    if (i < text.size() && !ends_line(text, i)) continue;
+    if (!is_valid_utf8(text.substr(start, i - start))) return line;
+    ++line;
+    start = i + 1;
+  }
+  return 0;
 }
 
 }  // namespace
@@ -97,7 +102,7 @@ std::vector<CsvRow> parse_csv(const std::string& text, const std::string& origin
           quoted = false;
         }
       } else {
-        if (c == '\n' || (c == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n'))) ++line;
+        line += ends_line(text, i);
         field += c;
       }
       continue;
@@ -113,13 +118,9 @@ std::vector<CsvRow> parse_csv(const std::string& text, const std::string& origin
       case ',':
         end_field();
         break;
-      case '\r':
-        // CRLF ends a row at its LF; a CR alone ends one too (files saved with old Mac line ends).
-        if (i + 1 < text.size() && text[i + 1] == '\n') break;
-        ++line;
-        end_row();
-        break;
+      case '\r':  // a CRLF ends its row at the LF; a CR alone (old Mac line ends) ends one itself
       case '\n':
+        if (!ends_line(text, i)) break;
         ++line;
         end_row();
         break;

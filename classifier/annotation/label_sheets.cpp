@@ -28,8 +28,8 @@ std::string excerpt(const std::string& text, size_t limit) {
 }
 
 // The columns of a label file: those read, and those a labeling sheet carries for the rater to read.
-constexpr std::array<std::string_view, 6> kReadColumns = {"repo",   "symptom", "root_cause",
-                                                          "number", "rater",   "note"};
+constexpr std::array<std::string_view, 6> kReadColumns = {"repo",    "number",     "rater",
+                                                          "symptom", "root_cause", "note"};
 constexpr std::array<std::string_view, 3> kSheetOnlyColumns = {"url", "title", "text"};
 
 // Column positions looked up from the header, so sheets may reorder their columns. A column named twice or
@@ -39,6 +39,8 @@ std::map<std::string, size_t> header_index(const common::CsvRow& header, const s
   std::map<std::string, size_t> index;
   for (size_t i = 0; i < header.fields.size(); ++i) {
     const std::string& name = header.fields[i];
+    if (name.empty())
+      continue;  // a trailing comma, as spreadsheets save one: read_label_csv checks it is empty
     const auto known = [&](const auto& names) {
       return std::find(names.begin(), names.end(), name) != names.end();
     };
@@ -128,6 +130,11 @@ std::vector<LabelRow> read_label_csv(datasets::Database& db, const std::string& 
     if (row.fields.size() != rows.front().fields.size()) {
       throw Error(where + ": expected " + std::to_string(rows.front().fields.size()) + " fields, found " +
                   std::to_string(row.fields.size()));
+    }
+    for (size_t i = 0; i < row.fields.size(); ++i) {
+      if (rows.front().fields[i].empty() && !row.fields[i].empty())
+        throw Error(where + ": column " + std::to_string(i + 1) + " has no name in the header but holds '" +
+                    common::one_line(row.fields[i]) + "'; name it or remove it");
     }
     std::string symptom = field(row, "symptom"), root_cause = field(row, "root_cause");
     if (symptom.empty() && root_cause.empty()) {

@@ -79,8 +79,12 @@ TEST(LabelImport, PartlyInvalidCsvChangesNothingAndNamesLineAndValue) {
   EXPECT_EQ(import_error(db, path),
             path +
                 ":1: the header names the column 'notez', which faultline does not know (it reads repo, "
-                "symptom, root_cause, number, rater, note; a sheet's url, title and text are for the "
+                "number, rater, symptom, root_cause, note; a sheet's url, title and text are for the "
                 "rater); rename or remove it");
+  // A header with a trailing comma (as spreadsheets save one) names no column: its cells must be empty.
+  dir.write("a.csv", "repo,number,symptom,root_cause,\na/b,1,crash,api_misuse,stray\n");
+  EXPECT_EQ(import_error(db, path),
+            path + ":2: column 5 has no name in the header but holds 'stray'; name it or remove it");
   dir.write("a.csv", "repo,number,repo,symptom,root_cause\na/b,1,a/b,crash,api_misuse\n");
   EXPECT_EQ(import_error(db, path), path + ":1: the header names the column 'repo' twice");
   // The store keeps text up to a NUL: a note holding one is refused, not cut.
@@ -284,6 +288,16 @@ TEST(LabelImport, ASheetWithOldMacLineEndsImportsEveryRow) {
   auto r = import_label_sheet(db, "alice", path);
   EXPECT_EQ(r.labeled, 2);
   EXPECT_EQ(count(db, "manual_labels"), 2);
+}
+
+TEST(LabelImport, AHeaderWithATrailingCommaImportsItsRows) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("l.db"));
+  add_issues(db, 2);
+  auto path = dir.write(
+      "t.csv",
+      "repo,number,symptom,root_cause,note,\na/b,1,crash,api_misuse,n1,\na/b,2,hang,concurrency_error,,\n");
+  EXPECT_EQ(import_label_sheet(db, "alice", path).labeled, 2);
 }
 
 TEST(LabelImport, ASheetSavedWithAByteOrderMarkImports) {

@@ -48,6 +48,17 @@ TEST(Csv, ACarriageReturnAloneEndsARowOutsideQuotesAndStaysInsideThem) {
   EXPECT_EQ(rows[2].line, 4);  // the quoted CR counts as a line end too
 }
 
+TEST(Csv, TextThatIsNotUtf8IsRefusedNamingItsLineWhateverTheLineEnds) {
+  for (const std::string& end : {std::string("\n"), std::string("\r\n"), std::string("\r")}) {
+    try {
+      common::parse_csv("a,b" + end + "c,d" + end + "caf\xE9,f" + end, "bad.csv");
+      FAIL() << "no error";
+    } catch (const faultline::Error& e) {
+      EXPECT_STREQ(e.what(), "bad.csv:3: not valid UTF-8 (save the file as UTF-8)");
+    }
+  }
+}
+
 TEST(Csv, ANulByteIsRefusedNamingItsLine) {
   try {
     common::parse_csv("a,b\r\nc,d\re" + std::string(1, '\0') + ",f\n", "nul.csv");
