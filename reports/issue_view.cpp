@@ -11,6 +11,8 @@
 
 namespace faultline::reports {
 
+using common::one_line;
+
 namespace {
 
 std::string probability(double p) {
@@ -28,8 +30,6 @@ std::string joined(const std::vector<std::string>& items, const std::string& sep
 // Text from outside (the issue's, a rater's) printed on a terminal must not send escape codes, turn the line
 // around or start a line that passes for one of the view's: a field is one line (common::one_line), and the
 // body and discussion are blocks whose every line is indented.
-std::string field(const std::string& text) { return common::one_line(text); }
-
 std::string indented_block(std::string_view text) {
   std::string out;
   while (!text.empty()) {
@@ -139,14 +139,14 @@ nlohmann::json issue_view_json(const IssueView& v) {
 std::string issue_view_text(const IssueView& v) {
   const auto& i = v.issue;
   std::string t =
-      i.key() + " (" + field(i.state) + ", created " + field(i.created) + ") " + field(i.url) + "\n";
-  t += "title:      " + field(i.title) + "\n";
-  if (!i.labels.empty()) t += "labels:     " + field(joined(i.labels, ", ")) + "\n";
+      i.key() + " (" + one_line(i.state) + ", created " + one_line(i.created) + ") " + one_line(i.url) + "\n";
+  t += "title:      " + one_line(i.title) + "\n";
+  if (!i.labels.empty()) t += "labels:     " + one_line(joined(i.labels, ", ")) + "\n";
   if (i.scope)
-    t +=
-        "scope:      " + field(*i.scope) + (i.scope_reason ? " (" + field(*i.scope_reason) + ")" : "") + "\n";
-  if (!i.env.empty()) t += "env:        " + field(i.env) + "\n";
-  for (const auto& e : i.error_lines) t += "error:      " + field(e) + "\n";
+    t += "scope:      " + one_line(*i.scope) +
+         (i.scope_reason ? " (" + one_line(*i.scope_reason) + ")" : "") + "\n";
+  if (!i.env.empty()) t += "env:        " + one_line(i.env) + "\n";
+  for (const auto& e : i.error_lines) t += "error:      " + one_line(e) + "\n";
   t += "\n" + indented_block(i.body);
   if (!i.discussion.empty()) t += "\ndiscussion:\n" + indented_block(i.discussion);
   t += "\nscreening:  " +
@@ -155,22 +155,22 @@ std::string issue_view_text(const IssueView& v) {
        "\n";
   if (v.rater_labels.empty()) t += "raters:     no rater has labeled it\n";
   for (const auto& r : v.rater_labels) {
-    t += "rater:      " + field(r.label.rater) + ": " + r.label.symptom + " / " + r.label.root_cause +
-         (r.label.note.empty() ? "" : " — " + field(r.label.note)) + " (batch " +
-         std::to_string(r.label.batch_id) + ", " + field(r.source) + ", imported " + r.imported_at + ")\n";
+    t += "rater:      " + one_line(r.label.rater) + ": " + r.label.symptom + " / " + r.label.root_cause +
+         (r.label.note.empty() ? "" : " — " + one_line(r.label.note)) + " (batch " +
+         std::to_string(r.label.batch_id) + ", " + one_line(r.source) + ", imported " + r.imported_at + ")\n";
   }
   if (v.adjudication) {
-    t += "adjudged:   " + field(v.adjudication->adjudicator) + ": " + v.adjudication->symptom + " / " +
+    t += "adjudged:   " + one_line(v.adjudication->adjudicator) + ": " + v.adjudication->symptom + " / " +
          v.adjudication->root_cause +
-         (v.adjudication->note.empty() ? "" : " — " + field(v.adjudication->note)) + " (" +
-         field(v.adjudication->source) + ")\n";
+         (v.adjudication->note.empty() ? "" : " — " + one_line(v.adjudication->note)) + " (" +
+         one_line(v.adjudication->source) + ")\n";
   }
-  t +=
-      "final:      " +
-      (v.final_label ? v.final_label->symptom + " / " + v.final_label->root_cause + " (" +
-                           field(v.final_label->provenance) + "; raters " + field(v.final_label->raters) + ")"
-                     : std::string("none (no audited manual label)")) +
-      "\n";
+  t += "final:      " +
+       (v.final_label
+            ? v.final_label->symptom + " / " + v.final_label->root_cause + " (" +
+                  one_line(v.final_label->provenance) + "; raters " + one_line(v.final_label->raters) + ")"
+            : std::string("none (no audited manual label)")) +
+       "\n";
   if (v.prediction) {
     const auto& p = *v.prediction;
     auto fired = rules_fired(p);
