@@ -8,6 +8,7 @@
 
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
+#include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "common/version.hpp"
 
@@ -95,4 +96,8 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) { return with_output_checked(run(argc, argv)); }
+int main(int argc, char** argv) {
+  // Before anything is opened: the descriptors a shell handed over, which --out /dev/fd/N may name.
+  faultline::common::remember_inherited_descriptors();
+  return with_output_checked(run(argc, argv));
+}

@@ -4,14 +4,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string_view>
 
 #include "common/error.hpp"
@@ -39,6 +42,13 @@ std::string temp_template(const std::string& path) {
 
 std::string reason() { return std::strerror(errno); }
 
+// The descriptors open when the process started (remember_inherited_descriptors), and 1 and 2 until it is
+// called: those a shell can hand over by name.
+std::set<int>& inherited_descriptors() {
+  static std::set<int> open{1, 2};
+  return open;
+}
+
 void fsync_directory_of(const std::string& path) {
   fs::path parent = fs::path(path).parent_path();
   int fd = open(parent.empty() ? "." : parent.c_str(), O_RDONLY | O_DIRECTORY);
@@ -59,6 +69,15 @@ void write_all(int fd, std::string_view content, const std::string& path) {
 }
 
 }  // namespace
+
+void remember_inherited_descriptors() {
+  std::set<int>& open = inherited_descriptors();
+  open.clear();
+  const int most = static_cast<int>(std::min<long>(sysconf(_SC_OPEN_MAX), 1 << 16));
+  for (int fd = 0; fd < most; ++fd) {
+    if (fcntl(fd, F_GETFD) != -1) open.insert(fd);
+  }
+}
 
 void write_file_atomically(const std::string& path, std::string_view content) {
   write_file_atomically(path, [&](const PieceWriter& write) { write(content); });
@@ -97,18 +116,21 @@ void write_pieces(int fd, const std::string& path, const std::function<void(cons
 
 // The descriptor a path names directly: /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N. Output
 // there goes into that very descriptor, after what the process wrote to it already (opening the path anew
-// would start at the file's beginning, or replace the file a shell redirected into).
+// would start at the file's beginning, or replace the file a shell redirected into). Only one the process
+// was handed: any other is one it opened itself (the store's, say), or a number a closed one left free.
 std::optional<int> descriptor_named(const std::string& path) {
-  if (path == "/dev/stdout") return 1;
-  if (path == "/dev/stderr") return 2;
+  std::optional<int> fd;
+  if (path == "/dev/stdout") fd = 1;
+  if (path == "/dev/stderr") fd = 2;
   for (std::string_view prefix : {"/dev/fd/", "/proc/self/fd/"}) {
     if (path.rfind(prefix, 0) != 0) continue;
-    int fd = -1;
-    const char* digits = path.c_str() + prefix.size();
-    const auto [end, error] = std::from_chars(digits, path.c_str() + path.size(), fd);
-    if (error == std::errc() && *end == '\0' && fd >= 0) return fd;
+    int n = -1;
+    const auto [end, error] = std::from_chars(path.c_str() + prefix.size(), path.c_str() + path.size(), n);
+    if (error == std::errc() && *end == '\0' && n >= 0) fd = n;
   }
-  return std::nullopt;
+  if (fd && !inherited_descriptors().count(*fd))
+    throw Error(path + ": descriptor " + std::to_string(*fd) + " was not open when faultline started");
+  return fd;
 }
 
 // Where output for `path` goes, found as the kernel resolves it, so that its own checks on links apply
@@ -137,14 +159,25 @@ Destination destination_of(const std::string& path) {
   }
   struct stat st {};
   const bool found = fstat(fd, &st) == 0;
-  std::string target = path;
+  std::string target;
   if (found && S_ISREG(st.st_mode)) {
+    // The file the kernel found, by the name /proc gives its descriptor, else by realpath.
     char name[PATH_MAX];
     const ssize_t n = readlink(("/proc/self/fd/" + std::to_string(fd)).c_str(), name, sizeof name);
-    if (n > 0 && static_cast<size_t>(n) < sizeof name) target.assign(name, static_cast<size_t>(n));
+    if (n > 0 && static_cast<size_t>(n) < sizeof name) {
+      target.assign(name, static_cast<size_t>(n));
+    } else if (char* real = realpath(path.c_str(), nullptr)) {
+      target = real;
+      std::free(real);
+    }
   }
   close(fd);
-  return {target, found && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)};
+  if (!found) throw Error(path + ": cannot open it: " + reason());
+  if (S_ISDIR(st.st_mode)) throw Error(path + ": is a directory, not a file");
+  if (!S_ISREG(st.st_mode)) return {path, true};
+  // Never the path itself when it is a link: renaming over it would put a plain file in the link's place.
+  if (target.empty()) throw Error(path + ": cannot find the file it names");
+  return {target, false};
 }
 
 // Writes into `fd` (not closed here), every write checked.

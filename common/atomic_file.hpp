@@ -13,9 +13,16 @@ namespace faultline::common {
 // Writes `content` to a new temporary file beside `path` (O_CREAT|O_EXCL, unpredictable name), checks
 // every write and the close, fsyncs, and renames it over `path`. On any failure the temporary file is
 // removed, `path` is left as it was, and faultline::Error names `path` and the reason. A symbolic link at
-// `path` is followed: the file it names is replaced and the link stays. A device, FIFO or socket (what
-// `path` names, links followed) is written into instead, with every write checked, and stays what it is.
+// `path` is followed as the kernel follows it: the file it names is replaced and the link stays. A device,
+// FIFO or socket (what `path` names, links followed) is written into instead, with every write checked, and
+// stays what it is; so is the descriptor that /dev/stdout, /dev/stderr, /dev/fd/N or /proc/self/fd/N names,
+// if the process was handed it (remember_inherited_descriptors). A directory is an error.
 void write_file_atomically(const std::string& path, std::string_view content);
+
+// Notes the descriptors open now, at the start of the process: the only ones a path like /dev/fd/N may
+// name for output (write_file_atomically writes into such a descriptor); any other is one the process opened
+// itself. Until it is called, stdout and stderr are.
+void remember_inherited_descriptors();
 
 // The same for content better not held whole: `produce` hands its pieces, in order, to the writer it is
 // given, which is valid only during the call. The writer throws faultline::Error naming `path` when a write

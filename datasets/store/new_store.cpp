@@ -1,5 +1,7 @@
 #include "datasets/store/new_store.hpp"
 
+#include <fcntl.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,6 +14,35 @@
 
 namespace faultline::datasets {
 
+namespace {
+
+// `text` with every `from` written as `to`.
+std::string named_as(std::string text, const std::string& from, const std::string& to) {
+  for (size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size())
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+// `made` linked in at `path`, or renamed there where the file system has no hard links; neither replaces
+// a file another process put at `path` meanwhile.
+void put_in_place(const std::string& made, const std::string& path) {
+  int reason = link(made.c_str(), path.c_str()) == 0 ? 0 : errno;
+  if (reason == EPERM || reason == EOPNOTSUPP || reason == ENOSYS) {
+    reason = renameat2(AT_FDCWD, made.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE) == 0 ? 0 : errno;
+    if (reason == EINVAL)
+      throw Error(path +
+                  ": cannot put the new store in place: the file system has neither hard links nor a "
+                  "rename that keeps what is there");
+  }
+  if (reason == EEXIST)
+    throw Error(path +
+                ": another faultline made this store meanwhile; nothing was written to it (run the "
+                "command again)");
+  if (reason != 0) throw Error(path + ": cannot put the new store in place: " + std::strerror(reason));
+}
+
+}  // namespace
+
 void work_on_store_or_make_one(const std::string& path, const OpenOptions& options,
                                const std::function<void(Database&)>& work) {
   namespace fs = std::filesystem;
@@ -22,34 +53,39 @@ void work_on_store_or_make_one(const std::string& path, const OpenOptions& optio
     return;
   }
   const fs::path target(path);
-  std::string made = (target.parent_path() / ("." + target.filename().string() + ".XXXXXX")).string();
+  std::string name = ".";  // appended piecewise: "." + string + … trips GCC 12's -Wrestrict at -O3
+  name += target.filename().string();
+  name += ".XXXXXX";
+  std::string made = (target.parent_path() / name).string();
   const int fd = mkstemp(made.data());
   if (fd < 0) throw Error(path + ": cannot make a new store beside it: " + std::strerror(errno));
-  // The mode SQLite would give a store it creates.
+  // The mode SQLite gives a store it creates.
   const mode_t mask = umask(0);
   umask(mask);
-  fchmod(fd, 0666 & ~mask);
+  const bool moded = fchmod(fd, 0644 & ~mask) == 0;
   close(fd);
   auto remove_made = [&] {
     for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(made + suffix, error);
   };
   try {
+    if (!moded) throw Error(path + ": cannot set the new store's mode: " + std::strerror(errno));
     {
       OpenOptions creating = options;
       creating.create_if_missing = true;
       Database db(made, creating);
-      work(db);
+      try {
+        work(db);
+      } catch (const Error& e) {
+        throw Error(named_as(e.what(), made, path));  // the user knows the store by its own name
+      }
       // Back to a rollback journal, which folds the write-ahead log into the file and removes it: the
       // store is then one file, whole, that a link can put in place. (Every open turns WAL on again.)
-      db.exec("PRAGMA journal_mode=DELETE");
+      Statement journal = db.prepare("PRAGMA journal_mode=DELETE");
+      if (!journal.step() || journal.text(0) != "delete")
+        throw Error(path + ": the new store could not be made one file (its journal stays a log)");
     }
-    if (link(made.c_str(), path.c_str()) != 0) {
-      const int reason = errno;
-      throw Error(reason == EEXIST ? path +
-                                         ": another faultline made this store meanwhile; nothing was written "
-                                         "to it (run the command again)"
-                                   : path + ": cannot put the new store in place: " + std::strerror(reason));
-    }
+    if (fs::exists(made + "-wal", error)) throw Error(path + ": the new store's log was not folded into it");
+    put_in_place(made, path);
   } catch (...) {
     remove_made();
     throw;

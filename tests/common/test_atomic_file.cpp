@@ -160,6 +160,12 @@ TEST(AtomicFile, ALinkIsFollowedAndStaysALink) {
   write_file_atomically(dir.file("fresh.md"), "fresh\n");
   EXPECT_TRUE(std::filesystem::is_symlink(dir.file("fresh.md")));
   EXPECT_EQ(read_text_file(dir.file("real/fresh.md")), "fresh\n");
+  // A link to a directory: an error, and the link stays (a rename would have put a file in its place).
+  std::filesystem::create_directory(dir.file("adir"));
+  std::filesystem::create_directory_symlink("adir", dir.file("linkdir"));
+  EXPECT_EQ(error_of([&] { write_file_atomically(dir.file("linkdir"), "x"); }),
+            dir.file("linkdir") + ": is a directory, not a file");
+  EXPECT_TRUE(std::filesystem::is_symlink(dir.file("linkdir")));
   // Links in a loop are an error naming the path, not a hang.
   std::filesystem::create_symlink("loop_b", dir.file("loop_a"));
   std::filesystem::create_symlink("loop_a", dir.file("loop_b"));
@@ -196,7 +202,12 @@ TEST(AtomicFile, ADescriptorNamedByPathIsWrittenIntoAfterWhatItHoldsAlready) {
   ASSERT_EQ(write(fd, "head\n", 5), 5);
   struct stat before {};
   ASSERT_EQ(stat(log.c_str(), &before), 0);
-  write_file_atomically("/dev/fd/" + std::to_string(fd), "body\n");
+  // A descriptor the process opened itself (the store's, say) is refused; one it was handed is written.
+  const std::string named = "/dev/fd/" + std::to_string(fd);
+  EXPECT_EQ(error_of([&] { write_file_atomically(named, "body\n"); }),
+            named + ": descriptor " + std::to_string(fd) + " was not open when faultline started");
+  faultline::common::remember_inherited_descriptors();  // as if the shell had handed it over
+  write_file_atomically(named, "body\n");
   ASSERT_EQ(write(fd, "tail\n", 5), 5);  // the descriptor is still open and where the body ended
   close(fd);
   EXPECT_EQ(read_text_file(log), "head\nbody\ntail\n");
