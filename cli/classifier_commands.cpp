@@ -254,7 +254,8 @@ void add_classifier_commands(CLI::App& app, Context& ctx) {
                          "Example: faultline eval --folds 10 --json\n"
                          "Example: faultline eval --folds 10 --seeds 1-6,8-31");
   eval_cmd->add_option("--folds", eval_options->folds, "number of folds")->check(CLI::Range(2, 100));
-  auto* seed = eval_cmd->add_option("--seed", eval_options->seed, "seed of the fold assignment");
+  auto* seed =
+      eval_cmd->add_option("--seed", eval_options->seed, "seed of the fold assignment")->check(unsigned_64());
   eval_cmd
       ->add_option("--time-split", eval_options->time_split,
                    "also train on the issues created before this quantile of creation dates and test on "

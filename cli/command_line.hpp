@@ -4,7 +4,9 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -34,6 +36,31 @@ inline const CLI::Validator& not_nan() {
       [](std::string& text) {
         return std::isnan(std::strtod(text.c_str(), nullptr)) ? "'" + text + "' is not a number"
                                                               : std::string();
+      },
+      "");
+  return check;
+}
+
+// For a seed (an unsigned 64-bit number): CLI11 turns "-1" into 2^64 - 1 and saturates what is too large,
+// so two different words would give the same seed; only digits that fit are taken.
+inline const CLI::Validator& unsigned_64() {
+  static const CLI::Validator check(
+      [](std::string& text) {
+        uint64_t value = 0;
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+        return text.empty() || error != std::errc() || end != text.data() + text.size()
+                   ? "'" + text + "' is not a whole number from 0 to 18446744073709551615"
+                   : std::string();
+      },
+      "");
+  return check;
+}
+
+// For a name the user chooses (a sample's): an empty one would silently mean the default.
+inline const CLI::Validator& not_empty() {
+  static const CLI::Validator check(
+      [](std::string& text) {
+        return text.empty() ? std::string("an empty name names nothing") : std::string();
       },
       "");
   return check;

@@ -4,6 +4,7 @@
 #include "classifier/funnel/funnel.hpp"
 #include "classifier/funnel/sampler.hpp"
 #include "classifier/funnel/screening.hpp"
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "cli/text_table.hpp"
 #include "common/repository_name.hpp"
@@ -140,9 +141,11 @@ void add_funnel_commands(CLI::App& app, Context& ctx) {
                                  "record a census of them (--census).\n"
                                  "Example: faultline sample --total 150 --seed 7");
   smp->add_option("--total", sample_options->total, "sample size");
-  smp->add_option("--seed", sample_options->seed, "random seed (same seed, same sample)");
+  smp->add_option("--seed", sample_options->seed, "random seed (same seed, same sample)")
+      ->check(unsigned_64());
   smp->add_option("--name", sample_options->name,
-                  "sample name (default 'main'; for replace: 'main', or the store's only sample)");
+                  "sample name (default 'main'; for replace: 'main', or the store's only sample)")
+      ->check(not_empty());
   smp->add_flag(
          "--census", sample_options->census,
          "take every candidate, nothing drawn (as the bundled snapshot's raters labeled every issue in "
@@ -169,8 +172,8 @@ void add_funnel_commands(CLI::App& app, Context& ctx) {
   auto* fun = app.add_subcommand("funnel",
                                  "Raw / candidate / sampled / final counts per repository (Table I).\n"
                                  "Example: faultline funnel --json");
-  fun->add_option("--name", funnel_options->name,
-                  "sample name (default: 'main', or the store's only sample)");
+  fun->add_option("--name", funnel_options->name, "sample name (default: 'main', or the store's only sample)")
+      ->check(not_empty());
   fun->callback([&ctx, funnel_options] { funnel(ctx, *funnel_options); });
 }
 

@@ -57,6 +57,13 @@ with tempfile.TemporaryDirectory() as tmp:
                                 (["audit", "--threshold", "nan"], "--threshold", "nan"),
                                 (["--busy-timeout", "nan", "funnel"], "--busy-timeout", "nan")):
         usage_error(db, args, f"{option}: '{value}' is not a number")
+    # A seed CLI11 would wrap (-1 is 2^64 - 1) or saturate, and an empty sample name (it meant 'main').
+    for args, option, message in ((["sample", "--seed", "-1"], "--seed", "'-1' is not a whole number"),
+                                  (["eval", "--seed", "99999999999999999999"], "--seed",
+                                   "'99999999999999999999' is not a whole number from 0 to 18446744073709551615"),
+                                  (["sample", "--name", ""], "--name", "an empty name names nothing"),
+                                  (["funnel", "--name", ""], "--name", "an empty name names nothing")):
+        usage_error(db, args, f"{option}: {message}")
 
     build_demo_store(faultline, source_dir, db)
 
