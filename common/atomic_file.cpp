@@ -1,5 +1,6 @@
 #include "common/atomic_file.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -29,16 +30,6 @@ namespace fs = std::filesystem;
 constexpr size_t kGatheredBytes = 1 << 16;
 // How many symbolic links a path may pass through, as Linux allows (ELOOP beyond).
 constexpr int kMostLinkHops = 40;
-
-// "dir/.name.XXXXXX": hidden beside the target, so the rename stays on one file system.
-std::string temp_template(const std::string& path) {
-  fs::path target(path);
-  if (target.filename().empty()) target = target.parent_path();  // "models/" names the directory "models"
-  std::string name = ".";  // appended piecewise: "." + string + … trips GCC 12's -Wrestrict at -O3
-  name += target.filename().string();
-  name += ".XXXXXX";
-  return (target.parent_path() / name).string();
-}
 
 std::string reason() { return std::strerror(errno); }
 
@@ -70,9 +61,31 @@ void write_all(int fd, std::string_view content, const std::string& path) {
 
 }  // namespace
 
+std::string hidden_name_beside(const std::string& path) {
+  fs::path target(path);
+  if (target.filename().empty()) target = target.parent_path();  // "models/" names the directory "models"
+  std::string name = ".";  // appended piecewise: "." + string + … trips GCC 12's -Wrestrict at -O3
+  name += target.filename().string();
+  name += ".XXXXXX";
+  return (target.parent_path() / name).string();
+}
+
 void remember_inherited_descriptors() {
   std::set<int>& open = inherited_descriptors();
   open.clear();
+  // /proc lists the open descriptors, a handful, where asking each possible number costs one system call
+  // per number up to the limit (20,000 here) at every start. The listing's own descriptor is not one.
+  if (DIR* listing = opendir("/proc/self/fd")) {
+    const int own = dirfd(listing);
+    while (const dirent* entry = readdir(listing)) {
+      int fd = -1;
+      const char* name = entry->d_name;
+      const auto [end, error] = std::from_chars(name, name + std::strlen(name), fd);
+      if (error == std::errc() && *end == '\0' && fd != own) open.insert(fd);
+    }
+    closedir(listing);
+    return;
+  }
   const int most = static_cast<int>(std::min<long>(sysconf(_SC_OPEN_MAX), 1 << 16));
   for (int fd = 0; fd < most; ++fd) {
     if (fcntl(fd, F_GETFD) != -1) open.insert(fd);
@@ -208,7 +221,7 @@ void write_file_atomically(const std::string& path, const std::function<void(con
   // A device, FIFO or socket is written into, as a shell's redirection would: renaming a file over it would
   // put a plain file in its place (over /dev/null, for every program on the machine).
   if (special) return write_into(path, path, produce);
-  std::string temp = temp_template(target);
+  std::string temp = hidden_name_beside(target);
   int fd = mkostemp(temp.data(), O_CLOEXEC);  // O_CREAT|O_EXCL with a random suffix
   if (fd < 0) throw Error(path + ": cannot create a temporary file beside it: " + reason());
   try {
@@ -233,7 +246,7 @@ void write_file_atomically(const std::string& path, const std::function<void(con
 
 void replace_directory_atomically(const std::string& path,
                                   const std::function<void(const std::string&)>& fill) {
-  std::string staging = temp_template(path);
+  std::string staging = hidden_name_beside(path);
   if (!mkdtemp(staging.data())) throw Error(path + ": cannot create a directory beside it: " + reason());
   std::error_code ignored;
   try {
