@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "common/atomic_file.hpp"
 #include "common/error.hpp"
 
 namespace faultline::datasets {
@@ -52,11 +53,7 @@ void work_on_store_or_make_one(const std::string& path, const OpenOptions& optio
     work(db);
     return;
   }
-  const fs::path target(path);
-  std::string name = ".";  // appended piecewise: "." + string + … trips GCC 12's -Wrestrict at -O3
-  name += target.filename().string();
-  name += ".XXXXXX";
-  std::string made = (target.parent_path() / name).string();
+  std::string made = common::hidden_name_beside(path);
   const int fd = mkstemp(made.data());
   if (fd < 0) throw Error(path + ": cannot make a new store beside it: " + std::strerror(errno));
   // The mode SQLite gives a store it creates.
