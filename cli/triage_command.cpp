@@ -1,5 +1,4 @@
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <memory>
@@ -45,15 +44,10 @@ datasets::IssueRecord issue_to_triage(const reports::Triage& triage, const std::
   // (`yes | faultline triage -`) or a device is refused at this size, not read until memory runs out.
   constexpr size_t kMostRecordBytes = size_t{64} << 20;
   if (argument == "-") return one_record(common::read_at_most(std::cin, kMostRecordBytes, "stdin"), "stdin");
-  std::error_code error;
-  const auto type = std::filesystem::status(argument, error).type();
-  if (type == std::filesystem::file_type::directory) throw Error(argument + ": is a directory, not a file");
   // A file, or what a shell hands over as one (a pipe from <(...), /dev/stdin).
-  if (!error && type != std::filesystem::file_type::not_found) {
-    std::ifstream in(argument, std::ios::binary);
-    if (!in) throw Error(argument + ": cannot open the file");
-    return one_record(common::read_at_most(in, kMostRecordBytes, argument), argument);
-  }
+  std::error_code error;
+  if (std::filesystem::exists(argument, error))
+    return one_record(common::read_text_file_at_most(argument, kMostRecordBytes), argument);
   if (argument.find('#') == std::string::npos) {
     throw Error("triage: there is no file '" + argument +
                 "', and it is no issue key OWNER/NAME#NUMBER either");

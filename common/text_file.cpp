@@ -42,6 +42,11 @@ std::string read_at_most(std::istream& in, size_t most, const std::string& where
   return text;
 }
 
+std::string read_text_file_at_most(const std::string& path, size_t most) {
+  std::ifstream in = open_file(path);
+  return read_at_most(in, most, path);
+}
+
 std::string read_text_file(const std::string& path) {
   std::ifstream in = open_file(path);
   std::stringstream buffer;

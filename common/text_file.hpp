@@ -15,6 +15,9 @@ std::string read_text_file(const std::string& path);
 // `where`, so that an endless or huge input is refused instead of filling the memory.
 std::string read_at_most(std::istream& in, size_t most, const std::string& where);
 
+// read_at_most of the file (or device, pipe) at `path`, with read_text_file's errors.
+std::string read_text_file_at_most(const std::string& path, size_t most);
+
 // Calls `line` with each line (without its '\n') and its 1-based number, holding one line in memory at a
 // time; the same errors as read_text_file.
 void for_each_line(const std::string& path, const std::function<void(const std::string&, int)>& line);
