@@ -233,8 +233,7 @@ void add_classifier_commands(CLI::App& app, Context& ctx) {
       ->add_option("--abstain-below", train_options->abstain_below,
                    "queue an issue for manual labeling when its symptom or "
                    "root-cause probability is below this")
-      ->check(CLI::Range(0.0, 1.0))
-      ->check(not_nan());
+      ->check(number_in(0.0, 1.0));
   train_cmd->callback([&ctx, train_options] { train(ctx, *train_options); });
 
   auto classify_options = std::make_shared<ClassifyOptions>();
@@ -260,8 +259,7 @@ void add_classifier_commands(CLI::App& app, Context& ctx) {
       ->add_option("--time-split", eval_options->time_split,
                    "also train on the issues created before this quantile of creation dates and test on "
                    "the newer ones (default 0.8; 0: skip)")
-      ->check(CLI::Range(0.0, 0.95))
-      ->check(not_nan());
+      ->check(number_in(0.0, 0.95));
   auto* out = eval_cmd->add_option(
       "--out", eval_options->out,
       "also write the JSON evaluation to this file (for 'faultline report --evaluation')");

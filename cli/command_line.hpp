@@ -29,16 +29,16 @@ struct CommandLineReading {
 // `args` is argv without the program name.
 CommandLineReading read_command_line(const CLI::App& app, const std::vector<std::string>& args);
 
-// For an option that takes a number in a range, beside CLI::Range: the range lets "nan" through, as every
-// comparison with NaN is false.
-inline const CLI::Validator& not_nan() {
-  static const CLI::Validator check(
-      [](std::string& text) {
-        return std::isnan(std::strtod(text.c_str(), nullptr)) ? "'" + text + "' is not a number"
-                                                              : std::string();
+// CLI::Range(lowest, highest) that refuses NaN as well: the range alone lets "nan" through, as every
+// comparison with NaN is false. The help shows the range as CLI::Range does.
+inline CLI::Validator number_in(double lowest, double highest) {
+  const CLI::Range range(lowest, highest);
+  return CLI::Validator(
+      [range](std::string& text) {
+        if (std::isnan(std::strtod(text.c_str(), nullptr))) return "'" + text + "' is not a number";
+        return range(text);
       },
-      "");
-  return check;
+      range.get_description());
 }
 
 // For a seed (an unsigned 64-bit number): CLI11 turns "-1" into 2^64 - 1 and saturates what is too large,

@@ -135,8 +135,7 @@ void add_label_commands(CLI::App& app, Context& ctx) {
   audit->add_option("--raters", audit_options->raters,
                     "comma-separated raters (default: every rater in the store)");
   audit->add_option("--threshold", audit_options->threshold, "kappa needed to accept the labels")
-      ->check(CLI::Range(-1.0, 1.0))
-      ->check(not_nan());
+      ->check(number_in(-1.0, 1.0));
   audit->callback([&ctx, audit_options] {
     auto db = ctx.open_db();
     auto result =

@@ -55,8 +55,7 @@ int run(int argc, char** argv) {
   app.add_option(
          "--busy-timeout", ctx.busy_timeout_s,
          "seconds to wait for another faultline writing the store (default $FAULTLINE_BUSY_TIMEOUT or 5)")
-      ->check(CLI::Range(0.0, 86400.0))
-      ->check(faultline::cli::not_nan());
+      ->check(faultline::cli::number_in(0.0, 86400.0));
   app.add_flag("--json", ctx.json, "print one JSON object on stdout instead of text");
   app.add_flag("--quiet", ctx.quiet, "no progress lines on stderr");
 
