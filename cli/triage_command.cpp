@@ -40,14 +40,13 @@ datasets::IssueRecord one_record(const std::string& text, const std::string& ori
 
 // "-" is stdin, an existing file is a record, anything else must be an issue key of the store.
 datasets::IssueRecord issue_to_triage(const reports::Triage& triage, const std::string& argument) {
-  // A record is a few hundred KiB at most (GitHub caps a body at 65,536 characters); an endless stream
-  // (`yes | faultline triage -`) or a device is refused at this size, not read until memory runs out.
-  constexpr size_t kMostRecordBytes = size_t{64} << 20;
-  if (argument == "-") return one_record(common::read_at_most(std::cin, kMostRecordBytes, "stdin"), "stdin");
+  // An endless stream (`yes | faultline triage -`) or a device is refused at a record's largest size.
+  if (argument == "-")
+    return one_record(common::read_at_most(std::cin, datasets::kLongestRecordBytes, "stdin"), "stdin");
   // A file, or what a shell hands over as one (a pipe from <(...), /dev/stdin).
   std::error_code error;
   if (std::filesystem::exists(argument, error))
-    return one_record(common::read_text_file_at_most(argument, kMostRecordBytes), argument);
+    return one_record(common::read_text_file_at_most(argument, datasets::kLongestRecordBytes), argument);
   if (argument.find('#') == std::string::npos) {
     throw Error("triage: there is no file '" + argument +
                 "', and it is no issue key OWNER/NAME#NUMBER either");

@@ -19,7 +19,10 @@ std::string read_at_most(std::istream& in, size_t most, const std::string& where
 std::string read_text_file_at_most(const std::string& path, size_t most);
 
 // Calls `line` with each line (without its '\n') and its 1-based number, holding one line in memory at a
-// time; the same errors as read_text_file.
-void for_each_line(const std::string& path, const std::function<void(const std::string&, int)>& line);
+// time; the same errors as read_text_file. A line of more than `longest` bytes is a faultline::Error naming
+// the path and line, raised once that many bytes of it are read, so that one huge line cannot fill the
+// memory.
+void for_each_line(const std::string& path, size_t longest,
+                   const std::function<void(const std::string&, int)>& line);
 
 }  // namespace faultline::common

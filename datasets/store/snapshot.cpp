@@ -85,7 +85,7 @@ IssueRecord parse_record(const std::string& json_line, const std::string& where)
 
 void read_snapshot(const std::string& path, const std::function<void(IssueRecord&&)>& record) {
   std::set<std::string> seen;  // keys only, the name folded (one repository in any case): a few dozen bytes
-  common::for_each_line(path, [&](const std::string& line, int number) {
+  common::for_each_line(path, kLongestRecordBytes, [&](const std::string& line, int number) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) return;
     std::string where = path + ":" + std::to_string(number);
     IssueRecord r = parse_record(line, where);

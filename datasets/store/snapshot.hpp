@@ -1,6 +1,7 @@
 // The snapshot format: JSONL corpus records (DESIGN.md), read into the store and written back out.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -11,8 +12,14 @@
 
 namespace faultline::datasets {
 
+// The most bytes one record may take. A record is a few hundred KiB at most (GitHub caps an issue body at
+// 65,536 characters); a longer one, or an endless stream, is refused at this size instead of read until the
+// memory runs out.
+constexpr size_t kLongestRecordBytes = size_t{64} << 20;
+
 // Parses every line, one at a time, handing each record to `record`; throws faultline::Error naming the
-// file, line and field on the first bad record, a repeated issue or an empty file.
+// file, line and field on the first bad record, a line longer than kLongestRecordBytes, a repeated issue or
+// an empty file.
 void read_snapshot(const std::string& path, const std::function<void(IssueRecord&&)>& record);
 std::vector<IssueRecord> read_snapshot(const std::string& path);
 IssueRecord parse_record(const std::string& json_line, const std::string& where);

@@ -217,3 +217,19 @@ TEST(Snapshot, ABadRecordAfterGoodOnesLeavesTheStoreAsItWas) {
   EXPECT_EQ(import_snapshot(db, path).inserted, 2);
   EXPECT_EQ(count_issues(db), 2);
 }
+
+TEST(Snapshot, ALineLongerThanARecordMayBeIsRefusedBeforeItIsParsed) {
+  // A good record, then one line a byte over the 64 MiB a record may take: the import names that line and
+  // its size, rather than reading the line whole and failing to parse it; nothing lands.
+  faultline::testing::TempDir dir;
+  Database db(dir.file("store.db"));
+  std::string path =
+      dir.write("a.jsonl", std::string(kRecord) + "\n" + std::string(kLongestRecordBytes + 1, 'x'));
+  try {
+    import_snapshot(db, path);
+    ADD_FAILURE() << "the long line was read";
+  } catch (const faultline::Error& e) {
+    EXPECT_EQ(std::string(e.what()), path + ":2: a line of more than 64 MiB; refused");
+  }
+  EXPECT_EQ(count_issues(db), 0);
+}
