@@ -19,6 +19,7 @@
 #include <string_view>
 
 #include "common/error.hpp"
+#include "common/work_beside.hpp"
 
 namespace faultline::common {
 
@@ -60,15 +61,6 @@ void write_all(int fd, std::string_view content, const std::string& path) {
 }
 
 }  // namespace
-
-std::string hidden_name_beside(const std::string& path) {
-  fs::path target(path);
-  if (target.filename().empty()) target = target.parent_path();  // "models/" names the directory "models"
-  std::string name = ".";  // appended piecewise: "." + string + … trips GCC 12's -Wrestrict at -O3
-  name += target.filename().string();
-  name += ".XXXXXX";
-  return (target.parent_path() / name).string();
-}
 
 void remember_inherited_descriptors() {
   std::set<int>& open = inherited_descriptors();
@@ -221,9 +213,9 @@ void write_file_atomically(const std::string& path, const std::function<void(con
   // A device, FIFO or socket is written into, as a shell's redirection would: renaming a file over it would
   // put a plain file in its place (over /dev/null, for every program on the machine).
   if (special) return write_into(path, path, produce);
-  std::string temp = hidden_name_beside(target);
-  int fd = mkostemp(temp.data(), O_CLOEXEC);  // O_CREAT|O_EXCL with a random suffix
-  if (fd < 0) throw Error(path + ": cannot create a temporary file beside it: " + reason());
+  int fd = -1;
+  const WorkBeside work = WorkBeside::file(target, fd);
+  const std::string& temp = work.name();
   try {
     mode_t mask = umask(0);
     umask(mask);
@@ -246,8 +238,8 @@ void write_file_atomically(const std::string& path, const std::function<void(con
 
 void replace_directory_atomically(const std::string& path,
                                   const std::function<void(const std::string&)>& fill) {
-  std::string staging = hidden_name_beside(path);
-  if (!mkdtemp(staging.data())) throw Error(path + ": cannot create a directory beside it: " + reason());
+  const WorkBeside work = WorkBeside::directory(path);
+  const std::string& staging = work.name();
   std::error_code ignored;
   try {
     fill(staging);

@@ -19,10 +19,6 @@ namespace faultline::common {
 // if the process was handed it (remember_inherited_descriptors). A directory is an error.
 void write_file_atomically(const std::string& path, std::string_view content);
 
-// "DIR/.NAME.XXXXXX" for `path` ("DIR/NAME" or "DIR/NAME/"): a template for mkstemp or mkdtemp of a hidden
-// file beside it, on the same file system, so that a rename or link can put it in place.
-std::string hidden_name_beside(const std::string& path);
-
 // Notes the descriptors open now, at the start of the process: the only ones a path like /dev/fd/N may
 // name for output (write_file_atomically writes into such a descriptor); any other is one the process opened
 // itself. Until it is called, stdout and stderr are.

@@ -10,8 +10,8 @@
 #include <cstring>
 #include <filesystem>
 
-#include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/work_beside.hpp"
 
 namespace faultline::datasets {
 
@@ -53,9 +53,10 @@ void work_on_store_or_make_one(const std::string& path, const OpenOptions& optio
     work(db);
     return;
   }
-  std::string made = common::hidden_name_beside(path);
-  const int fd = mkstemp(made.data());
-  if (fd < 0) throw Error(path + ": cannot make a new store beside it: " + std::strerror(errno));
+  int fd = -1;
+  // Declared before the connection, so destroyed after it: see ~WorkBeside.
+  const common::WorkBeside beside = common::WorkBeside::file(path, fd);
+  const std::string& made = beside.name();
   // The mode SQLite gives a store it creates.
   const mode_t mask = umask(0);
   umask(mask);

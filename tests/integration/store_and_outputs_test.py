@@ -83,10 +83,24 @@ with tempfile.TemporaryDirectory() as tmp:
         check(c.execute("PRAGMA journal_mode").fetchone()[0] == "delete", "journal mode changed")
     check(os.path.getsize(empty) == 0, "the empty file was written")
 
-    # A verb that brings data in creates it.
+    # A verb that brings data in creates it. What a killed import left beside the same path (a store being
+    # made, and its log) is removed first, once no process holds it and it is a minute old; the same left by
+    # another path, or one just made, stays.
     db = os.path.join(tmp, "store.db")
+    two_minutes_ago = os.path.getmtime(tmp) - 120
+    left = [".store.db.faultline-Ab12Cd", ".store.db.faultline-Ab12Cd-wal"]
+    kept = [".store.db.faultline-Yy00Yy", ".other.db.faultline-Ab12Cd"]
+    for name in left + kept:
+        with open(os.path.join(tmp, name), "w") as f:
+            f.write("x")
+        if name != kept[0]:
+            os.utime(os.path.join(tmp, name), (two_minutes_ago, two_minutes_ago))
     out = run("import", "--snapshot", os.path.join(snapshot, "issues.jsonl"), db=db)
     check(out.returncode == 0 and os.path.exists(db), out.stderr)
+    check(sorted(f for f in os.listdir(tmp) if ".faultline-" in f) == sorted(kept),
+          f"hidden work after the import: {sorted(f for f in os.listdir(tmp) if '.faultline-' in f)}")
+    for name in kept:
+        os.remove(os.path.join(tmp, name))
     check(run("funnel", db=db).returncode == 0, "funnel on an existing store failed")
 
     # A busy store: another connection holds the write lock; the verb waits --busy-timeout and says so.
