@@ -49,6 +49,18 @@ std::string uri_path(const std::string& path) {
   return out;
 }
 
+// SQLite would make a store where a symbolic link to nothing points, past the care a new store gets
+// (made whole beside its path, then put in place), and at a name the user may not have meant.
+void refuse_dangling_link(const std::string& path) {
+  std::error_code error;
+  if (!std::filesystem::is_symlink(std::filesystem::symlink_status(path, error))) return;
+  if (std::filesystem::exists(std::filesystem::status(path, error))) return;
+  const auto to = std::filesystem::read_symlink(path, error);
+  throw Error(
+      path + ": a symbolic link to " + (error ? std::string("nothing") : to.string()) +
+      ", where there is no file; give the place a store should be made at as --db, or remove the link");
+}
+
 }  // namespace
 
 Statement::Statement(sqlite3* db, const std::string& sql, int busy_timeout_ms)
@@ -152,6 +164,7 @@ void Database::open(int target_version) {
     throw Error("no store at " + path_ +
                 " (check --db or FAULTLINE_DB; 'faultline import' or 'mine' create one)");
   }
+  if (options_.create_if_missing) refuse_dangling_link(path_);
   connect(path_, SQLITE_OPEN_READWRITE | (options_.create_if_missing ? SQLITE_OPEN_CREATE : 0));
   // SQLite falls back to read-only when the file is write-protected; such a store can still be read,
   // so nothing below may write to it.

@@ -14,7 +14,7 @@ namespace faultline::datasets {
 // beside it, which is linked in at `path` only when `work` succeeds (and removed when it throws): another
 // process never sees a half-made store, and a store another process made at `path` meanwhile is never
 // replaced nor deleted (that is an error, and `work` can be run again on theirs). A symbolic link at `path`
-// is opened as SQLite follows it.
+// to a store is opened as SQLite follows it; one to no file is an error (Database), and nothing is made.
 void work_on_store_or_make_one(const std::string& path, const OpenOptions& options,
                                const std::function<void(Database&)>& work);
 

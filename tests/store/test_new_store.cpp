@@ -89,3 +89,31 @@ TEST(NewStore, AStoreAnotherProcessMadeMeanwhileIsNeitherReplacedNorDeleted) {
   Database other(dir.file("t.db"), OpenOptions{false});
   EXPECT_EQ(count_issues(other), 1);
 }
+
+TEST(NewStore, ALinkToAStoreIsFollowedAndALinkToNothingIsRefused) {
+  faultline::testing::TempDir dir;
+  namespace fs = std::filesystem;
+  // A link to no file: SQLite would make the store where it points, whole or not. Refused; nothing made,
+  // the link kept. The same through a second link.
+  fs::create_symlink("elsewhere/s.db", dir.file("dangling.db"));
+  fs::create_directory(dir.file("elsewhere"));
+  fs::create_symlink("dangling.db", dir.file("twice.db"));
+  for (const std::string name : {"dangling.db", "twice.db"}) {
+    try {
+      work_on_store_or_make_one(dir.file(name), {}, [](Database& db) { add_issue(db, 1); });
+      ADD_FAILURE() << name << ": a store was made";
+    } catch (const faultline::Error& e) {
+      const std::string to = name == "twice.db" ? "dangling.db" : "elsewhere/s.db";
+      EXPECT_EQ(std::string(e.what()), dir.file(name) + ": a symbolic link to " + to +
+                                           ", where there is no file; give the place a store should be "
+                                           "made at as --db, or remove the link");
+    }
+  }
+  EXPECT_EQ(entries(dir.file("elsewhere")), std::vector<std::string>{});
+  EXPECT_TRUE(fs::is_symlink(dir.file("dangling.db")));
+  // Once the store exists where the link points, the link leads to it.
+  work_on_store_or_make_one(dir.file("elsewhere/s.db"), {}, [](Database& db) { add_issue(db, 1); });
+  work_on_store_or_make_one(dir.file("twice.db"), {}, [](Database& db) { add_issue(db, 2); });
+  Database db(dir.file("elsewhere/s.db"), OpenOptions{false});
+  EXPECT_EQ(count_issues(db), 2);
+}
