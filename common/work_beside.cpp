@@ -7,13 +7,11 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <optional>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -27,9 +25,7 @@ namespace {
 
 constexpr std::string_view kMark = ".faultline-";
 constexpr size_t kRandomLetters = 6;  // what mkstemp and mkdtemp put in place of XXXXXX
-constexpr std::array<std::string_view, 3> kStoreSuffixes = {"-wal", "-shm", "-journal"};
-// Work changed this recently is never taken for left: between making it and locking it, work in use is
-// unlocked for a moment.
+// Work modified this recently is never taken for left: a process locks its work a moment after making it.
 constexpr std::chrono::seconds kYoungest{60};
 
 // "models/" names the directory "models".
@@ -38,13 +34,17 @@ fs::path target_of(const std::string& path) {
   return target.filename().empty() ? target.parent_path() : target;
 }
 
+// ".NAME.faultline-", what every name of work beside `target` begins with.
+std::string work_prefix(const fs::path& target) {
+  std::string prefix = ".";  // appended piecewise: "." + string + … trips GCC 12's -Wrestrict at -O3
+  prefix += target.filename().string();
+  prefix += kMark;
+  return prefix;
+}
+
 std::string template_beside(const std::string& path) {
   const fs::path target = target_of(path);
-  std::string name = ".";  // appended piecewise: "." + string + … trips GCC 12's -Wrestrict at -O3
-  name += target.filename().string();
-  name += kMark;
-  name += std::string(kRandomLetters, 'X');
-  return (target.parent_path() / name).string();
+  return (target.parent_path() / (work_prefix(target) + std::string(kRandomLetters, 'X'))).string();
 }
 
 // For ".NAME.faultline-ab12CD" and a prefix ".NAME.faultline-": the rest after the six letters or digits
@@ -59,50 +59,44 @@ std::optional<std::string_view> rest_after_random(std::string_view name, std::st
   return name.substr(prefix.size() + kRandomLetters);
 }
 
-// Whether the entry at `path` is a plain file or directory of this user, changed kYoungest ago or earlier.
-bool old_enough_and_ours(const std::string& path, bool& directory) {
+// The entry at `path` if it is a plain file or directory of this user, modified kYoungest ago or earlier.
+std::optional<struct stat> old_enough_and_ours(const std::string& path) {
   struct stat st;
-  if (lstat(path.c_str(), &st) != 0 || st.st_uid != geteuid()) return false;
-  if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) return false;
-  directory = S_ISDIR(st.st_mode);
-  const auto changed = std::chrono::system_clock::from_time_t(st.st_mtim.tv_sec);
-  return std::chrono::system_clock::now() - changed >= kYoungest;
+  if (lstat(path.c_str(), &st) != 0 || st.st_uid != geteuid()) return std::nullopt;
+  if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) return std::nullopt;
+  const auto modified = std::chrono::system_clock::from_time_t(st.st_mtim.tv_sec);
+  if (std::chrono::system_clock::now() - modified < kYoungest) return std::nullopt;
+  return st;
 }
 
 // Removes the work at `path` if no process holds it, taking its lock first so that two faultlines tidying
-// at once do not both go at it, and a process cannot take it up meanwhile.
+// at once do not both go at it. Only the very entry that was looked at and locked is removed.
 void remove_if_left(const std::string& path) {
-  bool directory = false;
-  if (!old_enough_and_ours(path, directory)) return;
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | (directory ? O_DIRECTORY : 0));
+  const auto seen = old_enough_and_ours(path);
+  if (!seen) return;
+  const int fd =
+      open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | (S_ISDIR(seen->st_mode) ? O_DIRECTORY : 0));
   if (fd < 0) return;
-  if (flock(fd, LOCK_EX | LOCK_NB) == 0) {  // EWOULDBLOCK: in use; any other error: cannot tell, so keep
+  struct stat locked;
+  // EWOULDBLOCK: in use; any other error: cannot tell, so it stays.
+  if (flock(fd, LOCK_EX | LOCK_NB) == 0 && fstat(fd, &locked) == 0 && locked.st_dev == seen->st_dev &&
+      locked.st_ino == seen->st_ino) {
     std::error_code ignored;
     fs::remove_all(path, ignored);
   }
   close(fd);
 }
 
-// A lock on the work just made, held until the WorkBeside is destroyed; -1 where it cannot be had.
-int lock(const std::string& name, bool directory) {
-  const int fd = open(name.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | (directory ? O_DIRECTORY : 0));
-  if (fd < 0) return -1;
-  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    close(fd);
-    return -1;
-  }
-  return fd;
-}
+// Whether flock failed because this file system cannot lock at all (rather than for want of a descriptor).
+bool cannot_lock_here(int error) { return error == EOPNOTSUPP || error == ENOLCK || error == EINVAL; }
 
 }  // namespace
 
 void remove_left_work(const std::string& path) {
   const fs::path target = target_of(path);
   const fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
-  std::string prefix = ".";  // appended piecewise, as in template_beside
-  prefix += target.filename().string();
-  prefix += kMark;
-  std::vector<std::string> work, store_files;
+  const std::string prefix = work_prefix(target);
+  std::vector<std::string> work, database_files;
   std::error_code error;
   for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
     const std::string name = it->path().filename().string();
@@ -110,16 +104,17 @@ void remove_left_work(const std::string& path) {
     if (!rest) continue;
     if (rest->empty()) {
       work.push_back(it->path().string());
-    } else if (std::find(kStoreSuffixes.begin(), kStoreSuffixes.end(), *rest) != kStoreSuffixes.end()) {
-      store_files.push_back(it->path().string());
+    } else if (std::find(kDatabaseFileSuffixes.begin(), kDatabaseFileSuffixes.end(), *rest) !=
+               kDatabaseFileSuffixes.end()) {
+      database_files.push_back(it->path().string());
     }
   }
   for (const auto& w : work) remove_if_left(w);
-  for (const auto& f : store_files) {
+  for (const auto& f : database_files) {
     const std::string owner = f.substr(0, f.rfind('-'));
-    bool directory = false;
     std::error_code ignored;
-    if (!fs::exists(fs::symlink_status(owner, ignored)) && old_enough_and_ours(f, directory) && !directory)
+    const auto seen = old_enough_and_ours(f);
+    if (!fs::exists(fs::symlink_status(owner, ignored)) && seen && S_ISREG(seen->st_mode))
       fs::remove(f, ignored);
   }
 }
@@ -129,7 +124,21 @@ WorkBeside WorkBeside::file(const std::string& path, int& fd) {
   std::string name = template_beside(path);
   fd = mkostemp(name.data(), O_CLOEXEC);  // O_CREAT|O_EXCL with a random suffix
   if (fd < 0) throw Error(path + ": cannot create a temporary file beside it: " + std::strerror(errno));
-  return WorkBeside(name, lock(name, false));
+  // Locked through the descriptor just made, before anyone could take the file for left; the lock lives
+  // in the open file that a duplicate shares, so it stays when the caller closes `fd`.
+  int lock_fd = -1;
+  if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+    lock_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  } else if (cannot_lock_here(errno)) {
+    return WorkBeside(name, -1);
+  }
+  if (lock_fd < 0) {
+    const int reason = errno;
+    close(fd);
+    unlink(name.c_str());
+    throw Error(path + ": cannot lock the temporary file beside it: " + std::strerror(reason));
+  }
+  return WorkBeside(name, lock_fd);
 }
 
 WorkBeside WorkBeside::directory(const std::string& path) {
@@ -137,11 +146,14 @@ WorkBeside WorkBeside::directory(const std::string& path) {
   std::string name = template_beside(path);
   if (!mkdtemp(name.data()))
     throw Error(path + ": cannot create a directory beside it: " + std::strerror(errno));
-  return WorkBeside(name, lock(name, true));
+  const int lock_fd = open(name.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_DIRECTORY);
+  if (lock_fd >= 0 && flock(lock_fd, LOCK_EX | LOCK_NB) == 0) return WorkBeside(name, lock_fd);
+  const int reason = errno;
+  if (lock_fd >= 0) close(lock_fd);
+  if (lock_fd >= 0 && cannot_lock_here(reason)) return WorkBeside(name, -1);
+  rmdir(name.c_str());
+  throw Error(path + ": cannot lock the directory made beside it: " + std::strerror(reason));
 }
-
-WorkBeside::WorkBeside(WorkBeside&& other) noexcept
-    : name_(std::move(other.name_)), lock_fd_(std::exchange(other.lock_fd_, -1)) {}
 
 WorkBeside::~WorkBeside() {
   if (lock_fd_ >= 0) close(lock_fd_);

@@ -55,6 +55,9 @@ void refuse_dangling_link(const std::string& path) {
   std::error_code error;
   if (!std::filesystem::is_symlink(std::filesystem::symlink_status(path, error))) return;
   if (std::filesystem::exists(std::filesystem::status(path, error))) return;
+  // A loop, or a directory on the way that may not be searched, is not a missing file.
+  if (error != std::errc::no_such_file_or_directory && error != std::errc::not_a_directory)
+    throw Error(path + ": a symbolic link that cannot be followed: " + error.message());
   const auto to = std::filesystem::read_symlink(path, error);
   throw Error(
       path + ": a symbolic link to " + (error ? std::string("nothing") : to.string()) +

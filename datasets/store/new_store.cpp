@@ -6,9 +6,10 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <string>
+#include <string_view>
 
 #include "common/error.hpp"
 #include "common/work_beside.hpp"
@@ -49,6 +50,7 @@ void work_on_store_or_make_one(const std::string& path, const OpenOptions& optio
   namespace fs = std::filesystem;
   std::error_code error;
   if (fs::symlink_status(path, error).type() != fs::file_type::not_found) {
+    common::remove_left_work(path);  // what an import killed while making this store left beside it
     Database db(path, options);
     work(db);
     return;
@@ -63,7 +65,9 @@ void work_on_store_or_make_one(const std::string& path, const OpenOptions& optio
   const bool moded = fchmod(fd, 0644 & ~mask) == 0;
   close(fd);
   auto remove_made = [&] {
-    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(made + suffix, error);
+    fs::remove(made, error);
+    for (const std::string_view suffix : common::kDatabaseFileSuffixes)
+      fs::remove(made + std::string(suffix), error);
   };
   try {
     if (!moded) throw Error(path + ": cannot set the new store's mode: " + std::strerror(errno));

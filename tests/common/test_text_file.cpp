@@ -39,14 +39,19 @@ TEST(TextFile, EachLineComesWithItsNumberAsGetlineWouldGiveIt) {
             (Lines{{"a", 1}, {"bb\r", 2}, {"", 3}, {"ccc", 4}}));
   EXPECT_EQ(lines_of(dir.write("b", "a\n"), 10), (Lines{{"a", 1}}));
   EXPECT_EQ(lines_of(dir.write("c", ""), 10), Lines{});
-  // Lines across the reader's 64 KiB chunks arrive whole: 70,000 bytes, then 65,536 (exactly a chunk's
-  // worth, ending at the second chunk's end plus the first line's 70,001), then one.
+  // Lines across the reader's 64 KiB chunks arrive whole: 70,000 bytes, then 65,536, then one.
   const std::string first(70000, 'x'), second(65536, 'y');
   const auto got = lines_of(dir.write("d", first + "\n" + second + "\nz"), 70000);
   ASSERT_EQ(got.size(), 3u);
   EXPECT_EQ(got[0], std::make_pair(first, 1));
   EXPECT_EQ(got[1], std::make_pair(second, 2));
   EXPECT_EQ(got[2], std::make_pair(std::string("z"), 3));
+  // A '\n' as the last byte of the first chunk (byte 65,536, a line of 65,535 before it), then as the first
+  // byte of the second (a line of 65,536), each followed by "a".
+  for (const size_t before : {65535, 65536}) {
+    const std::string line(before, 'x');
+    EXPECT_EQ(lines_of(dir.write("e", line + "\na"), before), (Lines{{line, 1}, {"a", 2}})) << before;
+  }
 }
 
 TEST(TextFile, ALineLongerThanTheLimitIsRefusedNamingIt) {

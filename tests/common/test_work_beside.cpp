@@ -1,6 +1,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <set>
 #include <string>
 
+#include "common/error.hpp"
 #include "common/work_beside.hpp"
 #include "tests/temp_dir.hpp"
 
@@ -152,4 +154,46 @@ TEST(WorkBeside, NewWorkIsHiddenBesideTheOutputLockedAndTidiesFirst) {
   }
   remove_left_work(models);
   EXPECT_EQ(names_in(dir.path()), std::set<std::string>{});
+}
+
+TEST(WorkBeside, WorkThatCannotBeLockedIsAnErrorAndLeavesNothing) {
+  // Unlocked work would be taken for left a minute on, by any other faultline, while still in use. A lack of
+  // descriptors stands in for any failure to lock: with the limit at the lowest free descriptor + 1, mkostemp
+  // gets that one and the lock's duplicate none; with the limit at it, mkdtemp needs none and the
+  // directory's lock none is left.
+  faultline::testing::TempDir dir;
+  struct rlimit before {};
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &before), 0);
+  const int lowest_free = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(lowest_free, 0);
+  close(lowest_free);
+  auto message = [&](rlim_t limit, const auto& make) {
+    struct rlimit lowered = before;
+    lowered.rlim_cur = limit;
+    EXPECT_EQ(setrlimit(RLIMIT_NOFILE, &lowered), 0);
+    std::string what;
+    try {
+      make();
+    } catch (const faultline::Error& e) {
+      what = e.what();
+    }
+    EXPECT_EQ(setrlimit(RLIMIT_NOFILE, &before), 0);
+    return what;
+  };
+  const std::string out = dir.file("out.csv"), models = dir.file("models");
+  int fd = -1;
+  EXPECT_EQ(message(lowest_free + 1, [&] { WorkBeside::file(out, fd); }),
+            out + ": cannot lock the temporary file beside it: Too many open files");
+  EXPECT_EQ(message(lowest_free, [&] { WorkBeside::directory(models); }),
+            models + ": cannot lock the directory made beside it: Too many open files");
+  EXPECT_EQ(names_in(dir.path()), std::set<std::string>{});
+  // With descriptors to spare, both are made (the limits, not the code, made the difference).
+  EXPECT_EQ(message(lowest_free + 2,
+                    [&] {
+                      WorkBeside::file(out, fd);
+                      close(fd);
+                    }),
+            "");
+  EXPECT_EQ(message(lowest_free + 1, [&] { WorkBeside::directory(models); }), "");
+  EXPECT_EQ(names_in(dir.path()).size(), 2u);
 }

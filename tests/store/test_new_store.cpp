@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -110,10 +111,36 @@ TEST(NewStore, ALinkToAStoreIsFollowedAndALinkToNothingIsRefused) {
     }
   }
   EXPECT_EQ(entries(dir.file("elsewhere")), std::vector<std::string>{});
+  // A loop is no missing file.
+  fs::create_symlink("loop2.db", dir.file("loop1.db"));
+  fs::create_symlink("loop1.db", dir.file("loop2.db"));
+  try {
+    work_on_store_or_make_one(dir.file("loop1.db"), {}, [](Database& db) { add_issue(db, 1); });
+    ADD_FAILURE() << "a store was made through a loop";
+  } catch (const faultline::Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              dir.file("loop1.db") +
+                  ": a symbolic link that cannot be followed: Too many levels of symbolic links");
+  }
   EXPECT_TRUE(fs::is_symlink(dir.file("dangling.db")));
   // Once the store exists where the link points, the link leads to it.
   work_on_store_or_make_one(dir.file("elsewhere/s.db"), {}, [](Database& db) { add_issue(db, 1); });
   work_on_store_or_make_one(dir.file("twice.db"), {}, [](Database& db) { add_issue(db, 2); });
   Database db(dir.file("elsewhere/s.db"), OpenOptions{false});
   EXPECT_EQ(count_issues(db), 2);
+}
+
+TEST(NewStore, WhatAKilledImportLeftBesideAStoreIsRemovedByTheNextImport) {
+  // A store being made (locked by nobody, two minutes old) and its log, left by an import killed before it
+  // put the store in place; the store was then made by another import. The next import tidies both.
+  faultline::testing::TempDir dir;
+  namespace fs = std::filesystem;
+  work_on_store_or_make_one(dir.file("s.db"), {}, [](Database& db) { add_issue(db, 1); });
+  for (const std::string name : {".s.db.faultline-Ab12Cd", ".s.db.faultline-Ab12Cd-wal"}) {
+    dir.write(name, "x");
+    fs::last_write_time(dir.file(name), fs::last_write_time(dir.file(name)) - std::chrono::minutes(2));
+  }
+  EXPECT_EQ(entries(dir.path().string()).size(), 3u);
+  work_on_store_or_make_one(dir.file("s.db"), {}, [](Database& db) { add_issue(db, 2); });
+  EXPECT_EQ(entries(dir.path().string()), std::vector<std::string>{"s.db"});
 }
