@@ -88,6 +88,8 @@ void remove_if_left(const std::string& path) {
 }
 
 // Whether flock failed because this file system cannot lock at all (rather than for want of a descriptor).
+// ENOLCK is also the kernel out of lock records, which cannot be told apart from NFS without its lock
+// daemon: both go on unlocked, as the README says.
 bool cannot_lock_here(int error) { return error == EOPNOTSUPP || error == ENOLCK || error == EINVAL; }
 
 }  // namespace
@@ -135,6 +137,7 @@ WorkBeside WorkBeside::file(const std::string& path, int& fd) {
   if (lock_fd < 0) {
     const int reason = errno;
     close(fd);
+    fd = -1;
     unlink(name.c_str());
     throw Error(path + ": cannot lock the temporary file beside it: " + std::strerror(reason));
   }

@@ -163,7 +163,11 @@ void Database::connect(const std::string& name, int flags) {
 }
 
 void Database::open(int target_version) {
-  if (!options_.create_if_missing && !std::filesystem::is_regular_file(path_)) {
+  std::error_code error;
+  if (!options_.create_if_missing && !std::filesystem::is_regular_file(path_, error)) {
+    // A link loop, or a directory on the way that may not be searched, is said as such.
+    if (error && error != std::errc::no_such_file_or_directory && error != std::errc::not_a_directory)
+      throw Error("no store at " + path_ + ": " + error.message());
     throw Error("no store at " + path_ +
                 " (check --db or FAULTLINE_DB; 'faultline import' or 'mine' create one)");
   }

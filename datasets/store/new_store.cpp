@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -71,6 +72,15 @@ void work_on_store_or_make_one(const std::string& path, const OpenOptions& optio
   };
   try {
     if (!moded) throw Error(path + ": cannot set the new store's mode: " + std::strerror(errno));
+    // SQLite names its journal after the hidden store, and could not open it under a name too long for a
+    // file: said here in the user's terms, not as SQLite's "unable to open database file".
+    const size_t longest = fs::path(made).filename().string().size() + std::string_view("-journal").size();
+    if (longest > NAME_MAX) {
+      throw Error(path +
+                  ": a name too long for a new store: its journal, made beside it under a hidden name, " +
+                  "would need a name of " + std::to_string(longest) + " bytes, over the " +
+                  std::to_string(NAME_MAX) + " a file name may have");
+    }
     {
       OpenOptions creating = options;
       creating.create_if_missing = true;

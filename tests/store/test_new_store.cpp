@@ -122,6 +122,14 @@ TEST(NewStore, ALinkToAStoreIsFollowedAndALinkToNothingIsRefused) {
               dir.file("loop1.db") +
                   ": a symbolic link that cannot be followed: Too many levels of symbolic links");
   }
+  // A verb that only reads says the same, not "no store at" alone (nor an exception from the library).
+  try {
+    Database reading(dir.file("loop1.db"), OpenOptions{false});
+    ADD_FAILURE() << "a store was opened through a loop";
+  } catch (const faultline::Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "no store at " + dir.file("loop1.db") + ": Too many levels of symbolic links");
+  }
   EXPECT_TRUE(fs::is_symlink(dir.file("dangling.db")));
   // Once the store exists where the link points, the link leads to it.
   work_on_store_or_make_one(dir.file("elsewhere/s.db"), {}, [](Database& db) { add_issue(db, 1); });
@@ -143,4 +151,23 @@ TEST(NewStore, WhatAKilledImportLeftBesideAStoreIsRemovedByTheNextImport) {
   EXPECT_EQ(entries(dir.path().string()).size(), 3u);
   work_on_store_or_make_one(dir.file("s.db"), {}, [](Database& db) { add_issue(db, 2); });
   EXPECT_EQ(entries(dir.path().string()), std::vector<std::string>{"s.db"});
+}
+
+TEST(NewStore, ANameTooLongForTheHiddenStoresJournalIsRefusedInTheUsersTerms) {
+  // The hidden store's journal is ".NAME.faultline-XXXXXX-journal", NAME + 26 bytes, and a file name may
+  // have 255 (NAME_MAX on Linux): 229 bytes is the longest NAME, 230 one too many.
+  faultline::testing::TempDir dir;
+  const std::string too_long = dir.file(std::string(230, 'd'));
+  try {
+    work_on_store_or_make_one(too_long, {}, [](Database& db) { add_issue(db, 1); });
+    ADD_FAILURE() << "a store of a 230-byte name was made";
+  } catch (const faultline::Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              too_long +
+                  ": a name too long for a new store: its journal, made beside it under a "
+                  "hidden name, would need a name of 256 bytes, over the 255 a file name may have");
+  }
+  EXPECT_EQ(entries(dir.path().string()), std::vector<std::string>{});
+  work_on_store_or_make_one(dir.file(std::string(229, 'd')), {}, [](Database& db) { add_issue(db, 1); });
+  EXPECT_EQ(entries(dir.path().string()), std::vector<std::string>{std::string(229, 'd')});
 }
