@@ -43,7 +43,7 @@ std::set<int>& inherited_descriptors() {
 
 void fsync_directory_of(const std::string& path) {
   fs::path parent = fs::path(path).parent_path();
-  int fd = open(parent.empty() ? "." : parent.c_str(), O_RDONLY | O_DIRECTORY);
+  int fd = open(parent.empty() ? "." : parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0)
     return;  // the rename is done; durability of the entry is best effort where dirs cannot be opened
   fsync(fd);
