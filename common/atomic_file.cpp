@@ -214,12 +214,9 @@ void write_file_atomically(const std::string& path, const std::function<void(con
   // put a plain file in its place (over /dev/null, for every program on the machine).
   if (special) return write_into(path, path, produce);
   int fd = -1;
-  const WorkBeside work = WorkBeside::file(target, fd);
+  const WorkBeside work = WorkBeside::file(target, 0666, fd);
   const std::string& temp = work.name();
   try {
-    mode_t mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask) != 0) throw Error(path + ": cannot set the file mode: " + reason());
     write_pieces(fd, path, produce);
     if (fsync(fd) != 0) throw Error(path + ": cannot write the file: " + reason());
     int closed = close(fd);

@@ -121,11 +121,21 @@ void remove_left_work(const std::string& path) {
   }
 }
 
-WorkBeside WorkBeside::file(const std::string& path, int& fd) {
+WorkBeside WorkBeside::file(const std::string& path, mode_t mode, int& fd) {
   remove_left_work(path);
   std::string name = template_beside(path);
-  fd = mkostemp(name.data(), O_CLOEXEC);  // O_CREAT|O_EXCL with a random suffix
+  fd = mkostemp(name.data(), O_CLOEXEC);  // O_CREAT|O_EXCL with a random suffix, mode 0600
   if (fd < 0) throw Error(path + ": cannot create a temporary file beside it: " + std::strerror(errno));
+  auto give_up = [&](const std::string& what) {
+    const int reason = errno;
+    close(fd);
+    fd = -1;
+    unlink(name.c_str());
+    throw Error(path + ": cannot " + what + " the temporary file beside it: " + std::strerror(reason));
+  };
+  const mode_t mask = umask(0);
+  umask(mask);
+  if (fchmod(fd, mode & ~mask) != 0) give_up("set the mode of");
   // Locked through the descriptor just made, before anyone could take the file for left; the lock lives
   // in the open file that a duplicate shares, so it stays when the caller closes `fd`.
   int lock_fd = -1;
@@ -134,13 +144,7 @@ WorkBeside WorkBeside::file(const std::string& path, int& fd) {
   } else if (cannot_lock_here(errno)) {
     return WorkBeside(name, -1);
   }
-  if (lock_fd < 0) {
-    const int reason = errno;
-    close(fd);
-    fd = -1;
-    unlink(name.c_str());
-    throw Error(path + ": cannot lock the temporary file beside it: " + std::strerror(reason));
-  }
+  if (lock_fd < 0) give_up("lock");
   return WorkBeside(name, lock_fd);
 }
 

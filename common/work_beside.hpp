@@ -4,6 +4,8 @@
 // from work still going on, and remove the first kind before it makes its own.
 #pragma once
 
+#include <sys/types.h>
+
 #include <array>
 #include <string>
 #include <string_view>
@@ -16,9 +18,10 @@ constexpr std::array<std::string_view, 3> kDatabaseFileSuffixes = {"-wal", "-shm
 
 class WorkBeside {
  public:
-  // Removes the work left beside `path` (remove_left_work), then makes a new hidden file beside it and locks
-  // it; `fd` receives a descriptor of the file open for writing, which the caller closes (the lock stays).
-  static WorkBeside file(const std::string& path, int& fd);
+  // Removes the work left beside `path` (remove_left_work), then makes a new hidden file beside it, with
+  // `mode` less the umask (the mode a file created at `path` would get), and locks it; `fd` receives a
+  // descriptor of the file open for writing, which the caller closes (the lock stays).
+  static WorkBeside file(const std::string& path, mode_t mode, int& fd);
   // The same with a new hidden directory (mode 0700).
   static WorkBeside directory(const std::string& path);
 

@@ -49,14 +49,19 @@ std::string uri_path(const std::string& path) {
   return out;
 }
 
+// Whether a failed look at a path says only that nothing is there (rather than a link loop, or a directory on
+// the way that may not be searched).
+bool nothing_there(const std::error_code& error) {
+  return error == std::errc::no_such_file_or_directory || error == std::errc::not_a_directory;
+}
+
 // SQLite would make a store where a symbolic link to nothing points, past the care a new store gets
 // (made whole beside its path, then put in place), and at a name the user may not have meant.
 void refuse_dangling_link(const std::string& path) {
   std::error_code error;
   if (!std::filesystem::is_symlink(std::filesystem::symlink_status(path, error))) return;
   if (std::filesystem::exists(std::filesystem::status(path, error))) return;
-  // A loop, or a directory on the way that may not be searched, is not a missing file.
-  if (error != std::errc::no_such_file_or_directory && error != std::errc::not_a_directory)
+  if (!nothing_there(error))
     throw Error(path + ": a symbolic link that cannot be followed: " + error.message());
   const auto to = std::filesystem::read_symlink(path, error);
   throw Error(
@@ -165,9 +170,7 @@ void Database::connect(const std::string& name, int flags) {
 void Database::open(int target_version) {
   std::error_code error;
   if (!options_.create_if_missing && !std::filesystem::is_regular_file(path_, error)) {
-    // A link loop, or a directory on the way that may not be searched, is said as such.
-    if (error && error != std::errc::no_such_file_or_directory && error != std::errc::not_a_directory)
-      throw Error("no store at " + path_ + ": " + error.message());
+    if (error && !nothing_there(error)) throw Error("no store at " + path_ + ": " + error.message());
     throw Error("no store at " + path_ +
                 " (check --db or FAULTLINE_DB; 'faultline import' or 'mine' create one)");
   }

@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <stdio.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -58,12 +57,9 @@ void work_on_store_or_make_one(const std::string& path, const OpenOptions& optio
   }
   int fd = -1;
   // Declared before the connection, so destroyed after it: see ~WorkBeside.
-  const common::WorkBeside beside = common::WorkBeside::file(path, fd);
+  // 0644: the mode SQLite gives a store it creates.
+  const common::WorkBeside beside = common::WorkBeside::file(path, 0644, fd);
   const std::string& made = beside.name();
-  // The mode SQLite gives a store it creates.
-  const mode_t mask = umask(0);
-  umask(mask);
-  const bool moded = fchmod(fd, 0644 & ~mask) == 0;
   close(fd);
   auto remove_made = [&] {
     fs::remove(made, error);
@@ -71,7 +67,6 @@ void work_on_store_or_make_one(const std::string& path, const OpenOptions& optio
       fs::remove(made + std::string(suffix), error);
   };
   try {
-    if (!moded) throw Error(path + ": cannot set the new store's mode: " + std::strerror(errno));
     // SQLite names its journal after the hidden store, and could not open it under a name too long for a
     // file: said here in the user's terms, not as SQLite's "unable to open database file".
     const size_t longest = fs::path(made).filename().string().size() + std::string_view("-journal").size();

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <set>
 #include <string>
+#include <tuple>
 
 #include "common/error.hpp"
 #include "common/work_beside.hpp"
@@ -126,7 +127,7 @@ TEST(WorkBeside, NewWorkIsHiddenBesideTheOutputLockedAndTidiesFirst) {
   old_file(dir, ".out.csv.faultline-Ab12Cd");
   int fd = -1;
   {
-    const WorkBeside work = WorkBeside::file(dir.file("out.csv"), fd);
+    const WorkBeside work = WorkBeside::file(dir.file("out.csv"), 0666, fd);
     ASSERT_GE(fd, 0);
     EXPECT_EQ(write(fd, "new", 3), 3);
     close(fd);
@@ -182,7 +183,7 @@ TEST(WorkBeside, WorkThatCannotBeLockedIsAnErrorAndLeavesNothing) {
   };
   const std::string out = dir.file("out.csv"), models = dir.file("models");
   int fd = -1;
-  EXPECT_EQ(message(lowest_free + 1, [&] { WorkBeside::file(out, fd); }),
+  EXPECT_EQ(message(lowest_free + 1, [&] { WorkBeside::file(out, 0666, fd); }),
             out + ": cannot lock the temporary file beside it: Too many open files");
   EXPECT_EQ(message(lowest_free, [&] { WorkBeside::directory(models); }),
             models + ": cannot lock the directory made beside it: Too many open files");
@@ -190,10 +191,28 @@ TEST(WorkBeside, WorkThatCannotBeLockedIsAnErrorAndLeavesNothing) {
   // With descriptors to spare, both are made (the limits, not the code, made the difference).
   EXPECT_EQ(message(lowest_free + 2,
                     [&] {
-                      WorkBeside::file(out, fd);
+                      WorkBeside::file(out, 0666, fd);
                       close(fd);
                     }),
             "");
   EXPECT_EQ(message(lowest_free + 1, [&] { WorkBeside::directory(models); }), "");
   EXPECT_EQ(names_in(dir.path()).size(), 2u);
+}
+
+TEST(WorkBeside, ANewFileHasTheModeLessTheUmask) {
+  // What a file created at the output's path would get: 0666 under umask 027 is 0640, 0644 under 022 is
+  // 0644 (mkostemp alone gives 0600 whatever is asked).
+  faultline::testing::TempDir dir;
+  const mode_t before = umask(0);  // restored at the end
+  for (const auto& [mode, mask, expected] : {std::tuple<mode_t, mode_t, mode_t>{0666, 027, 0640},
+                                             std::tuple<mode_t, mode_t, mode_t>{0644, 022, 0644}}) {
+    umask(mask);
+    int fd = -1;
+    const WorkBeside work = WorkBeside::file(dir.file("out.csv"), mode, fd);
+    close(fd);
+    struct stat st {};
+    ASSERT_EQ(stat(work.name().c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, expected) << std::oct << mode;
+  }
+  umask(before);
 }
