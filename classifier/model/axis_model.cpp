@@ -53,6 +53,8 @@ namespace {
 constexpr double kProbabilityFloor = 1e-4;  // what fastText's log probability is clipped at
 constexpr double kVoteSmoothing = 0.1;      // similarity mass added to every class of a neighbour vote
 constexpr double kCountSmoothing = 0.5;     // pseudo-count of every class in the priors
+// How a saved model's temperature is read (combine: it tempers the winner's odds against the rest).
+constexpr const char* kCalibration = "winner_odds";
 
 // Where each class is among a fastText model's labels (SIZE_MAX: a class the model never saw).
 std::vector<size_t> fasttext_labels_of(const std::vector<std::string>& classes, const FastTextModel& model) {
@@ -239,19 +241,50 @@ std::vector<double> combine(const AxisEvidence& e, const AxisWeights& w) {
       e.log_neighbours.size() != classes || e.log_prior.size() != classes || e.log_group.size() != classes)
     throw Error("combine: the evidence does not give every member's value for each of the " +
                 std::to_string(classes) + " classes");
-  std::vector<double> z(classes);
-  double top = -std::numeric_limits<double>::infinity();
-  for (size_t c = 0; c < z.size(); ++c) {
-    double score = e.log_fasttext[c] + w.rule * e.rules[c] + w.discussion_rule * e.discussion_rules[c] +
-                   w.neighbour * e.log_neighbours[c] - w.prior_correction * e.log_prior[c] +
-                   w.group * e.log_group[c];
-    z[c] = score / w.temperature;
-    top = std::max(top, z[c]);
+  if (!(w.temperature >= 1))
+    throw Error("combine: a temperature under 1 could make another class likelier than the winner");
+  std::vector<double> score(classes);
+  size_t top = 0;
+  for (size_t c = 0; c < classes; ++c) {
+    score[c] = e.log_fasttext[c] + w.rule * e.rules[c] + w.discussion_rule * e.discussion_rules[c] +
+               w.neighbour * e.log_neighbours[c] - w.prior_correction * e.log_prior[c] +
+               w.group * e.log_group[c];
+    if (score[c] > score[top]) top = c;
   }
-  double sum = 0;
-  for (double& v : z) sum += (v = std::exp(v - top));
-  for (double& v : z) v /= sum;
-  return z;
+  // rest = Σ_{c≠top} e^(s_c − s_top): the untempered odds of the likeliest class are 1 / rest.
+  double rest = 0;
+  for (size_t c = 0; c < classes; ++c) {
+    if (c != top) rest += std::exp(score[c] - score[top]);
+  }
+  std::vector<double> p(classes, 0.0);
+  if (rest == 0) {  // one class, or every other infinitely less likely
+    if (classes) p[top] = 1;
+    return p;
+  }
+  // Tempering those odds, 1 / (1 + rest^(1/T)), calibrates the winner's probability without reordering the
+  // issues by it: how sure the model is of one issue against another is the untempered odds' ranking, while
+  // a temperature over every class lets a long tail of unlikely classes lower it (classifier/EXPERIMENTS.md).
+  const double p_top = 1 / (1 + std::pow(rest, 1 / w.temperature));
+  for (size_t c = 0; c < classes; ++c)
+    p[c] = c == top ? p_top : (1 - p_top) * std::exp(score[c] - score[top]) / rest;
+  return p;
+}
+
+double calibrated_temperature(const std::vector<AxisEvidence>& evidence, const std::vector<size_t>& gold,
+                              AxisWeights weights, const std::vector<double>& candidates) {
+  if (candidates.empty()) throw Error("train: no temperature to choose from");
+  double best = candidates.front(), best_loss = std::numeric_limits<double>::infinity();
+  for (double t : candidates) {
+    weights.temperature = t;
+    double loss = 0;
+    for (size_t i = 0; i < evidence.size(); ++i) {
+      std::vector<double> p = combine(evidence[i], weights);
+      const size_t winner = argmax(p);
+      loss -= std::log(std::max(winner == gold[i] ? p[winner] : 1 - p[winner], 1e-12));
+    }
+    if (loss < best_loss - 1e-9) best_loss = loss, best = t;
+  }
+  return best;
 }
 
 AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExample>& examples,
@@ -404,13 +437,7 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
       }
     }
   }
-  double best_loss = std::numeric_limits<double>::infinity();
-  AxisWeights calibrated = m.weights_;
-  for (double t : training.temperatures) {
-    calibrated.temperature = t;
-    double loss = score(chosen, gold, calibrated).loss;
-    if (loss < best_loss - 1e-9) best_loss = loss, m.weights_.temperature = t;
-  }
+  m.weights_.temperature = calibrated_temperature(chosen, gold, m.weights_, training.temperatures);
   m.fasttext_ = std::move(models[best_grid * (folds + 1) + folds]);
   m.fasttext_label_of_class_ = fasttext_labels_of(m.classes_, m.fasttext_);
   if (m.weights_.group != 0) {
@@ -470,6 +497,7 @@ nlohmann::json AxisModel::describe() const {
           {"neighbour_weight", weights_.neighbour},
           {"prior_correction", weights_.prior_correction},
           {"temperature", weights_.temperature},
+          {"calibration", kCalibration},
           {"group_weight", weights_.group},
           {"class_groups", class_groups_},
           {"majority", majority_},
@@ -508,6 +536,11 @@ AxisModel AxisModel::load(const std::string& directory, const std::string& axis)
     m.weights_.neighbour = j.at("neighbour_weight").get<double>();
     m.weights_.prior_correction = j.at("prior_correction").get<double>();
     m.weights_.temperature = j.at("temperature").get<double>();
+    // Models saved before have no field: their temperature divided every class's score, and read as the
+    // winner's it would give other probabilities than those the model was calibrated for.
+    if (j.value("calibration", std::string()) != kCalibration)
+      throw Error(path +
+                  ": calibrated over every class by an older faultline; retrain with 'faultline train'");
     m.weights_.group = j.at("group_weight").get<double>();
     m.class_groups_ = j.at("class_groups").get<std::map<std::string, std::string>>();
     m.majority_ = j.at("majority").get<std::string>();
@@ -527,7 +560,7 @@ AxisModel AxisModel::load(const std::string& directory, const std::string& axis)
                 "), or one written by an older faultline; retrain with 'faultline train'");
   }
   // Descriptions counted at no weight, or a weight with none to count, is no model train writes.
-  if (m.training_labels_.empty() || m.weights_.temperature <= 0 || m.description_neighbour_weight_ < 0 ||
+  if (m.training_labels_.empty() || !(m.weights_.temperature >= 1) || m.description_neighbour_weight_ < 0 ||
       (m.description_neighbour_weight_ == 0) != m.description_labels_.empty()) {
     throw Error(path + ": inconsistent model description; retrain with 'faultline train'");
   }

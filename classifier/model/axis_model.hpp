@@ -1,8 +1,8 @@
 // One axis of the classifier (scope, symptom or root cause): an ensemble of a fastText model, the rule
 // scores (over the whole issue and over its discussion alone), a vote of the most similar labeled issues and,
 // where the classes fall into groups (root causes into the taxonomy's dimensions), a fastText model of the
-// group, combined log-linearly with a prior correction for rare classes and calibrated by a temperature,
-// every weight chosen by cross-validation.
+// group, combined log-linearly with a prior correction for rare classes, the winner's probability calibrated
+// by a temperature, every weight chosen by cross-validation.
 #pragma once
 
 #include <map>
@@ -71,7 +71,9 @@ struct AxisTraining {
   // How much of log prior(c) is taken off each class's score: 0 keeps the frequent classes' advantage,
   // 1 scores every class as if all were equally frequent.
   std::vector<double> prior_corrections{0.0, 0.25, 0.5, 0.75, 1.0};
-  std::vector<double> temperatures{0.5, 0.7, 0.85, 1.0, 1.25, 1.5, 2.0, 3.0};
+  // Candidates for the temperature of the winner's odds (combine), chosen by the log loss of the winner's
+  // probability against whether it is right; none under 1.
+  std::vector<double> temperatures{1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0};
   // The group of each class (a root cause's dimension). Empty: the axis has no group member. A group has
   // many more examples than most of its classes, so its model is surer of the coarse decision.
   std::map<std::string, std::string> class_groups;
@@ -118,9 +120,17 @@ struct AxisEvidence {
   std::vector<double> log_fasttext, rules, discussion_rules, log_neighbours, log_prior, log_group;
 };
 
-// softmax((log p_ft(c) + w_r·rules(c) + w_t·discussion rules(c) + w_n·log vote(c) − α·log prior(c) +
-//          w_g·log p_group(group(c))) / T).
+// With s(c) = log p_ft(c) + w_r·rules(c) + w_t·discussion rules(c) + w_n·log vote(c) − α·log prior(c) +
+// w_g·log p_group(group(c)), the likeliest class t (the first of equals) and rest = Σ_{c≠t} e^(s(c) − s(t)):
+// p(t) = 1 / (1 + rest^(1/T)), and each other class shares 1 − p(t) in proportion to e^s(c). T = 1 is
+// softmax(s); with two classes it is softmax(s / T). T must be at least 1, so t stays the likeliest.
 std::vector<double> combine(const AxisEvidence& evidence, const AxisWeights& weights);
+
+// The temperature among `candidates` (the first of equals) whose winners' probabilities, combined with
+// `weights` otherwise, have the least log loss against whether each winner is the `gold` class: it
+// calibrates how sure the axis is of its answer, not of every class.
+double calibrated_temperature(const std::vector<AxisEvidence>& evidence, const std::vector<size_t>& gold,
+                              AxisWeights weights, const std::vector<double>& candidates);
 
 // log((similarity of the neighbours of class c + s) / (similarity of all + s·classes)), s = 0.1: the
 // neighbours' similarity-weighted vote, smoothed. Items index the examples, then the descriptions after

@@ -252,6 +252,35 @@ TEST(Classifier, AModelOfAnotherTextFeaturesVersionIsRefused) {
   EXPECT_NO_THROW(IssueClassifier::load(models));
 }
 
+// A saved temperature divided every class's score before it tempered the winner's odds alone (combine):
+// an axis saved without the field that says so, or with a temperature under 1, is refused.
+TEST(Classifier, AnAxisCalibratedAnotherWayIsRefused) {
+  faultline::testing::TempDir dir;
+  std::string models = dir.file("m");
+  IssueClassifier::train(tiny_corpus(), {}, quick()).save(models);
+  const std::string path = models + "/root_cause.json";
+  const auto saved = nlohmann::json::parse(faultline::common::read_text_file(path));
+  ASSERT_EQ(saved.at("calibration"), "winner_odds");
+  auto load_error = [&](const nlohmann::json& changed) -> std::string {
+    std::ofstream(path) << changed.dump();
+    try {
+      IssueClassifier::load(models);
+    } catch (const faultline::Error& e) {
+      return e.what();
+    }
+    return "(loaded)";
+  };
+  auto without = saved;
+  without.erase("calibration");
+  EXPECT_NE(load_error(without).find("calibrated over every class by an older faultline; retrain"),
+            std::string::npos)
+      << load_error(without);
+  auto cooler = saved;
+  cooler["temperature"] = 0.5;
+  EXPECT_NE(load_error(cooler).find("inconsistent model description; retrain"), std::string::npos);
+  EXPECT_EQ(load_error(saved), "(loaded)");
+}
+
 // The tiny corpus's bodies end in "(case N)", so "<num>" is in every document: the symptom's fastText
 // model learns it, the root cause's models (the causes and their dimensions) do not.
 TEST(Classifier, TheRootCauseModelsLearnWithoutTheNumberToken) {

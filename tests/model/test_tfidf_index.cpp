@@ -305,6 +305,70 @@ TEST(AxisCombination, TheDiscussionRulesAddTheirWeightedScoreAsWorkedOut) {
   EXPECT_THROW(combine(e, AxisWeights{}), faultline::Error);
 }
 
+namespace {
+
+// Three classes whose only evidence is fastText's probabilities `p`.
+AxisEvidence fasttext_alone(double p0, double p1, double p2) {
+  return {.log_fasttext = {std::log(p0), std::log(p1), std::log(p2)},
+          .rules = {0, 0, 0},
+          .discussion_rules = {0, 0, 0},
+          .log_neighbours = {0, 0, 0},
+          .log_prior = {0, 0, 0},
+          .log_group = {0, 0, 0}};
+}
+
+}  // namespace
+
+TEST(AxisCombination, TheTemperatureTempersTheWinnersOddsAgainstTheRestAsWorkedOut) {
+  // fastText .6 / .3 / .1. At T = 1 that is the distribution itself.
+  AxisEvidence e = fasttext_alone(0.6, 0.3, 0.1);
+  auto plain = combine(e, AxisWeights{});
+  EXPECT_NEAR(plain[0], 0.6, 1e-12);
+  EXPECT_NEAR(plain[1], 0.3, 1e-12);
+  EXPECT_NEAR(plain[2], 0.1, 1e-12);
+  // T = 2: the winner's odds against the rest, .6 / .4, become sqrt(1.5) = 1.2247449, so
+  // p0 = 1.2247449 / 2.2247449 = 0.5505103; the others share 0.4494897 as 3 : 1.
+  auto tempered = combine(e, AxisWeights{.temperature = 2.0});
+  EXPECT_NEAR(tempered[0], 0.5505103, 1e-7);
+  EXPECT_NEAR(tempered[1], 0.3371173, 1e-7);
+  EXPECT_NEAR(tempered[2], 0.1123724, 1e-7);
+  // A temperature over every class, softmax(ln p / 2), would give the winner sqrt(.6) / (sqrt(.6) +
+  // sqrt(.3) + sqrt(.1)) = 0.4727 instead: the tail of unlikely classes would pull it down.
+  EXPECT_GT(std::abs(tempered[0] - 0.4727), 0.05);
+}
+
+TEST(AxisCombination, NoTemperatureLetsAnotherClassOvertakeTheWinner) {
+  // Near a three-way tie the winner's untempered odds are under 1 (.34 / .66); tempering pulls its
+  // probability towards one half, and the others' shares of the rest shrink with it: at T = 8,
+  // p0 = 1 / (1 + (.66 / .34)^(1/8)) = 0.4793 and p1 = p2 = 0.2603.
+  AxisEvidence e = fasttext_alone(0.34, 0.33, 0.33);
+  for (double t : AxisTraining{}.temperatures) {
+    auto p = combine(e, AxisWeights{.temperature = t});
+    EXPECT_GT(p[0], p[1]) << "T = " << t;
+    EXPECT_NEAR(p[0] + p[1] + p[2], 1.0, 1e-12);
+  }
+  auto at8 = combine(e, AxisWeights{.temperature = 8.0});
+  EXPECT_NEAR(at8[0], 0.4793, 1e-4);
+  EXPECT_NEAR(at8[1], 0.2603, 1e-4);
+  // Under 1 the winner would fall below its rivals' shares: refused.
+  EXPECT_THROW(combine(e, AxisWeights{.temperature = 0.5}), faultline::Error);
+}
+
+TEST(AxisCombination, TheTemperatureIsChosenByHowOftenTheWinnerIsRightAsWorkedOut) {
+  // Four issues whose winner has untempered odds 9 : 1 (p = .9); three are right, one is of a class
+  // the model gives almost nothing (1e-9). The log loss of the winner against being right,
+  // −3 ln p − ln(1 − p), is least at p = 3/4, where the odds are 3 = 9^(1/T): T = 2.
+  // (At T = 1.5 and 3, p = .8123 and .6754, losses 2.297 and 2.302 against 2.249.)
+  std::vector<AxisEvidence> evidence(4, fasttext_alone(0.9, 0.1 - 1e-9, 1e-9));
+  std::vector<size_t> gold{0, 0, 0, 2};
+  EXPECT_EQ(calibrated_temperature(evidence, gold, AxisWeights{}, {1.0, 1.5, 2.0, 3.0, 4.0}), 2.0);
+  // The log loss of the gold class instead would not see the wrong issue at all (its class's
+  // probability is under any floor at every T) and would keep the winner as sure as it comes: T = 1.
+  // All right, the surest temperature wins; none to choose from is an error.
+  EXPECT_EQ(calibrated_temperature(evidence, {0, 0, 0, 0}, AxisWeights{}, {3.0, 1.0, 2.0}), 1.0);
+  EXPECT_THROW(calibrated_temperature(evidence, gold, AxisWeights{}, {}), faultline::Error);
+}
+
 TEST(TfidfIndex, ATermCountedOnceWeighsTheSameHoweverOftenItIsRepeated) {
   // D0 = x x x x y, D1 = x y; both terms are in both documents, so one idf, which cancels. Damped, D0 is
   // (1 + ln 4, 1) and the query "x y" (1, 1): cosine (2 + ln 4) / (sqrt 2 · sqrt((1 + ln 4)² + 1))
