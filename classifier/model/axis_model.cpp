@@ -265,8 +265,10 @@ std::vector<double> combine(const AxisEvidence& e, const AxisWeights& w) {
   // issues by it: how sure the model is of one issue against another is the untempered odds' ranking, while
   // a temperature over every class lets a long tail of unlikely classes lower it (classifier/EXPERIMENTS.md).
   const double p_top = 1 / (1 + std::pow(rest, 1 / w.temperature));
+  // A rival's share is at most p_top (the header's bound); the min keeps rounding from lifting a tied
+  // rival over the winner (1 − 1/3 rounds up).
   for (size_t c = 0; c < classes; ++c)
-    p[c] = c == top ? p_top : (1 - p_top) * std::exp(score[c] - score[top]) / rest;
+    p[c] = c == top ? p_top : std::min(p_top, (1 - p_top) * std::exp(score[c] - score[top]) / rest);
   return p;
 }
 

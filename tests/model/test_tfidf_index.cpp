@@ -352,6 +352,18 @@ TEST(AxisCombination, NoTemperatureLetsAnotherClassOvertakeTheWinner) {
   EXPECT_NEAR(at8[1], 0.2603, 1e-4);
   // Under 1 the winner would fall below its rivals' shares: refused.
   EXPECT_THROW(combine(e, AxisWeights{.temperature = 0.5}), faultline::Error);
+  // An exact tie goes to the first class, as the old softmax's equal values did: at T = 1 the rivals'
+  // shares, (1 − 1/3) / 2, would round to a hair above 1/3 without the bound.
+  for (int classes : {3, 6, 7}) {
+    AxisEvidence tie{.log_fasttext = std::vector<double>(classes, -std::log(classes)),
+                     .rules = std::vector<double>(classes, 0),
+                     .discussion_rules = std::vector<double>(classes, 0),
+                     .log_neighbours = std::vector<double>(classes, 0),
+                     .log_prior = std::vector<double>(classes, 0),
+                     .log_group = std::vector<double>(classes, 0)};
+    auto p = combine(tie, AxisWeights{});
+    EXPECT_EQ(std::max_element(p.begin(), p.end()) - p.begin(), 0) << classes << " classes";
+  }
 }
 
 TEST(AxisCombination, TheTemperatureIsChosenByHowOftenTheWinnerIsRightAsWorkedOut) {
@@ -367,6 +379,8 @@ TEST(AxisCombination, TheTemperatureIsChosenByHowOftenTheWinnerIsRightAsWorkedOu
   // All right, the surest temperature wins; none to choose from is an error.
   EXPECT_EQ(calibrated_temperature(evidence, {0, 0, 0, 0}, AxisWeights{}, {3.0, 1.0, 2.0}), 1.0);
   EXPECT_THROW(calibrated_temperature(evidence, gold, AxisWeights{}, {}), faultline::Error);
+  // Nothing to calibrate on: every candidate has no loss, and the first is kept.
+  EXPECT_EQ(calibrated_temperature({}, {}, AxisWeights{}, {3.0, 1.0}), 3.0);
 }
 
 TEST(TfidfIndex, ATermCountedOnceWeighsTheSameHoweverOftenItIsRepeated) {
