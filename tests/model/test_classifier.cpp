@@ -87,6 +87,19 @@ std::vector<ClassDescription> tiny_corpus_searched_texts(const RuleSet& rules) {
   return out;
 }
 
+// Writes `changed` over the model file at `path` and loads the model directory `models`: the error, or
+// "(loaded)".
+std::string load_error_with(const std::string& models, const std::string& path,
+                            const nlohmann::json& changed) {
+  std::ofstream(path) << changed.dump();
+  try {
+    IssueClassifier::load(models);
+  } catch (const faultline::Error& e) {
+    return e.what();
+  }
+  return "(loaded)";
+}
+
 }  // namespace
 
 TEST(Evaluation, FoldsRunInParallelGiveTheSequentialResult) {
@@ -217,15 +230,7 @@ TEST(Classifier, AModelOfAnotherTextFeaturesVersionIsRefused) {
   auto description = nlohmann::json::parse(faultline::common::read_text_file(path));
   ASSERT_EQ(description.at("text_features"), kTextFeaturesVersion);
   EXPECT_NO_THROW(IssueClassifier::load(models));
-  auto load_error = [&](const nlohmann::json& changed) -> std::string {
-    std::ofstream(path) << changed.dump();
-    try {
-      IssueClassifier::load(models);
-    } catch (const faultline::Error& e) {
-      return e.what();
-    }
-    return "(loaded)";
-  };
+  auto load_error = [&](const nlohmann::json& changed) { return load_error_with(models, path, changed); };
   auto with = [&](const nlohmann::json& features) {
     auto changed = description;
     changed["text_features"] = features;
@@ -261,15 +266,7 @@ TEST(Classifier, AnAxisCalibratedAnotherWayIsRefused) {
   const std::string path = models + "/root_cause.json";
   const auto saved = nlohmann::json::parse(faultline::common::read_text_file(path));
   ASSERT_EQ(saved.at("calibration"), "winner_odds");
-  auto load_error = [&](const nlohmann::json& changed) -> std::string {
-    std::ofstream(path) << changed.dump();
-    try {
-      IssueClassifier::load(models);
-    } catch (const faultline::Error& e) {
-      return e.what();
-    }
-    return "(loaded)";
-  };
+  auto load_error = [&](const nlohmann::json& changed) { return load_error_with(models, path, changed); };
   auto without = saved;
   without.erase("calibration");
   EXPECT_NE(load_error(without).find("calibrated over every class by an older faultline; retrain"),
