@@ -251,13 +251,14 @@ std::vector<double> combine(const AxisEvidence& e, const AxisWeights& w) {
                w.group * e.log_group[c];
     if (score[c] > score[top]) top = c;
   }
-  // rest = Σ_{c≠top} e^(s_c − s_top): the untempered odds of the likeliest class are 1 / rest.
+  // rest = Σ_{c≠top} e^(s_c − s_top): the untempered odds of the likeliest class are 1 / rest. Each rival's
+  // term is kept in p until its share is known.
+  std::vector<double> p(classes, 0.0);
   double rest = 0;
   for (size_t c = 0; c < classes; ++c) {
-    if (c != top) rest += std::exp(score[c] - score[top]);
+    if (c != top) rest += (p[c] = std::exp(score[c] - score[top]));
   }
-  std::vector<double> p(classes, 0.0);
-  if (rest == 0) {  // one class, or every other infinitely less likely
+  if (rest == 0) {  // one class, or every other infinitely less likely (each term 0)
     if (classes) p[top] = 1;
     return p;
   }
@@ -267,8 +268,7 @@ std::vector<double> combine(const AxisEvidence& e, const AxisWeights& w) {
   const double p_top = 1 / (1 + std::pow(rest, 1 / w.temperature));
   // A rival's share is at most p_top (the header's bound); the min keeps rounding from lifting a tied
   // rival over the winner (1 − 1/3 rounds up).
-  for (size_t c = 0; c < classes; ++c)
-    p[c] = c == top ? p_top : std::min(p_top, (1 - p_top) * std::exp(score[c] - score[top]) / rest);
+  for (size_t c = 0; c < classes; ++c) p[c] = c == top ? p_top : std::min(p_top, (1 - p_top) * p[c] / rest);
   return p;
 }
 
