@@ -124,7 +124,7 @@ void fill_three_strata(Database& db) {
       IssueRecord r;
       r.repo = repo;
       r.number = i;
-      r.url = "u";
+      r.url = "https://github.com/" + std::string(repo) + "/issues/" + std::to_string(i);
       r.state = i <= n ? "closed" : "open";
       r.created = "2024-01-01";
       r.title = "crash " + std::to_string(i);

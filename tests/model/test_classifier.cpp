@@ -46,7 +46,7 @@ std::vector<LabeledIssue> tiny_corpus() {
       IssueRecord r;
       r.repo = "a/b";
       r.number = c * 10 + i + 1;
-      r.url = "u";
+      r.url = "https://github.com/a/b/issues/" + std::to_string(r.number);
       r.state = "closed";
       r.title = texts[c][0];
       r.body = std::string(texts[c][1]) + " (case " + std::to_string(i) + ")";
