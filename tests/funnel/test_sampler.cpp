@@ -8,6 +8,7 @@
 #include "classifier/funnel/screening.hpp"
 #include "common/clock.hpp"
 #include "common/error.hpp"
+#include "common/issue_url.hpp"
 #include "datasets/store/audit_store.hpp"
 #include "datasets/store/database.hpp"
 #include "datasets/store/funnel_store.hpp"
@@ -124,7 +125,7 @@ void fill_three_strata(Database& db) {
       IssueRecord r;
       r.repo = repo;
       r.number = i;
-      r.url = "https://github.com/" + std::string(repo) + "/issues/" + std::to_string(i);
+      r.url = faultline::common::issue_url(repo, i);
       r.state = i <= n ? "closed" : "open";
       r.created = "2024-01-01";
       r.title = "crash " + std::to_string(i);

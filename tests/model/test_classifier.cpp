@@ -14,6 +14,7 @@
 #include "classifier/model/text_features.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/issue_url.hpp"
 #include "common/text_file.hpp"
 #include "datasets/store/audit_store.hpp"
 #include "datasets/store/database.hpp"
@@ -46,7 +47,7 @@ std::vector<LabeledIssue> tiny_corpus() {
       IssueRecord r;
       r.repo = "a/b";
       r.number = c * 10 + i + 1;
-      r.url = "https://github.com/a/b/issues/" + std::to_string(r.number);
+      r.url = faultline::common::issue_url(r.repo, r.number);
       r.state = "closed";
       r.title = texts[c][0];
       r.body = std::string(texts[c][1]) + " (case " + std::to_string(i) + ")";
