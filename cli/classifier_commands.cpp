@@ -20,9 +20,33 @@ namespace faultline::cli {
 
 namespace {
 
+// What a model labels and what it queues for a person: train's options, and eval's for the models it trains.
+void add_label_options(CLI::App* command, model::LabelPolicy& o) {
+  auto* symptom =
+      command
+          ->add_option("--symptom-accuracy", o.symptom_accuracy,
+                       "how often the symptoms it labels should be right: the inner CV chooses the "
+                       "probability from which it labels one, and the rest are queued for a person")
+          ->check(number_in(0.0, 1.0))
+          ->capture_default_str();
+  auto* cause =
+      command
+          ->add_option("--root-cause-accuracy", o.root_cause_accuracy,
+                       "the same for the root cause (an issue under either axis's threshold is queued)")
+          ->check(number_in(0.0, 1.0))
+          ->capture_default_str();
+  command
+      ->add_option("--abstain-below", o.abstain_below,
+                   "instead, one fixed threshold: queue an issue for manual labeling when its symptom "
+                   "or root-cause probability is below this")
+      ->check(number_in(0.0, 1.0))
+      ->excludes(symptom)
+      ->excludes(cause);
+}
+
 struct TrainOptions {
   std::string model_dir;
-  double abstain_below = 0.5;
+  model::LabelPolicy labels;
 };
 
 struct ClassifyOptions {
@@ -38,6 +62,7 @@ struct EvalOptions {
   std::optional<double> time_split;
   std::string out;
   int jobs = common::default_jobs();
+  model::LabelPolicy labels;
 };
 
 std::string model_dir(const Context& ctx, const std::string& chosen) {
@@ -78,20 +103,30 @@ std::string selective_text(const model::AxisMetrics& m) {
   return out;
 }
 
+// What each fold's model labels by its own thresholds, e.g. "labels 0.412 at accuracy 0.851 (thresholds
+// chosen for 0.85, 0.781 on average)".
+std::string own_threshold_text(const model::AxisEvaluation& e) {
+  return "labels " + fixed(e.own_threshold.coverage) + " at accuracy " +
+         (e.own_threshold.labeled ? fixed(e.own_threshold.accuracy) : std::string("-")) +
+         " (thresholds chosen for " + fixed(e.label_accuracy, 2) + ", " + fixed(e.mean_threshold) +
+         " on average)";
+}
+
 std::string evaluation_text(const model::Evaluation& e) {
   std::vector<std::vector<std::string>> rows{{"axis / method", "accuracy", "macro-F1", "kappa"}};
   add_method_rows(rows, e, false);
-  std::string out = std::to_string(e.folds) + "-fold cross-validation over " + std::to_string(e.n) +
-                    " manually labeled issues\n" + text_table(rows) + "coverage at accuracy 0.9: symptom " +
-                    fixed(e.symptom.combined.coverage_at_90) + ", root cause " +
-                    fixed(e.root_cause.combined.coverage_at_90) + "\nexpected calibration error: symptom " +
-                    fixed(e.symptom.combined.expected_calibration_error) + ", root cause " +
-                    fixed(e.root_cause.combined.expected_calibration_error) +
-                    "\naccuracy of the most confident share (coverage → accuracy): symptom " +
-                    selective_text(e.symptom.combined) + "; root cause " +
-                    selective_text(e.root_cause.combined) +
-                    "\nlabeling only above a confidence threshold:\n" +
-                    threshold_text(e.symptom.combined, e.root_cause.combined);
+  std::string out =
+      std::to_string(e.folds) + "-fold cross-validation over " + std::to_string(e.n) +
+      " manually labeled issues\n" + text_table(rows) + "coverage at accuracy 0.9: symptom " +
+      fixed(e.symptom.combined.coverage_at_90) + ", root cause " +
+      fixed(e.root_cause.combined.coverage_at_90) + "\nexpected calibration error: symptom " +
+      fixed(e.symptom.combined.expected_calibration_error) + ", root cause " +
+      fixed(e.root_cause.combined.expected_calibration_error) +
+      "\naccuracy of the most confident share (coverage → accuracy): symptom " +
+      selective_text(e.symptom.combined) + "; root cause " + selective_text(e.root_cause.combined) +
+      "\nlabeling by each fold's own label thresholds: symptom " + own_threshold_text(e.symptom) +
+      "; root cause " + own_threshold_text(e.root_cause) + "\nlabeling only above a confidence threshold:\n" +
+      threshold_text(e.symptom.combined, e.root_cause.combined);
   if (e.time_split) {
     const auto& t = *e.time_split;
     std::vector<std::vector<std::string>> split_rows{{"axis / method", "accuracy", "macro-F1", "kappa"}};
@@ -109,20 +144,29 @@ void train(const Context& ctx, const TrainOptions& o) {
   auto db = ctx.open_db();
   auto progress = ctx.progress();
   auto dir = model_dir(ctx, o.model_dir);
-  auto s =
-      model::train_from_store(*db, dir, o.abstain_below, [&](const std::string& axis, int index, int axes) {
-        progress->update("train: axis " + std::to_string(index) + " of " + std::to_string(axes) + " (" +
-                         axis + ")");
-      });
+  auto s = model::train_from_store(*db, dir, o.labels, [&](const std::string& axis, int index, int axes) {
+    progress->update("train: axis " + std::to_string(index) + " of " + std::to_string(axes) + " (" + axis +
+                     ")");
+  });
   progress->finish("train: done in " + fixed(s.seconds, 1) + " s");
+  auto labels_from = [](double threshold, double accuracy) {
+    const std::string from =
+        threshold > 1 ? std::string("labels none") : "labels from p ≥ " + fixed(threshold);
+    return from +
+           (accuracy > 0 ? " (chosen for accuracy " + fixed(accuracy, 2) + ")" : std::string(" (fixed)"));
+  };
   ctx.emit({{"version", s.version},
             {"labeled", s.labeled},
             {"scoped", s.scoped},
             {"seconds", s.seconds},
-            {"models", dir}},
+            {"models", dir},
+            {"label_thresholds", {{"symptom", s.symptom_threshold}, {"root_cause", s.root_cause_threshold}}},
+            {"label_accuracies", {{"symptom", s.symptom_accuracy}, {"root_cause", s.root_cause_accuracy}}}},
            "trained model " + s.version + " on " + std::to_string(s.labeled) + " labeled issues (" +
                std::to_string(s.scoped) + " with a scope decision) in " + fixed(s.seconds) + " s → " + dir +
-               "\n");
+               "\nsymptom " + labels_from(s.symptom_threshold, s.symptom_accuracy) + "; root cause " +
+               labels_from(s.root_cause_threshold, s.root_cause_accuracy) +
+               "; an issue under either threshold is queued for a person\n");
 }
 
 void classify(const Context& ctx, const ClassifyOptions& o) {
@@ -140,7 +184,8 @@ void classify(const Context& ctx, const ClassifyOptions& o) {
 }
 
 std::vector<std::string> figure_cells(const model::AxisFigures& f) {
-  return {fixed(f.accuracy), fixed(f.macro_f1), fixed(f.kappa), fixed(f.surest)};
+  return {fixed(f.accuracy), fixed(f.macro_f1),     fixed(f.kappa),
+          fixed(f.surest),   fixed(f.own_coverage), fixed(f.own_accuracy)};
 }
 
 std::string fold_assignments_text(int n, int folds,
@@ -150,7 +195,8 @@ std::string fold_assignments_text(int n, int folds,
   };
   std::vector<std::vector<std::string>> rows{
       {"seed", "symptom: accuracy", "macro-F1", "kappa", "surest " + percent(model::kSymptomSurestShare),
-       "root cause: accuracy", "macro-F1", "kappa", "surest " + percent(model::kRootCauseSurestShare)}};
+       "labels", "at", "root cause: accuracy", "macro-F1", "kappa",
+       "surest " + percent(model::kRootCauseSurestShare), "labels", "at"}};
   auto add = [&](const std::string& name, const model::AxisFigures& symptom,
                  const model::AxisFigures& cause) {
     std::vector<std::string> row{name};
@@ -167,7 +213,9 @@ std::string fold_assignments_text(int n, int folds,
   add("highest", s.highest, c.highest);
   return std::to_string(folds) + "-fold cross-validation over " + std::to_string(n) +
          " manually labeled issues, " + counted(static_cast<long long>(figures.size()), "fold assignment") +
-         "\n" + text_table(rows);
+         " (labels, at: the share of the issues each fold's model labels by its own label threshold, and the "
+         "accuracy there)\n" +
+         text_table(rows);
 }
 
 void eval_fold_assignments(const Context& ctx, const EvalOptions& o) {
@@ -189,7 +237,8 @@ void eval_fold_assignments(const Context& ctx, const EvalOptions& o) {
                                  ") done; accuracy symptom " + fixed(last.symptom.accuracy) +
                                  ", root cause " + fixed(last.root_cause.accuracy);
         done == total ? progress->finish(line) : progress->update(line);
-      });
+      },
+      o.labels);
   const int n = static_cast<int>(labeled.size());
   ctx.emit(model::fold_assignments_json(n, o.folds, figures), fold_assignments_text(n, o.folds, figures));
 }
@@ -204,13 +253,15 @@ void eval(const Context& ctx, const EvalOptions& o) {
            fixed(r.root_cause_accuracy) + " (" + std::to_string(r.held_out) + " issues held out)";
   };
   auto labeled = model::load_labeled_issues(*db);
-  auto e = model::evaluate(labeled, o.folds, o.seed, model::AxisTraining::standard(), o.jobs,
-                           [&](const model::FoldReport& r) {
-                             r.done == r.folds ? progress->finish(line(r)) : progress->update(line(r));
-                           });
+  auto e = model::evaluate(
+      labeled, o.folds, o.seed, model::AxisTraining::standard(), o.jobs,
+      [&](const model::FoldReport& r) {
+        r.done == r.folds ? progress->finish(line(r)) : progress->update(line(r));
+      },
+      o.labels);
   if (const double share = o.time_split.value_or(0.8); share > 0) {
     progress->update("eval: time split (training on the oldest " + fixed(share, 2) + ")");
-    e.time_split = model::evaluate_time_split(labeled, share, model::AxisTraining::standard());
+    e.time_split = model::evaluate_time_split(labeled, share, model::AxisTraining::standard(), o.labels);
     progress->finish("eval: time split done");
   }
   auto json = model::evaluation_json(e);
@@ -226,14 +277,11 @@ void add_classifier_commands(CLI::App& app, Context& ctx) {
       app.add_subcommand("train",
                          "Train the classifier (RE2 rules + fastText) on the final manual labels; "
                          "the ensemble weights (rules, similar issues, prior correction) and calibration are "
-                         "chosen by 3-fold CV.\n"
-                         "Example: faultline train --abstain-below 0.5");
+                         "chosen by 3-fold CV, and so is each axis's label threshold: the probability from "
+                         "which it labels, so that its labels are right as often as asked.\n"
+                         "Example: faultline train --root-cause-accuracy 0.9");
   train_cmd->add_option("--models", train_options->model_dir, "model directory (default: <db>.models)");
-  train_cmd
-      ->add_option("--abstain-below", train_options->abstain_below,
-                   "queue an issue for manual labeling when its symptom or "
-                   "root-cause probability is below this")
-      ->check(number_in(0.0, 1.0));
+  add_label_options(train_cmd, train_options->labels);
   train_cmd->callback([&ctx, train_options] { train(ctx, *train_options); });
 
   auto classify_options = std::make_shared<ClassifyOptions>();
@@ -277,6 +325,7 @@ void add_classifier_commands(CLI::App& app, Context& ctx) {
                    "when there are more threads than folds (default: the number of cores); results do not "
                    "depend on it")
       ->check(CLI::Range(1, 256));
+  add_label_options(eval_cmd, eval_options->labels);
   eval_cmd->callback([&ctx, eval_options] { eval(ctx, *eval_options); });
 }
 

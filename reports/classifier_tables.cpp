@@ -87,6 +87,18 @@ Table threshold_table(const json& e) {
       "Cross-validated: coverage is the share of the " + std::to_string(n) +
       " issues whose predicted class has at least the threshold's probability; accuracy and macro-F1 are "
       "on those issues only (0 when none).";
+  // An eval written before models chose their own thresholds has none to tell of.
+  if (e.at("symptom").contains("own_threshold")) {
+    std::string own;
+    for (const auto& [axis_id, axis] : kAxes) {
+      const json& o = e.at(axis_id).at("own_threshold");
+      own += std::string(own.empty() ? " By its own label thresholds, each fold's model labels: " : "; ") +
+             axis + " " + measure_text(o.at("coverage").get<double>()) + " of the issues at accuracy " +
+             measure_text(o.at("accuracy").get<double>()) + " (asked " +
+             measure_text(o.at("label_accuracy").get<double>()) + ")";
+    }
+    t.note += own + ".";
+  }
   return t;
 }
 

@@ -79,7 +79,8 @@ TriageResult Triage::triage(const datasets::IssueRecord& issue) const {
   r.url = issue.url;
   r.title = issue.title;
   r.model_version = model_.version();
-  r.abstain_below = model_.abstain_below();
+  r.symptom_threshold = model_.symptom_model().label_threshold();
+  r.root_cause_threshold = model_.root_cause_model().label_threshold();
   auto features = model::extract_features(model_.rules(), issue);
   r.analysis = model_.analyse(features);
   r.prediction = model_.predict(features, r.analysis);
@@ -178,7 +179,7 @@ nlohmann::json triage_json(const TriageResult& r) {
           {"symptom", decision_json(p.symptom, p.symptom_p, r.analysis.symptom)},
           {"root_cause", decision_json(p.root_cause, p.root_cause_p, r.analysis.root_cause)},
           {"queued", p.abstain},
-          {"abstain_below", r.abstain_below},
+          {"label_thresholds", {{"symptom", r.symptom_threshold}, {"root_cause", r.root_cause_threshold}}},
           {"rules_fired", p.rules_fired},
           {"moved_by",
            {{"scope", influences_json(r.influences.scope)},
@@ -199,10 +200,16 @@ std::string triage_text(const TriageResult& r) {
        (p.scope == "unknown" ? " (no scope model)" : " (p " + probability(p.scope_p) + ")") + "\n";
   t += "symptom:     " + p.symptom + " (p " + probability(p.symptom_p) + ")\n";
   t += "root cause:  " + p.root_cause + " (p " + probability(p.root_cause_p) + ")\n";
+  auto at_least = [](double threshold) {
+    char shown[16];  // three places: a probability shown to two may round up to its threshold
+    std::snprintf(shown, sizeof shown, "%.3f", threshold);
+    return threshold > 1 ? std::string("labels none") : "labels from p " + std::string(shown);
+  };
   t += "queue:       " +
-       std::string(p.abstain ? "would be queued for a person (a probability is below "
-                             : "would not be queued (both probabilities are at least ") +
-       probability(r.abstain_below) + "); model " + r.model_version + "\n";
+       std::string(p.abstain ? "would be queued for a person (a probability is under its axis's threshold: "
+                             : "would not be queued (each probability reaches its axis's threshold: ") +
+       "symptom " + at_least(r.symptom_threshold) + ", root cause " + at_least(r.root_cause_threshold) +
+       "); model " + r.model_version + "\n";
   std::string fired;
   for (const auto& id : p.rules_fired) fired += (fired.empty() ? "" : ", ") + id;
   t += "rules fired: " + (fired.empty() ? std::string("none") : fired) + "\n";

@@ -43,7 +43,8 @@ struct TriageResult {
   std::string url;
   std::string title;
   std::string model_version;
-  double abstain_below = 0;
+  // The probability from which each axis labels (above 1: it labels none); under either, queued.
+  double symptom_threshold = 0, root_cause_threshold = 0;
   model::IssuePrediction prediction;  // prediction.abstain: it would be queued for a person
   model::IssueAnalysis analysis;      // every class's probability on each axis
   model::DecisionInfluences influences;

@@ -5,6 +5,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "classifier/model/label_threshold.hpp"
 #include "classifier/model/stop_words.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
@@ -440,6 +441,22 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
     }
   }
   m.weights_.temperature = calibrated_temperature(chosen, gold, m.weights_, training.temperatures);
+  if (training.fixed_label_threshold) {
+    m.label_threshold_ = *training.fixed_label_threshold;
+  } else {
+    // Chosen on the winners of models that never saw their examples, as the temperature is: a threshold
+    // read off the final model's own training examples would find it surer than it is.
+    std::vector<double> winner_p;
+    std::vector<bool> right;
+    for (size_t i = 0; i < n; ++i) {
+      const std::vector<double> p = combine(chosen[i], m.weights_);
+      const size_t winner = argmax(p);
+      winner_p.push_back(p[winner]);
+      right.push_back(winner == gold[i]);
+    }
+    m.label_accuracy_ = training.label_accuracy;
+    m.label_threshold_ = model::label_threshold(winner_p, right, training.label_accuracy);
+  }
   m.fasttext_ = std::move(models[best_grid * (folds + 1) + folds]);
   m.fasttext_label_of_class_ = fasttext_labels_of(m.classes_, m.fasttext_);
   if (m.weights_.group != 0) {
@@ -500,6 +517,8 @@ nlohmann::json AxisModel::describe() const {
           {"prior_correction", weights_.prior_correction},
           {"temperature", weights_.temperature},
           {"calibration", kCalibration},
+          {"label_threshold", label_threshold_},
+          {"label_accuracy", label_accuracy_},
           {"group_weight", weights_.group},
           {"class_groups", class_groups_},
           {"majority", majority_},
@@ -543,6 +562,8 @@ AxisModel AxisModel::load(const std::string& directory, const std::string& axis)
     if (j.value("calibration", std::string()) != kCalibration)
       throw Error(path +
                   ": calibrated over every class by an older faultline; retrain with 'faultline train'");
+    m.label_threshold_ = j.at("label_threshold").get<double>();
+    m.label_accuracy_ = j.at("label_accuracy").get<double>();
     m.weights_.group = j.at("group_weight").get<double>();
     m.class_groups_ = j.at("class_groups").get<std::map<std::string, std::string>>();
     m.majority_ = j.at("majority").get<std::string>();
@@ -563,6 +584,8 @@ AxisModel AxisModel::load(const std::string& directory, const std::string& axis)
   }
   // Descriptions counted at no weight, or a weight with none to count, is no model train writes.
   if (m.training_labels_.empty() || !(m.weights_.temperature >= 1) || m.description_neighbour_weight_ < 0 ||
+      !(m.label_threshold_ >= 0 && m.label_threshold_ <= label_nothing_threshold()) ||
+      !(m.label_accuracy_ >= 0 && m.label_accuracy_ <= 1) ||
       (m.description_neighbour_weight_ == 0) != m.description_labels_.empty()) {
     throw Error(path + ": inconsistent model description; retrain with 'faultline train'");
   }

@@ -96,6 +96,11 @@ struct AxisTraining {
   TermCounts neighbour_term_counts = TermCounts::kDamped;
   // Terms in more than this share of the labeled documents are left out of their similarity.
   double neighbour_max_document_share = 0.25;
+  // The accuracy the axis's labels should reach on issues it has not seen: its label threshold is chosen
+  // on the inner cross-validation's held-out winners (label_threshold). 0 labels everything. A
+  // `fixed_label_threshold` is used as it is instead.
+  double label_accuracy = 0;
+  std::optional<double> fixed_label_threshold;
   int folds = 3;
   uint64_t seed = 7;
   int jobs = 1;  // threads for the independent fastText fits; the model does not depend on it
@@ -186,6 +191,10 @@ class AxisModel {
   const std::vector<std::string>& description_labels() const { return description_labels_; }
   const std::string& axis() const { return axis_; }
   const AxisWeights& weights() const { return weights_; }
+  // The probability from which it labels an issue (below it the issue is queued for a person), and the
+  // accuracy it was chosen for (0 for a threshold fixed by hand).
+  double label_threshold() const { return label_threshold_; }
+  double label_accuracy() const { return label_accuracy_; }
   std::vector<std::string> fasttext_vocabulary() const { return fasttext_.vocabulary(); }
   // The group model's words; none when the axis has no group member.
   std::vector<std::string> group_vocabulary() const;
@@ -207,6 +216,8 @@ class AxisModel {
   std::vector<std::string> described_classes_;
   int description_copies_ = 0;
   AxisWeights weights_;
+  double label_threshold_ = 0;
+  double label_accuracy_ = 0;
   std::string majority_;
   TermCounts neighbour_term_counts_ = TermCounts::kDamped;
   std::vector<std::string> classes_;          // sorted; derived from training_labels_

@@ -55,15 +55,21 @@ std::vector<LabeledIssue> load_labeled_issues(datasets::Database& db) {
 
 std::string default_model_dir(const std::string& db_path) { return db_path + ".models"; }
 
-TrainSummary train_from_store(datasets::Database& db, const std::string& model_dir, double abstain_below,
+TrainSummary train_from_store(datasets::Database& db, const std::string& model_dir, const LabelPolicy& labels,
                               const AxisProgress& progress) {
   auto start = std::chrono::steady_clock::now();
   auto issues = load_training_issues(db);
-  auto model = IssueClassifier::train(issues.labeled, issues.scoped, AxisTraining::standard(), abstain_below,
-                                      progress);
+  auto model =
+      IssueClassifier::train(issues.labeled, issues.scoped, AxisTraining::standard(), labels, progress);
   model.save(model_dir);
-  return {model.version(), static_cast<int>(issues.labeled.size()), static_cast<int>(issues.scoped.size()),
-          seconds_since(start)};
+  return {model.version(),
+          static_cast<int>(issues.labeled.size()),
+          static_cast<int>(issues.scoped.size()),
+          seconds_since(start),
+          model.symptom_model().label_threshold(),
+          model.symptom_model().label_accuracy(),
+          model.root_cause_model().label_threshold(),
+          model.root_cause_model().label_accuracy()};
 }
 
 namespace {

@@ -20,8 +20,11 @@ struct TrainSummary {
   int labeled = 0;
   int scoped = 0;
   double seconds = 0;
+  // The probability from which each axis labels, and the accuracy it was chosen for (0: fixed by hand).
+  double symptom_threshold = 0, symptom_accuracy = 0;
+  double root_cause_threshold = 0, root_cause_accuracy = 0;
 };
-TrainSummary train_from_store(datasets::Database& db, const std::string& model_dir, double abstain_below,
+TrainSummary train_from_store(datasets::Database& db, const std::string& model_dir, const LabelPolicy& labels,
                               const AxisProgress& progress = {});
 
 struct ClassifySummary {

@@ -18,6 +18,7 @@ namespace {
 struct HeldOut {
   std::string truth, combined, majority, rules, fasttext;
   double confidence = 0;
+  bool labeled = false;  // the confidence reaches the axis's label threshold
 };
 
 HeldOut held_out(const std::string& truth, const std::string& predicted, double p, const AxisModel& axis,
@@ -27,43 +28,60 @@ HeldOut held_out(const std::string& truth, const std::string& predicted, double 
           axis.majority(),
           axis.predict_rules(rule_scores),
           common::largest_entry(axis.predict_fasttext(features.tokens, features.discussion_again)).first,
-          p};
+          p,
+          p >= axis.label_threshold()};
 }
+
+// The label threshold of one fold's model on one axis, and the accuracy it was chosen for.
+struct FoldThreshold {
+  double threshold = 0, accuracy = 0;
+};
 
 struct Column {
   std::vector<std::string> gold, combined, majority, rules, fasttext;
   std::vector<double> confidence;
+  std::vector<bool> labeled;
+  std::vector<FoldThreshold> thresholds;
 
   void add(const HeldOut& h) {
     gold.push_back(h.truth);
     combined.push_back(h.combined);
     confidence.push_back(h.confidence);
+    labeled.push_back(h.labeled);
     majority.push_back(h.majority);
     rules.push_back(h.rules);
     fasttext.push_back(h.fasttext);
   }
 
   AxisEvaluation score() const {
-    return {score_axis(gold, combined, confidence), score_axis(gold, majority), score_axis(gold, rules),
-            score_axis(gold, fasttext)};
+    AxisEvaluation e{score_axis(gold, combined, confidence), score_axis(gold, majority),
+                     score_axis(gold, rules), score_axis(gold, fasttext),
+                     score_labeled(gold, combined, labeled)};
+    for (const auto& t : thresholds) e.mean_threshold += std::min(t.threshold, 1.0) / thresholds.size();
+    if (!thresholds.empty()) e.label_accuracy = thresholds.front().accuracy;
+    return e;
   }
 };
 
 struct FoldResult {
   std::vector<HeldOut> symptom, root_cause;
+  FoldThreshold symptom_threshold, root_cause_threshold;
 };
 
 // Trains on every fold but `f` and predicts fold `f`, in the order of `labeled`.
 FoldResult run_fold(const std::vector<LabeledIssue>& labeled, const std::vector<int>& fold, int f,
-                    const AxisTraining& training) {
+                    const AxisTraining& training, const LabelPolicy& labels) {
   std::vector<LabeledIssue> train;
   std::vector<const LabeledIssue*> test;
   for (size_t i = 0; i < labeled.size(); ++i) {
     if (fold[i] < 0) continue;  // in neither part
     fold[i] == f ? test.push_back(&labeled[i]) : train.push_back(labeled[i]);
   }
-  IssueClassifier model = IssueClassifier::train(train, {}, training);
+  IssueClassifier model = IssueClassifier::train(train, {}, training, labels);
   FoldResult r;
+  r.symptom_threshold = {model.symptom_model().label_threshold(), model.symptom_model().label_accuracy()};
+  r.root_cause_threshold = {model.root_cause_model().label_threshold(),
+                            model.root_cause_model().label_accuracy()};
   for (const auto* item : test) {
     IssueFeatures features = extract_features(model.rules(), item->issue);
     IssuePrediction p = model.predict(features);
@@ -81,6 +99,8 @@ std::pair<AxisEvaluation, AxisEvaluation> score_held_out(const std::vector<FoldR
   for (const auto& r : results) {
     for (const auto& h : r.symptom) symptom.add(h);
     for (const auto& h : r.root_cause) cause.add(h);
+    symptom.thresholds.push_back(r.symptom_threshold);
+    cause.thresholds.push_back(r.root_cause_threshold);
   }
   return {symptom.score(), cause.score()};
 }
@@ -97,10 +117,22 @@ nlohmann::json baselines_json(const AxisEvaluation& symptom, const AxisEvaluatio
             {"root_cause", metrics_json(root_cause.fasttext, false)}}}};
 }
 
+// The combined model's figures with what it labels by its own thresholds.
+nlohmann::json combined_json(const AxisEvaluation& e) {
+  nlohmann::json j = metrics_json(e.combined, true);
+  j["own_threshold"] = {{"label_accuracy", e.label_accuracy},
+                        {"mean_threshold", e.mean_threshold},
+                        {"labeled", e.own_threshold.labeled},
+                        {"coverage", e.own_threshold.coverage},
+                        {"accuracy", e.own_threshold.accuracy}};
+  return j;
+}
+
 }  // namespace
 
 Evaluation evaluate(const std::vector<LabeledIssue>& labeled, int folds, uint64_t seed,
-                    const AxisTraining& training, int jobs, const FoldProgress& progress) {
+                    const AxisTraining& training, int jobs, const FoldProgress& progress,
+                    const LabelPolicy& labels) {
   if (folds < 2) throw Error("eval: --folds must be at least 2");
   if (labeled.size() < static_cast<size_t>(folds)) {
     throw Error("eval: " + std::to_string(labeled.size()) + " labeled issues are too few for " +
@@ -119,7 +151,7 @@ Evaluation evaluate(const std::vector<LabeledIssue>& labeled, int folds, uint64_
   int symptom_correct = 0, root_cause_correct = 0;
   std::mutex progress_mutex;
   common::run_in_parallel(static_cast<size_t>(folds), jobs, [&](size_t f) {
-    results[f] = run_fold(labeled, fold, static_cast<int>(f), inner);
+    results[f] = run_fold(labeled, fold, static_cast<int>(f), inner, labels);
     std::lock_guard<std::mutex> lock(progress_mutex);
     ++report.done;
     for (const auto& h : results[f].symptom) symptom_correct += h.truth == h.combined;
@@ -134,7 +166,7 @@ Evaluation evaluate(const std::vector<LabeledIssue>& labeled, int folds, uint64_
 }
 
 TimeSplit evaluate_time_split(const std::vector<LabeledIssue>& labeled, double share,
-                              const AxisTraining& training) {
+                              const AxisTraining& training, const LabelPolicy& labels) {
   std::vector<std::string> dates;
   for (const auto& l : labeled) {
     if (!l.issue.created.empty()) dates.push_back(l.issue.created);
@@ -154,15 +186,15 @@ TimeSplit evaluate_time_split(const std::vector<LabeledIssue>& labeled, double s
     split.train += part.back() == 1;
     split.test += part.back() == 0;
   }
-  std::tie(split.symptom, split.root_cause) = score_held_out({run_fold(labeled, part, 0, training)});
+  std::tie(split.symptom, split.root_cause) = score_held_out({run_fold(labeled, part, 0, training, labels)});
   return split;
 }
 
 nlohmann::json evaluation_json(const Evaluation& e) {
   nlohmann::json j = {{"n", e.n},
                       {"folds", e.folds},
-                      {"symptom", metrics_json(e.symptom.combined, true)},
-                      {"root_cause", metrics_json(e.root_cause.combined, true)}};
+                      {"symptom", combined_json(e.symptom)},
+                      {"root_cause", combined_json(e.root_cause)}};
   j["baselines"] = baselines_json(e.symptom, e.root_cause);
   if (e.time_split) {
     const auto& t = *e.time_split;
@@ -170,8 +202,8 @@ nlohmann::json evaluation_json(const Evaluation& e) {
                        {"train", t.train},
                        {"test", t.test},
                        {"undated", t.undated},
-                       {"symptom", metrics_json(t.symptom.combined, true)},
-                       {"root_cause", metrics_json(t.root_cause.combined, true)},
+                       {"symptom", combined_json(t.symptom)},
+                       {"root_cause", combined_json(t.root_cause)},
                        {"baselines", baselines_json(t.symptom, t.root_cause)}};
   }
   return j;

@@ -19,6 +19,11 @@ struct AxisEvaluation {
   AxisMetrics majority;
   AxisMetrics rules;
   AxisMetrics fasttext;
+  // What each fold's model labels of its held-out issues by its own label threshold (the rest it would
+  // queue for a person), pooled, and the accuracy the thresholds were chosen for.
+  LabeledShare own_threshold;
+  double label_accuracy = 0;
+  double mean_threshold = 0;  // over the folds (a model that labels none counts as 1)
 };
 
 // Train on the older issues, test on the newer: how a model does on issues newer than its labels.
@@ -55,13 +60,15 @@ using FoldProgress = std::function<void(const FoldReport& report)>;
 // Folds are stratified by root cause (the sparser axis). Every fold trains a fresh classifier, with its
 // own inner cross-validation, on the other folds only. Up to `jobs` folds run at once; the result does
 // not depend on `jobs`.
+// Each fold's model chooses its label thresholds by `labels`, as `train` does.
 Evaluation evaluate(const std::vector<LabeledIssue>& labeled, int folds, uint64_t seed,
-                    const AxisTraining& training, int jobs = 1, const FoldProgress& progress = {});
+                    const AxisTraining& training, int jobs = 1, const FoldProgress& progress = {},
+                    const LabelPolicy& labels = {});
 
 // Trains on the labeled issues created before the `share` quantile of their creation dates (ISO 8601
 // strings, compared as text) and tests on the rest.
 TimeSplit evaluate_time_split(const std::vector<LabeledIssue>& labeled, double share,
-                              const AxisTraining& training);
+                              const AxisTraining& training, const LabelPolicy& labels = {});
 
 // The DESIGN.md shape ({"symptom":{accuracy,macro_f1,kappa},"root_cause":{…},"n":N}) plus details and
 // baselines.

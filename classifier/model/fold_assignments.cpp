@@ -16,12 +16,19 @@ namespace {
 
 constexpr uint64_t kMostSeeds = 10000;
 
-// The four figures in a fixed order, so that the spread is one loop over them.
-constexpr double AxisFigures::*kFigures[] = {&AxisFigures::accuracy, &AxisFigures::macro_f1,
-                                             &AxisFigures::kappa, &AxisFigures::surest};
+// The figures in a fixed order, so that the spread is one loop over them.
+constexpr double AxisFigures::*kFigures[] = {&AxisFigures::accuracy,     &AxisFigures::macro_f1,
+                                             &AxisFigures::kappa,        &AxisFigures::surest,
+                                             &AxisFigures::own_coverage, &AxisFigures::own_accuracy};
 
-AxisFigures figures_of(const AxisMetrics& m, double share) {
-  return {m.accuracy, m.macro_f1, m.kappa, surest_share_accuracy(m, share)};
+AxisFigures figures_of(const AxisEvaluation& e, double share) {
+  const AxisMetrics& m = e.combined;
+  return {m.accuracy,
+          m.macro_f1,
+          m.kappa,
+          surest_share_accuracy(m, share),
+          e.own_threshold.coverage,
+          e.own_threshold.accuracy};
 }
 
 uint64_t parse_seed(std::string_view text, const std::string& list) {
@@ -46,8 +53,12 @@ uint64_t parse_seed(std::string_view text, const std::string& list) {
 }
 
 nlohmann::json axis_json(const AxisFigures& f) {
-  return {
-      {"accuracy", f.accuracy}, {"macro_f1", f.macro_f1}, {"kappa", f.kappa}, {"surest_accuracy", f.surest}};
+  return {{"accuracy", f.accuracy},
+          {"macro_f1", f.macro_f1},
+          {"kappa", f.kappa},
+          {"surest_accuracy", f.surest},
+          {"own_threshold_coverage", f.own_coverage},
+          {"own_threshold_accuracy", f.own_accuracy}};
 }
 
 }  // namespace
@@ -127,7 +138,8 @@ ThreadShare share_threads(int jobs, int folds, size_t assignments) {
 std::vector<FoldAssignmentFigures> evaluate_fold_assignments(const std::vector<LabeledIssue>& labeled,
                                                              int folds, const std::vector<uint64_t>& seeds,
                                                              const AxisTraining& training, int jobs,
-                                                             const AssignmentProgress& progress) {
+                                                             const AssignmentProgress& progress,
+                                                             const LabelPolicy& labels) {
   const ThreadShare share = share_threads(jobs, folds, seeds.size());
   std::vector<FoldAssignmentFigures> out(seeds.size());
   std::mutex reporting;
@@ -135,9 +147,9 @@ std::vector<FoldAssignmentFigures> evaluate_fold_assignments(const std::vector<L
   // Each assignment's figures do not depend on its threads (evaluate), and each goes to its own slot, so
   // the result is the same for any `jobs`.
   common::run_in_parallel(seeds.size(), share.assignments, [&](size_t s) {
-    const Evaluation e = evaluate(labeled, folds, seeds[s], training, share.jobs_each);
-    out[s] = {seeds[s], figures_of(e.symptom.combined, kSymptomSurestShare),
-              figures_of(e.root_cause.combined, kRootCauseSurestShare)};
+    const Evaluation e = evaluate(labeled, folds, seeds[s], training, share.jobs_each, {}, labels);
+    out[s] = {seeds[s], figures_of(e.symptom, kSymptomSurestShare),
+              figures_of(e.root_cause, kRootCauseSurestShare)};
     const std::lock_guard<std::mutex> lock(reporting);
     ++done;
     if (progress) progress(done, seeds.size(), out[s]);

@@ -20,13 +20,16 @@ constexpr double kRootCauseSurestShare = 0.4;
 // The accuracy of the `share` of items the classifier is most confident of (one of AxisMetrics::selective).
 double surest_share_accuracy(const AxisMetrics& m, double share);
 
-// What one cross-validation says of one axis: accuracy, macro-F1, Cohen's kappa and the accuracy of the
-// axis's surest share.
+// What one cross-validation says of one axis: accuracy, macro-F1, Cohen's kappa, the accuracy of the
+// axis's surest share, and what the folds' models label by their own label thresholds (their share of the
+// issues, and the accuracy on them).
 struct AxisFigures {
   double accuracy = 0;
   double macro_f1 = 0;
   double kappa = 0;
   double surest = 0;
+  double own_coverage = 0;
+  double own_accuracy = 0;
 };
 
 struct FoldAssignmentFigures {
@@ -71,7 +74,8 @@ ThreadShare share_threads(int jobs, int folds, size_t assignments);
 std::vector<FoldAssignmentFigures> evaluate_fold_assignments(const std::vector<LabeledIssue>& labeled,
                                                              int folds, const std::vector<uint64_t>& seeds,
                                                              const AxisTraining& training, int jobs = 1,
-                                                             const AssignmentProgress& progress = {});
+                                                             const AssignmentProgress& progress = {},
+                                                             const LabelPolicy& labels = {});
 
 // {"n", "folds", "surest_share": {symptom, root_cause}, "fold_assignments": [{seed, symptom, root_cause}],
 //  "mean" / "standard_deviation" / "lowest" / "highest": {symptom, root_cause}}; the standard deviation is

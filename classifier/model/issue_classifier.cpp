@@ -104,14 +104,16 @@ std::vector<ClassDescription> root_cause_searched_descriptions(const RuleSet& ru
 
 IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
                                        const std::vector<datasets::IssueRecord>& scoped,
-                                       const AxisTraining& training, double abstain_below,
+                                       const AxisTraining& training, const LabelPolicy& labels,
                                        const AxisProgress& progress) {
   const auto& taxonomy = taxonomy::Taxonomy::builtin();
   IssueClassifier c;
   // Saved as JSON, which has no NaN: such a model could be written but never read back.
-  if (!(abstain_below >= 0 && abstain_below <= 1))
+  if (labels.abstain_below && !(*labels.abstain_below >= 0 && *labels.abstain_below <= 1))
     throw Error("train: the abstention threshold must be a probability, 0 to 1");
-  c.abstain_below_ = abstain_below;
+  for (double accuracy : {labels.symptom_accuracy, labels.root_cause_accuracy}) {
+    if (!(accuracy >= 0 && accuracy <= 1)) throw Error("train: an accuracy to label at must be 0 to 1");
+  }
   uint64_t h = common::fnv1a(taxonomy::builtin_rules_json());
   std::vector<AxisExample> symptoms, causes, scopes;
   for (const auto& l : labeled) {
@@ -149,6 +151,8 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
   // A symptom is what the report shows; the discussion read twice made the symptom worse (the README's
   // six-seed table), so its fastText model reads it once.
   AxisTraining symptom_training = training;
+  symptom_training.label_accuracy = labels.symptom_accuracy;
+  symptom_training.fixed_label_threshold = labels.abstain_below;
   symptom_training.fasttext_reading.discussion_once = true;
   // Function words ("the", "was", "because") fill a report, and fastText averages every word it reads:
   // without them the symptom's fastText model alone was right more often (classifier/EXPERIMENTS.md). The
@@ -165,6 +169,8 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
   // Root causes fall into the taxonomy's dimensions: a model of the dimension is the root cause's group
   // member.
   AxisTraining cause_training = training;
+  cause_training.label_accuracy = labels.root_cause_accuracy;
+  cause_training.fixed_label_threshold = labels.abstain_below;
   for (const auto& rc : taxonomy.root_causes()) cause_training.class_groups[rc.id] = rc.dimension;
   // Numbers are masked to <num> in nearly every issue (94% of the bundled ones). For the root cause the
   // token only dilutes fastText's average of the word vectors, so its models learn without it.
@@ -194,8 +200,7 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
     h = common::fnv1a(c.scope_->describe().dump(), h);
   }
   h = common::fnv1a(c.symptom_.describe().dump() + c.root_cause_.describe().dump() +
-                        std::to_string(abstain_below) + " " + std::to_string(c.neighbours_) + " " +
-                        std::to_string(c.neighbour_max_document_share_),
+                        std::to_string(c.neighbours_) + " " + std::to_string(c.neighbour_max_document_share_),
                     h);
   char version[17];
   std::snprintf(version, sizeof version, "%016llx", static_cast<unsigned long long>(h));
@@ -274,7 +279,7 @@ IssuePrediction IssueClassifier::predict(const IssueFeatures& f, const IssueAnal
   std::tie(p.symptom, p.symptom_p) = common::largest_entry(a.symptom);
   std::tie(p.root_cause, p.root_cause_p) = common::largest_entry(a.root_cause);
   for (int i : f.fired) p.rules_fired.push_back(rules_.rules()[i].id);
-  p.abstain = std::min(p.symptom_p, p.root_cause_p) < abstain_below_;
+  p.abstain = p.symptom_p < symptom_.label_threshold() || p.root_cause_p < root_cause_.label_threshold();
   return p;
 }
 
@@ -291,7 +296,6 @@ void IssueClassifier::save(const std::string& directory) const {
     if (scope_) scope_->save(staging);
     nlohmann::json j = {{"version", version_},
                         {"text_features", kTextFeaturesVersion},
-                        {"abstain_below", abstain_below_},
                         {"has_scope", scope_.has_value()},
                         {"neighbours", neighbours_},
                         {"neighbour_max_document_share", neighbour_max_document_share_}};
@@ -331,7 +335,6 @@ IssueClassifier IssueClassifier::load(const std::string& directory) {
                   "); retrain with 'faultline train'");
     }
     c.version_ = j.at("version").get<std::string>();
-    c.abstain_below_ = j.at("abstain_below").get<double>();
     c.neighbours_ = j.at("neighbours").get<size_t>();
     c.neighbour_max_document_share_ = j.at("neighbour_max_document_share").get<double>();
     if (j.at("has_scope").get<bool>()) c.scope_ = AxisModel::load(directory, "scope");

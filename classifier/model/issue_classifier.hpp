@@ -74,6 +74,17 @@ std::vector<ClassDescription> root_cause_descriptions(const RuleSet& rules);
 // (description_rows).
 std::vector<ClassDescription> root_cause_searched_descriptions(const RuleSet& rules);
 
+// What the classifier labels and what it queues for a person: an issue is queued when its symptom's or its
+// root cause's probability is under that axis's label threshold.
+struct LabelPolicy {
+  // The accuracy each axis's labels should reach on issues it has not seen (the second generation's
+  // selective-labeling targets); the inner cross-validation chooses each axis's threshold for it.
+  double symptom_accuracy = 0.95;
+  double root_cause_accuracy = 0.85;
+  // One threshold for both axes, fixed by hand, instead.
+  std::optional<double> abstain_below;
+};
+
 // Called before each axis is trained: its name ("symptom", "root_cause", "scope"), its place and the count.
 using AxisProgress = std::function<void(const std::string& axis, int index, int axes)>;
 
@@ -83,7 +94,7 @@ class IssueClassifier {
   // too few of them. Rejects labels that are not taxonomy ids.
   static IssueClassifier train(const std::vector<LabeledIssue>& labeled,
                                const std::vector<datasets::IssueRecord>& scoped, const AxisTraining& training,
-                               double abstain_below = 0.5, const AxisProgress& progress = {});
+                               const LabelPolicy& labels = {}, const AxisProgress& progress = {});
   static IssueClassifier load(const std::string& directory);
   void save(const std::string& directory) const;
 
@@ -97,7 +108,6 @@ class IssueClassifier {
   const RuleSet& rules() const { return rules_; }
   // Hash of the training data, the parameters chosen and the rules: recorded with every prediction.
   const std::string& version() const { return version_; }
-  double abstain_below() const { return abstain_below_; }
   // Terms in more than this share of the labeled issues are left out of the neighbour search.
   double neighbour_max_document_share() const { return neighbour_max_document_share_; }
 
@@ -119,7 +129,6 @@ class IssueClassifier {
   AxisModel symptom_;
   AxisModel root_cause_;
   std::string version_;
-  double abstain_below_ = 0.5;
   // The vocabularies of the symptom, root-cause and scope models, the index and the root cause's dimension
   // model, in that order.
   WordTable words_;

@@ -79,6 +79,22 @@ AxisMetrics score_axis(const std::vector<std::string>& gold, const std::vector<s
   return m;
 }
 
+LabeledShare score_labeled(const std::vector<std::string>& gold, const std::vector<std::string>& predicted,
+                           const std::vector<bool>& labeled) {
+  if (gold.size() != predicted.size() || gold.size() != labeled.size() || gold.empty())
+    throw Error("metrics: need equal, non-empty label lists");
+  LabeledShare share;
+  int correct = 0;
+  for (size_t i = 0; i < gold.size(); ++i) {
+    if (!labeled[i]) continue;
+    ++share.labeled;
+    correct += gold[i] == predicted[i];
+  }
+  share.coverage = static_cast<double>(share.labeled) / static_cast<double>(gold.size());
+  share.accuracy = share.labeled ? static_cast<double>(correct) / share.labeled : 0.0;
+  return share;
+}
+
 nlohmann::json metrics_json(const AxisMetrics& m, bool with_details) {
   nlohmann::json j = {{"accuracy", m.accuracy}, {"macro_f1", m.macro_f1}, {"kappa", m.kappa}};
   if (!with_details) return j;

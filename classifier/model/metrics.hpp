@@ -49,6 +49,17 @@ struct AxisMetrics {
   std::vector<CoveragePoint> selective;  // coverage 0.2, 0.4, 0.6, 0.8, 1.0
 };
 
+// What a classifier labels when it chooses for itself which items to label: how many, their share of all
+// items, and the accuracy on them (0 when it labels none).
+struct LabeledShare {
+  int labeled = 0;
+  double coverage = 0;
+  double accuracy = 0;
+};
+
+LabeledShare score_labeled(const std::vector<std::string>& gold, const std::vector<std::string>& predicted,
+                           const std::vector<bool>& labeled);
+
 AxisMetrics score_axis(const std::vector<std::string>& gold, const std::vector<std::string>& predicted,
                        const std::vector<double>& confidence = {});
 

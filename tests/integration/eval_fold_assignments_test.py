@@ -17,10 +17,11 @@ def run(db, *args):
 
 
 def figures(axis, share):
-    """The four figures `eval --seeds` reports of an axis, read off a single `eval --json`."""
+    """The figures `eval --seeds` reports of an axis, read off a single `eval --json`."""
     surest = next(p["accuracy"] for p in axis["selective"] if abs(p["coverage"] - share) < 1e-9)
     return {"accuracy": axis["accuracy"], "macro_f1": axis["macro_f1"], "kappa": axis["kappa"],
-            "surest_accuracy": surest}
+            "surest_accuracy": surest, "own_threshold_coverage": axis["own_threshold"]["coverage"],
+            "own_threshold_accuracy": axis["own_threshold"]["accuracy"]}
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -53,7 +54,8 @@ with tempfile.TemporaryDirectory() as tmp:
     assert rows["mean"].split()[1] == f"{(a + b) / 2:.3f}", text
     assert rows["standard deviation"].split()[2] == f"{abs(a - b) / 2 ** 0.5:.3f}", text
     # The lowest and highest rows, every column: the smaller and larger of the two seeds' figures.
-    columns = [(axis, figure) for axis in ("symptom", "root_cause") for figure in ("accuracy", "macro_f1", "kappa", "surest_accuracy")]
+    columns = [(axis, figure) for axis in ("symptom", "root_cause") for figure in ("accuracy", "macro_f1", "kappa", "surest_accuracy",
+                                                                             "own_threshold_coverage", "own_threshold_accuracy")]
     for row, pick in (("lowest", min), ("highest", max)):
         cells = rows[row].split()[1:]
         assert cells == [f"{pick(alone[3][x][f], alone[4][x][f]):.3f}" for x, f in columns], (row, cells)

@@ -10,6 +10,7 @@
 #include "classifier/model/classify_store.hpp"
 #include "classifier/model/evaluation.hpp"
 #include "classifier/model/issue_classifier.hpp"
+#include "classifier/model/label_threshold.hpp"
 #include "classifier/model/stop_words.hpp"
 #include "classifier/model/text_features.hpp"
 #include "common/atomic_file.hpp"
@@ -23,6 +24,7 @@
 #include "datasets/store/prediction_store.hpp"
 #include "taxonomy/taxonomy.hpp"
 #include "tests/file_size_limit.hpp"
+#include "tests/model/mixed_corpus.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace faultline::model;
@@ -154,7 +156,7 @@ TEST(Evaluation, ProgressReportsEveryFoldAndEndsAtTheFinalAccuracy) {
 
 TEST(Classifier, TrainingReportsEachAxisBeforeTrainingIt) {
   std::vector<std::string> seen;
-  IssueClassifier::train(tiny_corpus(), {}, quick(), 0.5, [&](const std::string& axis, int index, int axes) {
+  IssueClassifier::train(tiny_corpus(), {}, quick(), {}, [&](const std::string& axis, int index, int axes) {
     seen.push_back(axis + " " + std::to_string(index) + "/" + std::to_string(axes));
   });
   // No scope decisions: the scope axis is not trained, so two axes.
@@ -1003,4 +1005,104 @@ TEST(Classifier, TheSymptomsFastTextModelLearnsAndReadsTheDiscussionOnceAndNoSto
   }
   EXPECT_EQ(differing, 0u);
   EXPECT_GT(twice_differing, corpus.size() / 2);
+}
+
+TEST(Classifier, EachAxisLabelsFromTheThresholdItsOwnAccuracyChose) {
+  // The inner cross-validation's winners, n of them: no share of n items can have a bound of 1 (all right
+  // gives n/(n+1)), so an axis asked for accuracy 1 labels nothing; one asked for 0 labels from its lowest
+  // inner winner, a probability. Each axis reads its own accuracy: swapping them swaps the outcome.
+  const auto corpus = faultline::testing::mixed_corpus();
+  const auto strict_symptom = IssueClassifier::train(
+      corpus, {}, quick(), LabelPolicy{.symptom_accuracy = 1.0, .root_cause_accuracy = 0.0});
+  EXPECT_GT(strict_symptom.symptom_model().label_threshold(), 1.0);
+  EXPECT_LE(strict_symptom.root_cause_model().label_threshold(), 1.0);
+  EXPECT_EQ(strict_symptom.symptom_model().label_accuracy(), 1.0);
+  const auto strict_cause = IssueClassifier::train(
+      corpus, {}, quick(), LabelPolicy{.symptom_accuracy = 0.0, .root_cause_accuracy = 1.0});
+  EXPECT_LE(strict_cause.symptom_model().label_threshold(), 1.0);
+  EXPECT_GT(strict_cause.root_cause_model().label_threshold(), 1.0);
+  // An axis that labels nothing queues every issue, whatever the other says.
+  for (const auto& l : corpus) {
+    EXPECT_TRUE(strict_symptom.predict(l.issue).abstain);
+    EXPECT_TRUE(strict_cause.predict(l.issue).abstain);
+  }
+}
+
+TEST(Classifier, AFixedThresholdQueuesAnIssueWhenEitherProbabilityIsUnderIt) {
+  const auto corpus = faultline::testing::mixed_corpus();
+  // The threshold is the median of the lower of each issue's two probabilities (training is deterministic,
+  // so the model trained with it gives the same ones): about half the issues fall under it.
+  std::vector<double> lower;
+  const auto first = IssueClassifier::train(corpus, {}, quick());
+  for (const auto& l : corpus) {
+    const IssuePrediction p = first.predict(l.issue);
+    lower.push_back(std::min(p.symptom_p, p.root_cause_p));
+  }
+  std::sort(lower.begin(), lower.end());
+  const double median = lower[lower.size() / 2];
+  const auto model = IssueClassifier::train(corpus, {}, quick(), LabelPolicy{.abstain_below = median});
+  EXPECT_EQ(model.symptom_model().label_threshold(), median);
+  EXPECT_EQ(model.root_cause_model().label_threshold(), median);
+  EXPECT_EQ(model.root_cause_model().label_accuracy(), 0.0);  // fixed by hand, chosen for no accuracy
+  int queued = 0, labeled = 0;
+  for (const auto& l : corpus) {
+    const IssuePrediction p = model.predict(l.issue);
+    EXPECT_EQ(p.abstain, p.symptom_p < median || p.root_cause_p < median) << l.issue.key();
+    ++(p.abstain ? queued : labeled);
+  }
+  // Both outcomes occur, so the check above can fail either way.
+  EXPECT_GT(queued, 0);
+  EXPECT_GT(labeled, 0);
+  EXPECT_THROW(IssueClassifier::train(corpus, {}, quick(), LabelPolicy{.abstain_below = 1.5}),
+               faultline::Error);
+  EXPECT_THROW(IssueClassifier::train(corpus, {}, quick(), LabelPolicy{.root_cause_accuracy = -0.1}),
+               faultline::Error);
+}
+
+TEST(Classifier, TheLabelThresholdsAreSavedReadBackAndNeeded) {
+  faultline::testing::TempDir dir;
+  const std::string models = dir.file("m");
+  const auto trained = IssueClassifier::train(tiny_corpus(), {}, quick(), LabelPolicy{.abstain_below = 0.7});
+  trained.save(models);
+  const auto loaded = IssueClassifier::load(models);
+  EXPECT_EQ(loaded.symptom_model().label_threshold(), 0.7);
+  EXPECT_EQ(loaded.root_cause_model().label_threshold(), 0.7);
+  const std::string path = models + "/root_cause.json";
+  const auto saved = nlohmann::json::parse(faultline::common::read_text_file(path));
+  auto load_error = [&](const nlohmann::json& changed) { return load_error_with(models, path, changed); };
+  // A model saved before thresholds were chosen per axis has none: it is refused, not read as labeling all.
+  auto without = saved;
+  without.erase("label_threshold");
+  EXPECT_NE(load_error(without).find("written by an older faultline; retrain"), std::string::npos)
+      << load_error(without);
+  auto negative = saved;
+  negative["label_threshold"] = -0.1;
+  EXPECT_NE(load_error(negative).find("inconsistent model description; retrain"), std::string::npos);
+  auto nothing = saved;
+  nothing["label_threshold"] = faultline::model::label_nothing_threshold();  // labels none: a valid model
+  EXPECT_EQ(load_error(nothing), "(loaded)");
+  EXPECT_EQ(load_error(saved), "(loaded)");
+}
+
+TEST(Evaluation, WhatEachFoldLabelsByItsOwnThresholdIsCounted) {
+  // Every fifth symptom relabeled, so that the symptom is right on fewer than all 30.
+  auto corpus = tiny_corpus();
+  for (size_t i = 0; i < corpus.size(); i += 5) corpus[i].symptom = corpus[(i + 10) % corpus.size()].symptom;
+  // Thresholds fixed at 0: every held-out issue is labeled, at the combined accuracy.
+  auto all = evaluate(corpus, 5, 3, quick(), 2, {}, LabelPolicy{.abstain_below = 0.0});
+  EXPECT_EQ(all.symptom.own_threshold.labeled, 30);
+  EXPECT_DOUBLE_EQ(all.symptom.own_threshold.coverage, 1.0);
+  EXPECT_DOUBLE_EQ(all.symptom.own_threshold.accuracy, all.symptom.combined.accuracy);
+  EXPECT_LT(all.symptom.own_threshold.accuracy, 1.0);
+  EXPECT_EQ(all.symptom.mean_threshold, 0.0);
+  // Asked for accuracy 1, no fold labels anything: none labeled, and each fold's threshold counts as 1.
+  auto none = evaluate(corpus, 5, 3, quick(), 2, {},
+                       LabelPolicy{.symptom_accuracy = 1.0, .root_cause_accuracy = 1.0});
+  EXPECT_EQ(none.root_cause.own_threshold.labeled, 0);
+  EXPECT_EQ(none.root_cause.own_threshold.coverage, 0.0);
+  EXPECT_DOUBLE_EQ(none.root_cause.mean_threshold, 1.0);
+  EXPECT_EQ(none.root_cause.label_accuracy, 1.0);
+  const auto j = evaluation_json(none);
+  EXPECT_EQ(j.at("root_cause").at("own_threshold").at("labeled"), 0);
+  EXPECT_EQ(j.at("symptom").at("own_threshold").at("label_accuracy"), 1.0);
 }

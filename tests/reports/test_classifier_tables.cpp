@@ -83,6 +83,19 @@ TEST(ClassifierTables, ThresholdCoverageIsTheLabeledShareOfAllIssues) {
       << to_markdown(t);
 }
 
+TEST(ClassifierTables, TheThresholdNoteSaysWhatTheModelsLabelByTheirOwnThresholds) {
+  json e = evaluation();
+  EXPECT_EQ(classifier_tables(e, std::nullopt, "e")[1].note.find("own label thresholds"), std::string::npos);
+  e["symptom"]["own_threshold"] = {{"coverage", 0.75}, {"accuracy", 1.0}, {"label_accuracy", 0.95}};
+  e["root_cause"]["own_threshold"] = {{"coverage", 0.25}, {"accuracy", 0.0}, {"label_accuracy", 0.85}};
+  const std::string note = classifier_tables(e, std::nullopt, "e")[1].note;
+  EXPECT_NE(note.find("By its own label thresholds, each fold's model labels: Symptom 0.750 of the issues at "
+                      "accuracy 1.000 (asked 0.950); Root cause 0.250 of the issues at accuracy 0.000 (asked "
+                      "0.850)."),
+            std::string::npos)
+      << note;
+}
+
 TEST(ClassifierTables, SomethingElseThanAnEvaluationIsAClearError) {
   json e = evaluation();
   e.erase("baselines");

@@ -53,7 +53,7 @@ class TriageStore : public ::testing::Test {
       int64_t audit = datasets::record_audit(db, "a,b", static_cast<int>(finals.size()), 1.0, 0.8, "pass");
       datasets::replace_final_labels(db, finals, audit);
     });
-    model::train_from_store(db, model::default_model_dir(db_path_), 0.5);
+    model::train_from_store(db, model::default_model_dir(db_path_), {});
     model::classify_store(db, model::default_model_dir(db_path_));
   }
   static void TearDownTestSuite() { dir_.reset(); }
@@ -173,7 +173,7 @@ TEST_F(TriageStore, JsonKeysAreTheDocumentedOnes) {
   auto j = reports::triage_json(triage.triage(triage.stored_issue("o/r", 5)));
   std::vector<std::string> keys;
   for (const auto& [k, v] : j.items()) keys.push_back(k);
-  EXPECT_EQ(keys, (std::vector<std::string>{"abstain_below", "issue", "model_version", "moved_by", "queued",
+  EXPECT_EQ(keys, (std::vector<std::string>{"issue", "label_thresholds", "model_version", "moved_by", "queued",
                                             "root_cause", "root_cause_reproducers", "rules_fired", "scope",
                                             "similar", "similar_case_reproducers", "symptom",
                                             "tokens_distinct", "tokens_tried"}));
