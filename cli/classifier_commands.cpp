@@ -108,8 +108,9 @@ std::string selective_text(const model::AxisMetrics& m) {
 std::string own_threshold_text(const model::AxisEvaluation& e) {
   return "labels " + fixed(e.own_threshold.coverage) + " at accuracy " +
          (e.own_threshold.labeled ? fixed(e.own_threshold.accuracy) : std::string("-")) +
-         " (thresholds chosen for " + fixed(e.label_accuracy, 2) + ", " + fixed(e.mean_threshold) +
-         " on average)";
+         (e.label_accuracy > 0 ? " (thresholds chosen for " + fixed(e.label_accuracy, 2) + ", " +
+                                     fixed(e.mean_threshold) + " on average)"
+                               : " (threshold fixed at " + fixed(e.mean_threshold) + ")");
 }
 
 std::string evaluation_text(const model::Evaluation& e) {
@@ -184,8 +185,10 @@ void classify(const Context& ctx, const ClassifyOptions& o) {
 }
 
 std::vector<std::string> figure_cells(const model::AxisFigures& f) {
-  return {fixed(f.accuracy), fixed(f.macro_f1),     fixed(f.kappa),
-          fixed(f.surest),   fixed(f.own_coverage), fixed(f.own_accuracy)};
+  // NaN: not measured (the folds labeled none, or one value has no deviation).
+  auto cell = [](double v) { return std::isnan(v) ? std::string("-") : fixed(v); };
+  return {cell(f.accuracy), cell(f.macro_f1),     cell(f.kappa),
+          cell(f.surest),   cell(f.own_coverage), cell(f.own_accuracy)};
 }
 
 std::string fold_assignments_text(int n, int folds,

@@ -92,10 +92,12 @@ Table threshold_table(const json& e) {
     std::string own;
     for (const auto& [axis_id, axis] : kAxes) {
       const json& o = e.at(axis_id).at("own_threshold");
-      own += std::string(own.empty() ? " By its own label thresholds, each fold's model labels: " : "; ") +
-             axis + " " + measure_text(o.at("coverage").get<double>()) + " of the issues at accuracy " +
-             measure_text(o.at("accuracy").get<double>()) + " (asked " +
-             measure_text(o.at("label_accuracy").get<double>()) + ")";
+      const double asked = o.at("label_accuracy").get<double>();
+      own +=
+          std::string(own.empty() ? " By its own label thresholds, each fold's model labels: " : "; ") +
+          axis + " " + measure_text(o.at("coverage").get<double>()) + " of the issues at accuracy " +
+          (o.at("accuracy").is_null() ? std::string("-") : measure_text(o.at("accuracy").get<double>())) +
+          (asked > 0 ? " (asked " + measure_text(asked) + ")" : std::string(" (a threshold fixed by hand)"));
     }
     t.note += own + ".";
   }

@@ -200,16 +200,22 @@ std::string triage_text(const TriageResult& r) {
        (p.scope == "unknown" ? " (no scope model)" : " (p " + probability(p.scope_p) + ")") + "\n";
   t += "symptom:     " + p.symptom + " (p " + probability(p.symptom_p) + ")\n";
   t += "root cause:  " + p.root_cause + " (p " + probability(p.root_cause_p) + ")\n";
-  auto at_least = [](double threshold) {
-    char shown[16];  // three places: a probability shown to two may round up to its threshold
-    std::snprintf(shown, sizeof shown, "%.3f", threshold);
-    return threshold > 1 ? std::string("labels none") : "labels from p " + std::string(shown);
+  // Each axis's probability against its threshold, to as many places as it takes to tell them apart (three
+  // at least), so that the line never shows a probability equal to the threshold it is under.
+  auto against = [](const std::string& axis, double p, double threshold) {
+    if (threshold > 1) return axis + " labels none";
+    char shown_p[32], shown_t[32];
+    for (int places = 3; places <= 17; ++places) {
+      std::snprintf(shown_p, sizeof shown_p, "%.*f", places, p);
+      std::snprintf(shown_t, sizeof shown_t, "%.*f", places, threshold);
+      if (std::string(shown_p) != shown_t || p == threshold) break;
+    }
+    return axis + " p " + shown_p + (p < threshold ? " under its threshold " : " reaches its threshold ") +
+           shown_t;
   };
-  t += "queue:       " +
-       std::string(p.abstain ? "would be queued for a person (a probability is under its axis's threshold: "
-                             : "would not be queued (each probability reaches its axis's threshold: ") +
-       "symptom " + at_least(r.symptom_threshold) + ", root cause " + at_least(r.root_cause_threshold) +
-       "); model " + r.model_version + "\n";
+  t += "queue:       " + std::string(p.abstain ? "would be queued for a person (" : "would not be queued (") +
+       against("symptom", p.symptom_p, r.symptom_threshold) + "; " +
+       against("root cause", p.root_cause_p, r.root_cause_threshold) + "); model " + r.model_version + "\n";
   std::string fired;
   for (const auto& id : p.rules_fired) fired += (fired.empty() ? "" : ", ") + id;
   t += "rules fired: " + (fired.empty() ? std::string("none") : fired) + "\n";

@@ -441,8 +441,8 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
     }
   }
   m.weights_.temperature = calibrated_temperature(chosen, gold, m.weights_, training.temperatures);
-  if (training.fixed_label_threshold) {
-    m.label_threshold_ = *training.fixed_label_threshold;
+  if (!training.label_accuracy) {
+    m.label_threshold_ = training.fixed_label_threshold;
   } else {
     // Chosen on the winners of models that never saw their examples, as the temperature is: a threshold
     // read off the final model's own training examples would find it surer than it is.
@@ -454,8 +454,8 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
       winner_p.push_back(p[winner]);
       right.push_back(winner == gold[i]);
     }
-    m.label_accuracy_ = training.label_accuracy;
-    m.label_threshold_ = model::label_threshold(winner_p, right, training.label_accuracy);
+    m.label_accuracy_ = *training.label_accuracy;
+    m.label_threshold_ = model::label_threshold(winner_p, right, *training.label_accuracy);
   }
   m.fasttext_ = std::move(models[best_grid * (folds + 1) + folds]);
   m.fasttext_label_of_class_ = fasttext_labels_of(m.classes_, m.fasttext_);
@@ -586,6 +586,7 @@ AxisModel AxisModel::load(const std::string& directory, const std::string& axis)
   if (m.training_labels_.empty() || !(m.weights_.temperature >= 1) || m.description_neighbour_weight_ < 0 ||
       !(m.label_threshold_ >= 0 && m.label_threshold_ <= label_nothing_threshold()) ||
       !(m.label_accuracy_ >= 0 && m.label_accuracy_ <= 1) ||
+      (m.label_accuracy_ == 0 && m.label_threshold_ > 1) ||
       (m.description_neighbour_weight_ == 0) != m.description_labels_.empty()) {
     throw Error(path + ": inconsistent model description; retrain with 'faultline train'");
   }

@@ -96,11 +96,11 @@ struct AxisTraining {
   TermCounts neighbour_term_counts = TermCounts::kDamped;
   // Terms in more than this share of the labeled documents are left out of their similarity.
   double neighbour_max_document_share = 0.25;
-  // The accuracy the axis's labels should reach on issues it has not seen: its label threshold is chosen
-  // on the inner cross-validation's held-out winners (label_threshold). 0 labels everything. A
-  // `fixed_label_threshold` is used as it is instead.
-  double label_accuracy = 0;
-  std::optional<double> fixed_label_threshold;
+  // The accuracy the axis's labels should reach on issues it has not seen (more than 0, at most 1): its
+  // label threshold is then chosen on the inner cross-validation's held-out winners (label_threshold).
+  // Without one, the threshold is `fixed_label_threshold` (0: it labels every issue).
+  std::optional<double> label_accuracy;
+  double fixed_label_threshold = 0;
   int folds = 3;
   uint64_t seed = 7;
   int jobs = 1;  // threads for the independent fastText fits; the model does not depend on it
@@ -191,8 +191,8 @@ class AxisModel {
   const std::vector<std::string>& description_labels() const { return description_labels_; }
   const std::string& axis() const { return axis_; }
   const AxisWeights& weights() const { return weights_; }
-  // The probability from which it labels an issue (below it the issue is queued for a person), and the
-  // accuracy it was chosen for (0 for a threshold fixed by hand).
+  // The probability from which it labels an issue (below it the issue is queued for a person; above 1 it
+  // labels none), and the accuracy it was chosen for (0: a threshold fixed by hand).
   double label_threshold() const { return label_threshold_; }
   double label_accuracy() const { return label_accuracy_; }
   std::vector<std::string> fasttext_vocabulary() const { return fasttext_.vocabulary(); }

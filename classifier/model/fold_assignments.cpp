@@ -74,21 +74,28 @@ double surest_share_accuracy(const AxisMetrics& m, double share) {
 FigureSpread spread(const std::vector<AxisFigures>& figures) {
   if (figures.empty()) throw Error("eval: no fold assignment to summarise");
   FigureSpread s;
-  const double n = static_cast<double>(figures.size());
   for (auto field : kFigures) {
-    double sum = 0, lowest = figures[0].*field, highest = lowest;
+    std::vector<double> measured;
     for (const auto& f : figures) {
-      sum += f.*field;
-      lowest = std::min(lowest, f.*field);
-      highest = std::max(highest, f.*field);
+      if (!std::isnan(f.*field)) measured.push_back(f.*field);
     }
+    if (measured.empty()) {
+      s.mean.*field = s.standard_deviation.*field = s.lowest.*field = s.highest.*field = std::nan("");
+      continue;
+    }
+    const double n = static_cast<double>(measured.size());
+    double sum = 0;
+    for (double v : measured) sum += v;
     const double mean = sum / n;
     double squares = 0;
-    for (const auto& f : figures) squares += (f.*field - mean) * (f.*field - mean);
+    for (double v : measured) squares += (v - mean) * (v - mean);
     s.mean.*field = mean;
-    s.standard_deviation.*field = figures.size() > 1 ? std::sqrt(squares / (n - 1)) : 0.0;
-    s.lowest.*field = lowest;
-    s.highest.*field = highest;
+    // One measured value of several assignments has no deviation either.
+    s.standard_deviation.*field = measured.size() > 1  ? std::sqrt(squares / (n - 1))
+                                  : figures.size() > 1 ? std::nan("")
+                                                       : 0.0;
+    s.lowest.*field = *std::min_element(measured.begin(), measured.end());
+    s.highest.*field = *std::max_element(measured.begin(), measured.end());
   }
   return s;
 }

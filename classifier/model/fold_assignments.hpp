@@ -22,7 +22,7 @@ double surest_share_accuracy(const AxisMetrics& m, double share);
 
 // What one cross-validation says of one axis: accuracy, macro-F1, Cohen's kappa, the accuracy of the
 // axis's surest share, and what the folds' models label by their own label thresholds (their share of the
-// issues, and the accuracy on them).
+// issues, and the accuracy on them: NaN where they label none).
 struct AxisFigures {
   double accuracy = 0;
   double macro_f1 = 0;
@@ -39,7 +39,8 @@ struct FoldAssignmentFigures {
 };
 
 // Each figure's mean, sample standard deviation (0 for one assignment, where it is not defined: see
-// FoldAssignmentSummary::has_deviation), lowest and highest value.
+// FoldAssignmentSummary::has_deviation), lowest and highest value. A figure not measured on an assignment
+// (NaN) is left out of its own spread; measured on none, every part of its spread is NaN.
 struct FigureSpread {
   AxisFigures mean, standard_deviation, lowest, highest;
 };

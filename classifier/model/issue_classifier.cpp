@@ -111,8 +111,10 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
   // Saved as JSON, which has no NaN: such a model could be written but never read back.
   if (labels.abstain_below && !(*labels.abstain_below >= 0 && *labels.abstain_below <= 1))
     throw Error("train: the abstention threshold must be a probability, 0 to 1");
+  // An accuracy of 0 would be met by labeling everything: that is a fixed threshold of 0.
   for (double accuracy : {labels.symptom_accuracy, labels.root_cause_accuracy}) {
-    if (!(accuracy >= 0 && accuracy <= 1)) throw Error("train: an accuracy to label at must be 0 to 1");
+    if (!(accuracy > 0 && accuracy <= 1))
+      throw Error("train: an accuracy to label at must be more than 0 and at most 1");
   }
   uint64_t h = common::fnv1a(taxonomy::builtin_rules_json());
   std::vector<AxisExample> symptoms, causes, scopes;
@@ -147,12 +149,19 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
   std::vector<std::string> cause_labels;
   for (const auto& e : causes) cause_labels.push_back(e.label);
   c.searched_descriptions_ = description_rows(root_cause_searched_descriptions(c.rules_), cause_labels, 1);
+  // Each axis labels from a threshold chosen for its accuracy, or from the one fixed by hand.
+  auto label_as = [&](AxisTraining& axis, double accuracy) {
+    if (labels.abstain_below) {
+      axis.fixed_label_threshold = *labels.abstain_below;
+    } else {
+      axis.label_accuracy = accuracy;
+    }
+  };
   starting("symptom", 1);
   // A symptom is what the report shows; the discussion read twice made the symptom worse (the README's
   // six-seed table), so its fastText model reads it once.
   AxisTraining symptom_training = training;
-  symptom_training.label_accuracy = labels.symptom_accuracy;
-  symptom_training.fixed_label_threshold = labels.abstain_below;
+  label_as(symptom_training, labels.symptom_accuracy);
   symptom_training.fasttext_reading.discussion_once = true;
   // Function words ("the", "was", "because") fill a report, and fastText averages every word it reads:
   // without them the symptom's fastText model alone was right more often (classifier/EXPERIMENTS.md). The
@@ -169,8 +178,7 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
   // Root causes fall into the taxonomy's dimensions: a model of the dimension is the root cause's group
   // member.
   AxisTraining cause_training = training;
-  cause_training.label_accuracy = labels.root_cause_accuracy;
-  cause_training.fixed_label_threshold = labels.abstain_below;
+  label_as(cause_training, labels.root_cause_accuracy);
   for (const auto& rc : taxonomy.root_causes()) cause_training.class_groups[rc.id] = rc.dimension;
   // Numbers are masked to <num> in nearly every issue (94% of the bundled ones). For the root cause the
   // token only dilutes fastText's average of the word vectors, so its models learn without it.

@@ -21,6 +21,10 @@ double label_threshold(const std::vector<double>& probability, const std::vector
   if (probability.empty() || probability.size() != right.size())
     throw Error("label threshold: need one right-or-wrong for each of a non-empty list of probabilities");
   if (!(accuracy >= 0 && accuracy <= 1)) throw Error("label threshold: the accuracy must be 0 to 1");
+  // A NaN would leave the sort without an order.
+  for (double p : probability) {
+    if (!(p >= 0 && p <= 1)) throw Error("label threshold: a probability must be 0 to 1");
+  }
   std::vector<size_t> order(probability.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return probability[a] > probability[b]; });

@@ -23,7 +23,7 @@ double label_nothing_threshold();
 // last item of the largest top share whose accuracy (the share of its items that are `right`), less
 // kLabelStandardErrors standard errors (wilson_lower_bound), is still at least `accuracy`; the items at or
 // above it are that share. No top share reaches it: label_nothing_threshold(). An empty list, or an
-// accuracy outside 0 to 1, is an error.
+// accuracy or a probability outside 0 to 1, is an error.
 double label_threshold(const std::vector<double>& probability, const std::vector<bool>& right,
                        double accuracy);
 

@@ -91,7 +91,7 @@ LabeledShare score_labeled(const std::vector<std::string>& gold, const std::vect
     correct += gold[i] == predicted[i];
   }
   share.coverage = static_cast<double>(share.labeled) / static_cast<double>(gold.size());
-  share.accuracy = share.labeled ? static_cast<double>(correct) / share.labeled : 0.0;
+  share.accuracy = share.labeled ? static_cast<double>(correct) / share.labeled : std::nan("");
   return share;
 }
 

@@ -50,7 +50,7 @@ struct AxisMetrics {
 };
 
 // What a classifier labels when it chooses for itself which items to label: how many, their share of all
-// items, and the accuracy on them (0 when it labels none).
+// items, and the accuracy on them (NaN when it labels none: no accuracy was measured; JSON writes null).
 struct LabeledShare {
   int labeled = 0;
   double coverage = 0;

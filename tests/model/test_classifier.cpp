@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -1009,16 +1010,18 @@ TEST(Classifier, TheSymptomsFastTextModelLearnsAndReadsTheDiscussionOnceAndNoSto
 
 TEST(Classifier, EachAxisLabelsFromTheThresholdItsOwnAccuracyChose) {
   // The inner cross-validation's winners, n of them: no share of n items can have a bound of 1 (all right
-  // gives n/(n+1)), so an axis asked for accuracy 1 labels nothing; one asked for 0 labels from its lowest
-  // inner winner, a probability. Each axis reads its own accuracy: swapping them swaps the outcome.
+  // gives n/(n+1)), so an axis asked for accuracy 1 labels nothing; one asked for 0.01 labels from its
+  // lowest inner winner (every share of the mixed corpus's winners is right far more often), a probability.
+  // Each axis reads its own accuracy: swapping them swaps the outcome.
   const auto corpus = faultline::testing::mixed_corpus();
   const auto strict_symptom = IssueClassifier::train(
-      corpus, {}, quick(), LabelPolicy{.symptom_accuracy = 1.0, .root_cause_accuracy = 0.0});
+      corpus, {}, quick(), LabelPolicy{.symptom_accuracy = 1.0, .root_cause_accuracy = 0.01});
   EXPECT_GT(strict_symptom.symptom_model().label_threshold(), 1.0);
   EXPECT_LE(strict_symptom.root_cause_model().label_threshold(), 1.0);
   EXPECT_EQ(strict_symptom.symptom_model().label_accuracy(), 1.0);
+  EXPECT_EQ(strict_symptom.root_cause_model().label_accuracy(), 0.01);
   const auto strict_cause = IssueClassifier::train(
-      corpus, {}, quick(), LabelPolicy{.symptom_accuracy = 0.0, .root_cause_accuracy = 1.0});
+      corpus, {}, quick(), LabelPolicy{.symptom_accuracy = 0.01, .root_cause_accuracy = 1.0});
   EXPECT_LE(strict_cause.symptom_model().label_threshold(), 1.0);
   EXPECT_GT(strict_cause.root_cause_model().label_threshold(), 1.0);
   // An axis that labels nothing queues every issue, whatever the other says.
@@ -1026,6 +1029,27 @@ TEST(Classifier, EachAxisLabelsFromTheThresholdItsOwnAccuracyChose) {
     EXPECT_TRUE(strict_symptom.predict(l.issue).abstain);
     EXPECT_TRUE(strict_cause.predict(l.issue).abstain);
   }
+  // Between the two, asking for more never lowers the threshold, and somewhere it raises it while still
+  // labeling some issues: the thresholds come from the winners' probabilities, not from the extremes alone.
+  // On a corpus where a fifth of the root causes are another class's, so that the inner winners are wrong
+  // often enough for the accuracy asked to matter.
+  auto noisy = corpus;
+  for (size_t k = 0; k < noisy.size(); k += 5)
+    noisy[k].root_cause = noisy[(k + 20) % noisy.size()].root_cause;
+  std::vector<double> thresholds;
+  for (double accuracy : {0.01, 0.5, 0.6, 0.7, 0.8, 0.9}) {
+    thresholds.push_back(
+        IssueClassifier::train(noisy, {}, quick(),
+                               LabelPolicy{.symptom_accuracy = 0.01, .root_cause_accuracy = accuracy})
+            .root_cause_model()
+            .label_threshold());
+  }
+  EXPECT_TRUE(std::is_sorted(thresholds.begin(), thresholds.end())) << ::testing::PrintToString(thresholds);
+  EXPECT_TRUE(std::any_of(thresholds.begin() + 1, thresholds.end(), [&](double t) {
+    return t > thresholds.front() && t <= 1.0;
+  })) << ::testing::PrintToString(thresholds);
+  EXPECT_THROW(IssueClassifier::train(corpus, {}, quick(), LabelPolicy{.symptom_accuracy = 0.0}),
+               faultline::Error);
 }
 
 TEST(Classifier, AFixedThresholdQueuesAnIssueWhenEitherProbabilityIsUnderIt) {
@@ -1057,16 +1081,21 @@ TEST(Classifier, AFixedThresholdQueuesAnIssueWhenEitherProbabilityIsUnderIt) {
                faultline::Error);
   EXPECT_THROW(IssueClassifier::train(corpus, {}, quick(), LabelPolicy{.root_cause_accuracy = -0.1}),
                faultline::Error);
+  EXPECT_THROW(IssueClassifier::train(corpus, {}, quick(), LabelPolicy{.root_cause_accuracy = std::nan("")}),
+               faultline::Error);
 }
 
 TEST(Classifier, TheLabelThresholdsAreSavedReadBackAndNeeded) {
   faultline::testing::TempDir dir;
   const std::string models = dir.file("m");
-  const auto trained = IssueClassifier::train(tiny_corpus(), {}, quick(), LabelPolicy{.abstain_below = 0.7});
+  const auto trained =
+      IssueClassifier::train(tiny_corpus(), {}, quick(), LabelPolicy{.root_cause_accuracy = 0.9});
   trained.save(models);
   const auto loaded = IssueClassifier::load(models);
-  EXPECT_EQ(loaded.symptom_model().label_threshold(), 0.7);
-  EXPECT_EQ(loaded.root_cause_model().label_threshold(), 0.7);
+  EXPECT_EQ(loaded.symptom_model().label_threshold(), trained.symptom_model().label_threshold());
+  EXPECT_EQ(loaded.root_cause_model().label_threshold(), trained.root_cause_model().label_threshold());
+  EXPECT_EQ(loaded.symptom_model().label_accuracy(), 0.95);
+  EXPECT_EQ(loaded.root_cause_model().label_accuracy(), 0.9);
   const std::string path = models + "/root_cause.json";
   const auto saved = nlohmann::json::parse(faultline::common::read_text_file(path));
   auto load_error = [&](const nlohmann::json& changed) { return load_error_with(models, path, changed); };
@@ -1075,9 +1104,22 @@ TEST(Classifier, TheLabelThresholdsAreSavedReadBackAndNeeded) {
   without.erase("label_threshold");
   EXPECT_NE(load_error(without).find("written by an older faultline; retrain"), std::string::npos)
       << load_error(without);
-  auto negative = saved;
-  negative["label_threshold"] = -0.1;
-  EXPECT_NE(load_error(negative).find("inconsistent model description; retrain"), std::string::npos);
+  auto without_accuracy = saved;
+  without_accuracy.erase("label_accuracy");
+  EXPECT_NE(load_error(without_accuracy).find("written by an older faultline; retrain"), std::string::npos);
+  // A threshold under 0 or above the one that labels none, an accuracy outside 0 to 1, and a threshold
+  // fixed by hand (accuracy 0) that labels none are no model train writes.
+  for (auto [field, value] : {std::pair{"label_threshold", -0.1}, std::pair{"label_threshold", 1.5},
+                              std::pair{"label_accuracy", 1.5}, std::pair{"label_accuracy", -0.5}}) {
+    auto changed = saved;
+    changed[field] = value;
+    EXPECT_NE(load_error(changed).find("inconsistent model description; retrain"), std::string::npos)
+        << field << " " << value;
+  }
+  auto fixed_none = saved;
+  fixed_none["label_accuracy"] = 0.0;
+  fixed_none["label_threshold"] = faultline::model::label_nothing_threshold();
+  EXPECT_NE(load_error(fixed_none).find("inconsistent model description; retrain"), std::string::npos);
   auto nothing = saved;
   nothing["label_threshold"] = faultline::model::label_nothing_threshold();  // labels none: a valid model
   EXPECT_EQ(load_error(nothing), "(loaded)");
@@ -1095,14 +1137,21 @@ TEST(Evaluation, WhatEachFoldLabelsByItsOwnThresholdIsCounted) {
   EXPECT_DOUBLE_EQ(all.symptom.own_threshold.accuracy, all.symptom.combined.accuracy);
   EXPECT_LT(all.symptom.own_threshold.accuracy, 1.0);
   EXPECT_EQ(all.symptom.mean_threshold, 0.0);
-  // Asked for accuracy 1, no fold labels anything: none labeled, and each fold's threshold counts as 1.
+  // The root cause asked for accuracy 1: no fold labels any (each fold's threshold counts as 1, and no
+  // accuracy was measured); the symptom asked for 0.01 labels from each fold's lowest inner winner, so some.
+  // Each axis is counted by its own thresholds: swapped, the outcomes swap.
   auto none = evaluate(corpus, 5, 3, quick(), 2, {},
-                       LabelPolicy{.symptom_accuracy = 1.0, .root_cause_accuracy = 1.0});
+                       LabelPolicy{.symptom_accuracy = 0.01, .root_cause_accuracy = 1.0});
   EXPECT_EQ(none.root_cause.own_threshold.labeled, 0);
   EXPECT_EQ(none.root_cause.own_threshold.coverage, 0.0);
+  EXPECT_TRUE(std::isnan(none.root_cause.own_threshold.accuracy));
   EXPECT_DOUBLE_EQ(none.root_cause.mean_threshold, 1.0);
   EXPECT_EQ(none.root_cause.label_accuracy, 1.0);
+  EXPECT_GT(none.symptom.own_threshold.labeled, 0);
+  EXPECT_EQ(none.symptom.label_accuracy, 0.01);
   const auto j = evaluation_json(none);
   EXPECT_EQ(j.at("root_cause").at("own_threshold").at("labeled"), 0);
-  EXPECT_EQ(j.at("symptom").at("own_threshold").at("label_accuracy"), 1.0);
+  // JSON has no NaN: written out, it is null.
+  EXPECT_TRUE(nlohmann::json::parse(j.dump()).at("root_cause").at("own_threshold").at("accuracy").is_null());
+  EXPECT_EQ(j.at("symptom").at("own_threshold").at("label_accuracy"), 0.01);
 }

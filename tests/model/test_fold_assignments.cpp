@@ -90,6 +90,23 @@ TEST(FoldAssignments, TheSpreadOfThreeAssignmentsIsWorkedOutByHand) {
   EXPECT_DOUBLE_EQ(s.highest.macro_f1, 0.6);
   EXPECT_DOUBLE_EQ(s.highest.kappa, -0.1);
   EXPECT_DOUBLE_EQ(s.highest.surest, 1.0);
+  // A figure not measured on an assignment (NaN: its folds labeled none) is left out of its own spread:
+  // own accuracy .8, NaN, .6 → mean .7, sd √((.01 + .01) / 1) = √.02, lowest .6, highest .8; the other
+  // figures keep all three. Measured once of three: no deviation; never: all NaN.
+  auto own = figures;
+  own[0].own_accuracy = 0.8, own[1].own_accuracy = std::nan(""), own[2].own_accuracy = 0.6;
+  const auto with_gap = spread(own);
+  EXPECT_NEAR(with_gap.mean.own_accuracy, 0.7, 1e-12);
+  EXPECT_NEAR(with_gap.standard_deviation.own_accuracy, std::sqrt(0.02), 1e-12);
+  EXPECT_DOUBLE_EQ(with_gap.lowest.own_accuracy, 0.6);
+  EXPECT_DOUBLE_EQ(with_gap.highest.own_accuracy, 0.8);
+  EXPECT_NEAR(with_gap.mean.surest, 0.9, 1e-12);
+  own[2].own_accuracy = std::nan("");
+  EXPECT_DOUBLE_EQ(spread(own).mean.own_accuracy, 0.8);
+  EXPECT_TRUE(std::isnan(spread(own).standard_deviation.own_accuracy));
+  own[0].own_accuracy = std::nan("");
+  EXPECT_TRUE(std::isnan(spread(own).mean.own_accuracy));
+  EXPECT_TRUE(std::isnan(spread(own).highest.own_accuracy));
   // One assignment: its figures are the mean, and there is no spread to speak of.
   EXPECT_DOUBLE_EQ(spread({figures[1]}).mean.macro_f1, 0.3);
   EXPECT_DOUBLE_EQ(spread({figures[1]}).standard_deviation.accuracy, 0.0);

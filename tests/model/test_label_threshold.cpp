@@ -49,6 +49,8 @@ TEST(LabelThreshold, EqualProbabilitiesAreLabeledTogetherOrNotAtAll) {
   // and the threshold is above every probability, 1 included.
   const double t = label_threshold({0.9, 0.9, 0.8}, {true, false, true}, 0.45);
   EXPECT_EQ(t, label_nothing_threshold());
+  // Whichever of the equal items comes first.
+  EXPECT_EQ(label_threshold({0.9, 0.9, 0.8}, {false, true, true}, 0.45), label_nothing_threshold());
   EXPECT_GT(t, 1.0);
   EXPECT_FALSE(1.0 >= t);
 }
@@ -58,6 +60,8 @@ TEST(LabelThreshold, BadInputIsAClearError) {
   EXPECT_THROW(label_threshold({0.5}, {true, false}, 0.5), faultline::Error);
   EXPECT_THROW(label_threshold({0.5}, {true}, 1.5), faultline::Error);
   EXPECT_THROW(label_threshold({0.5}, {true}, std::nan("")), faultline::Error);
+  EXPECT_THROW(label_threshold({0.5, std::nan("")}, {true, true}, 0.5), faultline::Error);
+  EXPECT_THROW(label_threshold({1.5}, {true}, 0.5), faultline::Error);
 }
 
 TEST(LabelThreshold, WhatAClassifierLabelsByItsOwnChoiceAsCounted) {
@@ -69,5 +73,5 @@ TEST(LabelThreshold, WhatAClassifierLabelsByItsOwnChoiceAsCounted) {
   EXPECT_NEAR(s.accuracy, 2.0 / 3.0, 1e-12);
   auto none = score_labeled({"a"}, {"a"}, {false});
   EXPECT_EQ(none.labeled, 0);
-  EXPECT_EQ(none.accuracy, 0.0);
+  EXPECT_TRUE(std::isnan(none.accuracy));  // none labeled: no accuracy, not an accuracy of 0
 }
