@@ -27,13 +27,13 @@ void add_label_options(CLI::App* command, model::LabelPolicy& o) {
           ->add_option("--symptom-accuracy", o.symptom_accuracy,
                        "how often the symptoms it labels should be right: the inner CV chooses the "
                        "probability from which it labels one, and the rest are queued for a person")
-          ->check(number_in(0.0, 1.0))
+          ->check(accuracy_to_label())
           ->capture_default_str();
   auto* cause =
       command
           ->add_option("--root-cause-accuracy", o.root_cause_accuracy,
                        "the same for the root cause (an issue under either axis's threshold is queued)")
-          ->check(number_in(0.0, 1.0))
+          ->check(accuracy_to_label())
           ->capture_default_str();
   command
       ->add_option("--abstain-below", o.abstain_below,
@@ -103,13 +103,20 @@ std::string selective_text(const model::AxisMetrics& m) {
   return out;
 }
 
+// An accuracy asked for, as given: 1e-3 stays 1e-3 rather than 0.00.
+std::string asked(double accuracy) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", accuracy);
+  return text;
+}
+
 // What each fold's model labels by its own thresholds, e.g. "labels 0.412 at accuracy 0.851 (thresholds
-// chosen for 0.85, 0.781 on average)".
+// chosen for accuracy 0.85; mean threshold 0.781)".
 std::string own_threshold_text(const model::AxisEvaluation& e) {
   return "labels " + fixed(e.own_threshold.coverage) + " at accuracy " +
          (e.own_threshold.labeled ? fixed(e.own_threshold.accuracy) : std::string("-")) +
-         (e.label_accuracy > 0 ? " (thresholds chosen for " + fixed(e.label_accuracy, 2) + ", " +
-                                     fixed(e.mean_threshold) + " on average)"
+         (e.label_accuracy > 0 ? " (thresholds chosen for accuracy " + asked(e.label_accuracy) +
+                                     "; mean threshold " + fixed(e.mean_threshold) + ")"
                                : " (threshold fixed at " + fixed(e.mean_threshold) + ")");
 }
 
@@ -136,7 +143,8 @@ std::string evaluation_text(const model::Evaluation& e) {
         "time split: trained on the " + std::to_string(t.train) + " issues created before " + t.cut +
         ", tested on the " + std::to_string(t.test) + " created since" +
         (t.undated ? " (" + std::to_string(t.undated) + " without a date, in neither part)" : std::string()) +
-        "\n" + text_table(split_rows);
+        "\n" + text_table(split_rows) + "labeling by its own label thresholds: symptom " +
+        own_threshold_text(t.symptom) + "; root cause " + own_threshold_text(t.root_cause) + "\n";
   }
   return out;
 }
@@ -153,8 +161,7 @@ void train(const Context& ctx, const TrainOptions& o) {
   auto labels_from = [](double threshold, double accuracy) {
     const std::string from =
         threshold > 1 ? std::string("labels none") : "labels from p ≥ " + fixed(threshold);
-    return from +
-           (accuracy > 0 ? " (chosen for accuracy " + fixed(accuracy, 2) + ")" : std::string(" (fixed)"));
+    return from + (accuracy > 0 ? " (chosen for accuracy " + asked(accuracy) + ")" : std::string(" (fixed)"));
   };
   ctx.emit({{"version", s.version},
             {"labeled", s.labeled},
@@ -162,7 +169,11 @@ void train(const Context& ctx, const TrainOptions& o) {
             {"seconds", s.seconds},
             {"models", dir},
             {"label_thresholds", {{"symptom", s.symptom_threshold}, {"root_cause", s.root_cause_threshold}}},
-            {"label_accuracies", {{"symptom", s.symptom_accuracy}, {"root_cause", s.root_cause_accuracy}}}},
+            // null: a threshold fixed by hand, chosen for no accuracy.
+            {"label_accuracies",
+             {{"symptom", s.symptom_accuracy > 0 ? nlohmann::json(s.symptom_accuracy) : nlohmann::json()},
+              {"root_cause",
+               s.root_cause_accuracy > 0 ? nlohmann::json(s.root_cause_accuracy) : nlohmann::json()}}}},
            "trained model " + s.version + " on " + std::to_string(s.labeled) + " labeled issues (" +
                std::to_string(s.scoped) + " with a scope decision) in " + fixed(s.seconds) + " s → " + dir +
                "\nsymptom " + labels_from(s.symptom_threshold, s.symptom_accuracy) + "; root cause " +
@@ -216,7 +227,7 @@ std::string fold_assignments_text(int n, int folds,
   add("highest", s.highest, c.highest);
   return std::to_string(folds) + "-fold cross-validation over " + std::to_string(n) +
          " manually labeled issues, " + counted(static_cast<long long>(figures.size()), "fold assignment") +
-         " (labels, at: the share of the issues each fold's model labels by its own label threshold, and the "
+         " (labels, at: the share of the issues each fold's model labels by its label thresholds, and the "
          "accuracy there)\n" +
          text_table(rows);
 }
@@ -318,7 +329,8 @@ void add_classifier_commands(CLI::App& app, Context& ctx) {
       ->add_option(
           "--seeds", eval_options->seeds,
           "cross-validate once per fold assignment (seeds and ranges, e.g. 1-6,8-31) and print each "
-          "one's accuracy, macro-F1, kappa and surest-share accuracy with their mean, standard "
+          "one's accuracy, macro-F1, kappa, surest-share accuracy and what its folds label by their own "
+          "label thresholds (labels: the share; at: the accuracy there), with their mean, standard "
           "deviation (two or more), lowest and highest; no time split (it does not depend on the seed)")
       ->excludes(seed)
       ->excludes(out);

@@ -29,16 +29,35 @@ struct CommandLineReading {
 // `args` is argv without the program name.
 CommandLineReading read_command_line(const CLI::App& app, const std::vector<std::string>& args);
 
-// CLI::Range(lowest, highest) that refuses NaN as well: the range alone lets "nan" through, as every
-// comparison with NaN is false. The help shows the range as CLI::Range does.
+// Whether `text` is one number and nothing else (no NaN: every comparison with it is false, so a range would
+// let it through).
+inline bool is_one_number(const std::string& text) {
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  return end != text.c_str() && *end == '\0' && !std::isnan(value);
+}
+
+// CLI::Range(lowest, highest) that refuses NaN and what is not a number at all as not a number. The help
+// shows the range as CLI::Range does.
 inline CLI::Validator number_in(double lowest, double highest) {
   const CLI::Range range(lowest, highest);
   return CLI::Validator(
       [range](std::string& text) {
-        if (std::isnan(std::strtod(text.c_str(), nullptr))) return "'" + text + "' is not a number";
+        if (!is_one_number(text)) return "'" + text + "' is not a number";
         return range(text);
       },
       range.get_description());
+}
+
+// An accuracy to label at: more than 0 (0 would be met by labeling everything) and at most 1.
+inline CLI::Validator accuracy_to_label() {
+  return CLI::Validator(
+      [](std::string& text) {
+        if (!is_one_number(text)) return "'" + text + "' is not a number";
+        const double value = std::strtod(text.c_str(), nullptr);
+        return value > 0 && value <= 1 ? std::string() : "'" + text + "' is not more than 0 and at most 1";
+      },
+      "in (0 - 1]");
 }
 
 // For a seed (an unsigned 64-bit number): CLI11 turns "-1" into 2^64 - 1 and saturates what is too large,

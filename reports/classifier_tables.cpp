@@ -93,11 +93,12 @@ Table threshold_table(const json& e) {
     for (const auto& [axis_id, axis] : kAxes) {
       const json& o = e.at(axis_id).at("own_threshold");
       const double asked = o.at("label_accuracy").get<double>();
-      own +=
-          std::string(own.empty() ? " By its own label thresholds, each fold's model labels: " : "; ") +
-          axis + " " + measure_text(o.at("coverage").get<double>()) + " of the issues at accuracy " +
-          (o.at("accuracy").is_null() ? std::string("-") : measure_text(o.at("accuracy").get<double>())) +
-          (asked > 0 ? " (asked " + measure_text(asked) + ")" : std::string(" (a threshold fixed by hand)"));
+      own += std::string(own.empty() ? " By its own label thresholds, each fold's model labels: " : "; ") +
+             axis + " " + measure_text(o.at("coverage").get<double>()) + " of the issues at accuracy " +
+             (o.at("accuracy").is_null() ? std::string("-") : measure_text(o.at("accuracy").get<double>())) +
+             (asked > 0 ? " (asked " + measure_text(asked) + ")"
+                        : " (a threshold fixed by hand at " +
+                              measure_text(o.at("mean_threshold").get<double>()) + ")");
     }
     t.note += own + ".";
   }

@@ -152,7 +152,7 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
   // Each axis labels from a threshold chosen for its accuracy, or from the one fixed by hand.
   auto label_as = [&](AxisTraining& axis, double accuracy) {
     if (labels.abstain_below) {
-      axis.fixed_label_threshold = *labels.abstain_below;
+      axis.fixed_label_threshold = *labels.abstain_below + 0.0;  // -0 is 0: one model, one version
     } else {
       axis.label_accuracy = accuracy;
     }

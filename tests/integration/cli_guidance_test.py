@@ -57,6 +57,15 @@ with tempfile.TemporaryDirectory() as tmp:
                                 (["audit", "--threshold", "nan"], "--threshold", "nan"),
                                 (["--busy-timeout", "nan", "funnel"], "--busy-timeout", "nan")):
         usage_error(db, args, f"{option}: '{value}' is not a number")
+    # Nor does a number with something after it; an accuracy to label at is more than 0 (0 would be met by
+    # labeling everything: that is --abstain-below 0) and at most 1.
+    for args, option, message in ((["audit", "--threshold", "0.8abc"], "--threshold", "'0.8abc' is not a number"),
+                                  (["train", "--root-cause-accuracy", "0"], "--root-cause-accuracy",
+                                   "'0' is not more than 0 and at most 1"),
+                                  (["eval", "--symptom-accuracy", "1.5"], "--symptom-accuracy",
+                                   "'1.5' is not more than 0 and at most 1"),
+                                  (["train", "--symptom-accuracy", ""], "--symptom-accuracy", "'' is not a number")):
+        usage_error(db, args, f"{option}: {message}")
     # A seed CLI11 would wrap (-1 is 2^64 - 1) or saturate, and an empty sample name (it meant 'main').
     for args, option, message in ((["sample", "--seed", "-1"], "--seed", "'-1' is not a whole number"),
                                   (["eval", "--seed", "99999999999999999999"], "--seed",

@@ -97,10 +97,12 @@ TEST(ClassifierTables, TheThresholdNoteSaysWhatTheModelsLabelByTheirOwnThreshold
   // A root cause that labeled none has no accuracy (null); a threshold fixed by hand was asked for none.
   e["root_cause"]["own_threshold"] = {{"coverage", 0.0}, {"accuracy", nullptr}, {"label_accuracy", 1.0}};
   e["symptom"]["own_threshold"]["label_accuracy"] = 0.0;
+  e["symptom"]["own_threshold"]["mean_threshold"] = 0.5;
   const std::string other = classifier_tables(e, std::nullopt, "e")[1].note;
   EXPECT_NE(
-      other.find("Symptom 0.750 of the issues at accuracy 1.000 (a threshold fixed by hand); Root cause "
-                 "0.000 of the issues at accuracy - (asked 1.000)."),
+      other.find(
+          "Symptom 0.750 of the issues at accuracy 1.000 (a threshold fixed by hand at 0.500); Root cause "
+          "0.000 of the issues at accuracy - (asked 1.000)."),
       std::string::npos)
       << other;
 }

@@ -173,9 +173,9 @@ TEST_F(TriageStore, JsonKeysAreTheDocumentedOnes) {
   auto j = reports::triage_json(triage.triage(triage.stored_issue("o/r", 5)));
   std::vector<std::string> keys;
   for (const auto& [k, v] : j.items()) keys.push_back(k);
-  EXPECT_EQ(keys, (std::vector<std::string>{"issue", "label_thresholds", "model_version", "moved_by", "queued",
-                                            "root_cause", "root_cause_reproducers", "rules_fired", "scope",
-                                            "similar", "similar_case_reproducers", "symptom",
+  EXPECT_EQ(keys, (std::vector<std::string>{"issue", "label_thresholds", "model_version", "moved_by",
+                                            "queued", "root_cause", "root_cause_reproducers", "rules_fired",
+                                            "scope", "similar", "similar_case_reproducers", "symptom",
                                             "tokens_distinct", "tokens_tried"}));
   EXPECT_EQ(j["symptom"].size(), 3u);
   EXPECT_TRUE(j["symptom"].contains("label") && j["symptom"].contains("p") &&
