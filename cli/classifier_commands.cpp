@@ -8,6 +8,7 @@
 #include "classifier/model/classify_store.hpp"
 #include "classifier/model/evaluation.hpp"
 #include "classifier/model/fold_assignments.hpp"
+#include "classifier/model/label_threshold.hpp"
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "cli/counted.hpp"
@@ -160,7 +161,7 @@ void train(const Context& ctx, const TrainOptions& o) {
   progress->finish("train: done in " + fixed(s.seconds, 1) + " s");
   auto labels_from = [](double threshold, double accuracy) {
     const std::string from =
-        threshold > 1 ? std::string("labels none") : "labels from p ≥ " + fixed(threshold);
+        model::labels_nothing(threshold) ? std::string("labels none") : "labels from p ≥ " + fixed(threshold);
     return from + (accuracy > 0 ? " (chosen for accuracy " + asked(accuracy) + ")" : std::string(" (fixed)"));
   };
   ctx.emit({{"version", s.version},

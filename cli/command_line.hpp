@@ -29,12 +29,13 @@ struct CommandLineReading {
 // `args` is argv without the program name.
 CommandLineReading read_command_line(const CLI::App& app, const std::vector<std::string>& args);
 
-// Whether `text` is one number and nothing else (no NaN: every comparison with it is false, so a range would
-// let it through).
-inline bool is_one_number(const std::string& text) {
+// The number `text` is, if it is one number and nothing else (not NaN: every comparison with it is false,
+// so a range would let it through).
+inline std::optional<double> one_number(const std::string& text) {
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
-  return end != text.c_str() && *end == '\0' && !std::isnan(value);
+  if (end == text.c_str() || *end != '\0' || std::isnan(value)) return std::nullopt;
+  return value;
 }
 
 // CLI::Range(lowest, highest) that refuses NaN and what is not a number at all as not a number. The help
@@ -43,7 +44,7 @@ inline CLI::Validator number_in(double lowest, double highest) {
   const CLI::Range range(lowest, highest);
   return CLI::Validator(
       [range](std::string& text) {
-        if (!is_one_number(text)) return "'" + text + "' is not a number";
+        if (!one_number(text)) return "'" + text + "' is not a number";
         return range(text);
       },
       range.get_description());
@@ -53,9 +54,9 @@ inline CLI::Validator number_in(double lowest, double highest) {
 inline CLI::Validator accuracy_to_label() {
   return CLI::Validator(
       [](std::string& text) {
-        if (!is_one_number(text)) return "'" + text + "' is not a number";
-        const double value = std::strtod(text.c_str(), nullptr);
-        return value > 0 && value <= 1 ? std::string() : "'" + text + "' is not more than 0 and at most 1";
+        const std::optional<double> value = one_number(text);
+        if (!value) return "'" + text + "' is not a number";
+        return *value > 0 && *value <= 1 ? std::string() : "'" + text + "' is not more than 0 and at most 1";
       },
       "in (0 - 1]");
 }

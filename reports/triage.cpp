@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "classifier/model/classify_store.hpp"
+#include "classifier/model/label_threshold.hpp"
 #include "common/one_line.hpp"
 #include "common/utf8.hpp"
 #include "datasets/store/issue_store.hpp"
@@ -203,7 +204,7 @@ std::string triage_text(const TriageResult& r) {
   // Each axis's probability against its threshold, to as many places as it takes to tell them apart (three
   // at least), so that the line never shows a probability equal to the threshold it is under.
   auto against = [](const std::string& axis, double p, double threshold) {
-    if (threshold > 1) return axis + " labels none";
+    if (model::labels_nothing(threshold)) return axis + " labels none";
     char shown_p[32], shown_t[32];
     for (int places = 3; places <= 17; ++places) {
       std::snprintf(shown_p, sizeof shown_p, "%.*f", places, p);

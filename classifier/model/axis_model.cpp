@@ -586,7 +586,7 @@ AxisModel AxisModel::load(const std::string& directory, const std::string& axis)
   if (m.training_labels_.empty() || !(m.weights_.temperature >= 1) || m.description_neighbour_weight_ < 0 ||
       !(m.label_threshold_ >= 0 && m.label_threshold_ <= label_nothing_threshold()) ||
       !(m.label_accuracy_ >= 0 && m.label_accuracy_ <= 1) ||
-      (m.label_accuracy_ == 0 && m.label_threshold_ > 1) ||
+      (m.label_accuracy_ == 0 && labels_nothing(m.label_threshold_)) ||
       (m.description_neighbour_weight_ == 0) != m.description_labels_.empty()) {
     throw Error(path + ": inconsistent model description; retrain with 'faultline train'");
   }

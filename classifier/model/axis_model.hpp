@@ -195,6 +195,8 @@ class AxisModel {
   // labels none), and the accuracy it was chosen for (0: a threshold fixed by hand).
   double label_threshold() const { return label_threshold_; }
   double label_accuracy() const { return label_accuracy_; }
+  // Whether it labels an issue whose winner has probability `p` (else the issue is queued for a person).
+  bool labels(double p) const { return p >= label_threshold_; }
   std::vector<std::string> fasttext_vocabulary() const { return fasttext_.vocabulary(); }
   // The group model's words; none when the axis has no group member.
   std::vector<std::string> group_vocabulary() const;

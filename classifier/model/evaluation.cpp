@@ -6,6 +6,7 @@
 #include <tuple>
 #include <utility>
 
+#include "classifier/model/label_threshold.hpp"
 #include "common/error.hpp"
 #include "common/largest_entry.hpp"
 #include "common/parallel_tasks.hpp"
@@ -29,7 +30,7 @@ HeldOut held_out(const std::string& truth, const std::string& predicted, double 
           axis.predict_rules(rule_scores),
           common::largest_entry(axis.predict_fasttext(features.tokens, features.discussion_again)).first,
           p,
-          p >= axis.label_threshold()};
+          axis.labels(p)};
 }
 
 // The label threshold of one fold's model on one axis, and the accuracy it was chosen for.
@@ -57,7 +58,8 @@ struct Column {
     AxisEvaluation e{score_axis(gold, combined, confidence), score_axis(gold, majority),
                      score_axis(gold, rules), score_axis(gold, fasttext),
                      score_labeled(gold, combined, labeled)};
-    for (const auto& t : thresholds) e.mean_threshold += std::min(t.threshold, 1.0) / thresholds.size();
+    for (const auto& t : thresholds)
+      e.mean_threshold += (labels_nothing(t.threshold) ? 1.0 : t.threshold) / thresholds.size();
     if (!thresholds.empty()) e.label_accuracy = thresholds.front().accuracy;
     return e;
   }

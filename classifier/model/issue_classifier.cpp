@@ -287,7 +287,7 @@ IssuePrediction IssueClassifier::predict(const IssueFeatures& f, const IssueAnal
   std::tie(p.symptom, p.symptom_p) = common::largest_entry(a.symptom);
   std::tie(p.root_cause, p.root_cause_p) = common::largest_entry(a.root_cause);
   for (int i : f.fired) p.rules_fired.push_back(rules_.rules()[i].id);
-  p.abstain = p.symptom_p < symptom_.label_threshold() || p.root_cause_p < root_cause_.label_threshold();
+  p.abstain = !symptom_.labels(p.symptom_p) || !root_cause_.labels(p.root_cause_p);
   return p;
 }
 

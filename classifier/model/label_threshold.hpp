@@ -18,6 +18,9 @@ double wilson_lower_bound(int right, int items, double z);
 
 // What a threshold above every probability is: an axis that labels nothing.
 double label_nothing_threshold();
+// Whether an axis with this threshold labels nothing (any threshold above 1, label_nothing_threshold() among
+// them).
+inline bool labels_nothing(double threshold) { return threshold > 1; }
 
 // Items are ranked by `probability`, equal probabilities together. The threshold is the probability of the
 // last item of the largest top share whose accuracy (the share of its items that are `right`), less
