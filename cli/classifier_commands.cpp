@@ -25,21 +25,24 @@ namespace {
 void add_label_options(CLI::App* command, model::LabelPolicy& o) {
   auto* symptom =
       command
-          ->add_option("--symptom-accuracy", o.symptom_accuracy,
-                       "how often the symptoms it labels should be right: the inner CV chooses the "
-                       "probability from which it labels one, and the rest are queued for a person")
+          ->add_option(
+              "--symptom-accuracy", o.symptom_accuracy,
+              "how often the symptoms it labels should be right: the inner CV chooses the "
+              "probability from which it labels one; it abstains on the rest, and queues for a person those "
+              "no person put out of scope")
           ->check(accuracy_to_label())
           ->capture_default_str();
   auto* cause =
       command
           ->add_option("--root-cause-accuracy", o.root_cause_accuracy,
-                       "the same for the root cause (an issue under either axis's threshold is queued)")
+                       "the same for the root cause (an issue under either axis's threshold is abstained on)")
           ->check(accuracy_to_label())
           ->capture_default_str();
   command
       ->add_option("--abstain-below", o.abstain_below,
-                   "instead, one fixed threshold: queue an issue for manual labeling when its symptom "
-                   "or root-cause probability is below this")
+                   "instead, one fixed threshold: abstain on an issue (and queue it for manual labeling "
+                   "unless a person put it out of scope) when its symptom or root-cause probability is below "
+                   "this")
       ->check(number_in(0.0, 1.0))
       ->excludes(symptom)
       ->excludes(cause);
@@ -179,7 +182,9 @@ void train(const Context& ctx, const TrainOptions& o) {
                std::to_string(s.scoped) + " with a scope decision) in " + fixed(s.seconds) + " s → " + dir +
                "\nsymptom " + labels_from(s.symptom_threshold, s.symptom_accuracy) + "; root cause " +
                labels_from(s.root_cause_threshold, s.root_cause_accuracy) +
-               "; an issue under either threshold is queued for a person\n");
+               "; an issue under either threshold is abstained on, and queued for a person unless one put it "
+               "out of "
+               "scope\n");
 }
 
 void classify(const Context& ctx, const ClassifyOptions& o) {
@@ -187,13 +192,13 @@ void classify(const Context& ctx, const ClassifyOptions& o) {
   auto s = model::classify_store(*db, model_dir(ctx, o.model_dir));
   ctx.emit({{"version", s.version},
             {"classified", s.classified},
-            {"abstained", s.abstained},
             {"manual", s.manual},
+            {"queued", s.queued},
+            {"abstained_out_of_scope", s.abstained_out_of_scope},
             {"seconds", s.seconds}},
            "classified " + std::to_string(s.classified) + " issues with model " + s.version + ": " +
-               std::to_string(s.manual) + " keep their manual label, " + std::to_string(s.abstained) +
-               " unlabeled ones are uncertain (export them with 'faultline label export --rater NAME --queue "
-               "uncertain --out uncertain.csv')\n");
+               std::to_string(s.manual) + " keep their manual label; " +
+               model::queue_clause(s.queued, s.abstained_out_of_scope) + "\n");
 }
 
 std::vector<std::string> figure_cells(const model::AxisFigures& f) {

@@ -82,7 +82,8 @@ void add_label_commands(CLI::App& app, Context& ctx) {
   exp->add_option("--out", export_options->out, "CSV file to write")->required();
   exp->add_option("--sample", export_options->sample, "the issues of this sample");
   exp->add_option("--queue", export_options->queue,
-                  "'uncertain': the issues the classifier abstained on; 'pending': the issues the latest "
+                  "'uncertain': the unlabeled issues the classifier abstained on, except those a person put "
+                  "out of scope, furthest under a label threshold first; 'pending': the issues the latest "
                   "audit left pending (disagreements and issues only some raters labeled); "
                   "'disagreements': only those the raters disagreed on")
       ->check(CLI::IsMember({"uncertain", "pending", "disagreements"}));

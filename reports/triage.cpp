@@ -9,6 +9,7 @@
 #include "common/one_line.hpp"
 #include "common/utf8.hpp"
 #include "datasets/store/issue_store.hpp"
+#include "datasets/store/label_store.hpp"
 #include "reports/report_data.hpp"
 
 namespace faultline::reports {
@@ -47,6 +48,7 @@ Triage::Triage(datasets::Database& db, const std::string& model_dir,
     : db_(db), model_(model::IssueClassifier::load(model_dir)), catalog_(std::move(catalog)) {
   auto links = datasets::load_reproducer_links(db);
   std::vector<model::Tokens> documents;
+  for (const auto& [id, label] : datasets::load_final_labels(db)) finals_.insert(id);
   for (const auto& l : model::load_labeled_issues(db)) {
     auto it = links.find(l.issue.id);
     labeled_.push_back({l.issue.key(), l.issue.repo, l.issue.number, l.issue.url, l.symptom, l.root_cause,
@@ -74,6 +76,15 @@ SimilarCase Triage::similar_case(const model::Neighbour& n) const {
   return {l.issue, l.url, l.symptom, l.root_cause, n.similarity};
 }
 
+annotation::QueueStanding Triage::queue_standing(const datasets::IssueRecord& issue, bool abstains) const {
+  // The issue as the store knows it (its repository's name in any case): its final label, and the scope a
+  // person recorded, which a record without one keeps, as an import would.
+  const std::optional<int64_t> stored = datasets::find_issue(db_, issue.repo, issue.number);
+  std::optional<std::string> scope = issue.scope;
+  if (stored && !scope) scope = datasets::load_issue(db_, *stored).scope;
+  return annotation::queue_standing(abstains, stored && finals_.count(*stored), scope);
+}
+
 TriageResult Triage::triage(const datasets::IssueRecord& issue) const {
   TriageResult r;
   r.issue = issue.key();
@@ -86,6 +97,7 @@ TriageResult Triage::triage(const datasets::IssueRecord& issue) const {
   r.analysis = model_.analyse(features);
   r.prediction = model_.predict(features, r.analysis);
   r.influences = model::token_influences(model_, features, r.prediction);
+  r.queue = queue_standing(issue, r.prediction.abstain);
 
   auto matches = index_.nearest(features.tokens, index_.size());
   for (size_t i = 0; i < matches.size() && i < kSimilarShown; ++i)
@@ -179,7 +191,8 @@ nlohmann::json triage_json(const TriageResult& r) {
           {"scope", decision_json(p.scope, p.scope_p, r.analysis.scope)},
           {"symptom", decision_json(p.symptom, p.symptom_p, r.analysis.symptom)},
           {"root_cause", decision_json(p.root_cause, p.root_cause_p, r.analysis.root_cause)},
-          {"queued", p.abstain},
+          {"queued", r.queue == annotation::QueueStanding::kQueued},
+          {"queue_standing", annotation::queue_standing_name(r.queue)},
           {"label_thresholds", {{"symptom", r.symptom_threshold}, {"root_cause", r.root_cause_threshold}}},
           {"rules_fired", p.rules_fired},
           {"moved_by",
@@ -214,8 +227,22 @@ std::string triage_text(const TriageResult& r) {
     return axis + " p " + shown_p + (p < threshold ? " under its threshold " : " reaches its threshold ") +
            shown_t;
   };
-  t += "queue:       " + std::string(p.abstain ? "would be queued for a person (" : "would not be queued (") +
-       against("symptom", p.symptom_p, r.symptom_threshold) + "; " +
+  std::string standing;
+  switch (r.queue) {
+    case annotation::QueueStanding::kQueued:
+      standing = "would be queued for a person";
+      break;
+    case annotation::QueueStanding::kModelLabels:
+      standing = "would not be queued";
+      break;
+    case annotation::QueueStanding::kManualLabel:
+      standing = "not queued: its manual label is in force";
+      break;
+    case annotation::QueueStanding::kOutOfScope:
+      standing = "not queued: a person put it out of scope";
+      break;
+  }
+  t += "queue:       " + standing + " (" + against("symptom", p.symptom_p, r.symptom_threshold) + "; " +
        against("root cause", p.root_cause_p, r.root_cause_threshold) + "); model " + r.model_version + "\n";
   std::string fired;
   for (const auto& id : p.rules_fired) fired += (fired.empty() ? "" : ", ") + id;

@@ -6,9 +6,11 @@
 
 #include <map>
 #include <nlohmann/json_fwd.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "classifier/annotation/uncertain_queue.hpp"
 #include "classifier/model/issue_classifier.hpp"
 #include "classifier/model/tfidf_index.hpp"
 #include "classifier/model/token_influence.hpp"
@@ -45,8 +47,11 @@ struct TriageResult {
   std::string model_version;
   // The probability from which each axis labels (above 1: it labels none); under either, queued.
   double symptom_threshold = 0, root_cause_threshold = 0;
-  model::IssuePrediction prediction;  // prediction.abstain: it would be queued for a person
-  model::IssueAnalysis analysis;      // every class's probability on each axis
+  model::IssuePrediction prediction;  // prediction.abstain: the classifier would not label it
+  // Whether a person would be asked: only where it abstains, no manual label is in force and no person put
+  // the issue out of scope.
+  annotation::QueueStanding queue = annotation::QueueStanding::kModelLabels;
+  model::IssueAnalysis analysis;  // every class's probability on each axis
   model::DecisionInfluences influences;
   std::vector<SimilarCase> similar;                // the nearest labeled issues, most similar first
   std::vector<ModeledReproducer> similar_modeled;  // those modeled on the most similar case that has any
@@ -78,12 +83,14 @@ class Triage {
   };
   TriageReproducer reproducer(const std::string& id, const std::string& title) const;
   SimilarCase similar_case(const model::Neighbour& n) const;
+  annotation::QueueStanding queue_standing(const datasets::IssueRecord& issue, bool abstains) const;
 
   datasets::Database& db_;
   model::IssueClassifier model_;
   std::vector<datasets::CatalogEntry> catalog_;
   std::vector<Labeled> labeled_;
-  model::TfidfIndex index_;  // of the labeled issues' normalised documents, in the order of labeled_
+  std::set<int64_t> finals_;  // the ids of the issues with a final label
+  model::TfidfIndex index_;   // of the labeled issues' normalised documents, in the order of labeled_
   std::map<std::string, std::vector<datasets::SuiteResult>> last_suite_;  // by reproducer id
 };
 

@@ -6,6 +6,7 @@
 #include <set>
 #include <string_view>
 
+#include "classifier/annotation/uncertain_queue.hpp"
 #include "common/csv.hpp"
 #include "common/error.hpp"
 #include "common/one_line.hpp"
@@ -75,26 +76,31 @@ int write_sheet(std::ostream& out, const std::vector<datasets::IssueRecord>& iss
 
 int export_label_sheet(datasets::Database& db, std::ostream& out, SheetSelection selection,
                        const std::string& sample_name) {
-  // The chosen issues with a sort key: 0 for all but the uncertain queue, which puts the classifier's
-  // least confident predictions first.
+  // The chosen issues with a sort key: 0 for all but the uncertain queue, which puts first the predictions
+  // furthest under their label thresholds.
   std::map<int64_t, double> chosen;
   auto finals = datasets::load_final_labels(db);
+  auto issues = datasets::load_issues(db);
   if (selection == SheetSelection::kSample) {
     for (const auto& e : datasets::load_sample(db, sample_name)) {
       if (e.status == "sampled") chosen[e.issue_id] = 0;
     }
     if (chosen.empty()) throw Error("label export: sample '" + sample_name + "' is empty or does not exist");
   } else if (selection == SheetSelection::kUncertain) {
-    for (const auto& [id, p] : datasets::load_predictions(db)) {
-      if (p.abstain && !finals.count(id)) chosen[id] = std::min(p.symptom_p, p.root_cause_p);
+    auto predictions = datasets::load_predictions(db);
+    for (const auto& issue : issues) {
+      auto p = predictions.find(issue.id);
+      if (p != predictions.end() && queue_standing(p->second.abstain, finals.count(issue.id) > 0,
+                                                   issue.scope) == QueueStanding::kQueued)
+        chosen[issue.id] = label_margin(p->second);
     }
   } else {
-    for (const auto& issue : datasets::load_issues(db)) {
+    for (const auto& issue : issues) {
       if (!finals.count(issue.id)) chosen[issue.id] = 0;
     }
   }
   std::vector<datasets::IssueRecord> rows;
-  for (auto& issue : datasets::load_issues(db)) {
+  for (auto& issue : issues) {
     if (chosen.count(issue.id)) rows.push_back(std::move(issue));
   }
   std::stable_sort(rows.begin(), rows.end(),

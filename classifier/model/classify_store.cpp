@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
+#include "classifier/annotation/uncertain_queue.hpp"
 #include "common/parallel_tasks.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
@@ -98,6 +99,20 @@ struct PendingBatch {
 
 }  // namespace
 
+std::string queue_clause(int queued, int abstained_out_of_scope) {
+  std::string clause =
+      queued == 0 ? std::string("no unlabeled issue queued as uncertain")
+                  : std::to_string(queued) + " unlabeled issue" + (queued == 1 ? "" : "s") +
+                        " queued as uncertain (export them with 'faultline label export --rater NAME --queue "
+                        "uncertain --out uncertain.csv')";
+  if (abstained_out_of_scope > 0) {
+    clause += "; " + std::to_string(abstained_out_of_scope) + " abstention" +
+              (abstained_out_of_scope == 1 ? " is" : "s are") +
+              " not queued, on issues a person put out of scope";
+  }
+  return clause;
+}
+
 ClassifySummary classify_store(datasets::Database& db, const std::string& model_dir, size_t batch) {
   auto start = std::chrono::steady_clock::now();
   auto model = IssueClassifier::load(model_dir);
@@ -117,12 +132,21 @@ ClassifySummary classify_store(datasets::Database& db, const std::string& model_
         const auto& issue = done.issues[i];
         const IssuePrediction& p = done.predictions[i];
         writer.add({issue.id, model.version(), p.scope, p.scope_p, p.symptom, p.symptom_p, p.root_cause,
-                    p.root_cause_p, p.abstain, nlohmann::json(p.rules_fired).dump()});
+                    p.root_cause_p, p.abstain, nlohmann::json(p.rules_fired).dump(),
+                    model.symptom_model().label_threshold(), model.root_cause_model().label_threshold()});
         ++summary.classified;
-        if (finals.count(issue.id)) {
-          ++summary.manual;
-        } else if (p.abstain) {
-          ++summary.abstained;
+        switch (annotation::queue_standing(p.abstain, finals.count(issue.id) > 0, issue.scope)) {
+          case annotation::QueueStanding::kManualLabel:
+            ++summary.manual;
+            break;
+          case annotation::QueueStanding::kOutOfScope:
+            if (p.abstain) ++summary.abstained_out_of_scope;
+            break;
+          case annotation::QueueStanding::kQueued:
+            ++summary.queued;
+            break;
+          case annotation::QueueStanding::kModelLabels:
+            break;
         }
       }
     };

@@ -34,6 +34,7 @@ class Statement {
   Statement& bind(int index, double value);
   Statement& bind(int index, const std::optional<std::string>& value);
   Statement& bind(int index, const std::optional<int64_t>& value);
+  Statement& bind(int index, const std::optional<double>& value);
   Statement& bind_null(int index);
 
   // Binds every argument in order, starting at parameter 1.
@@ -51,6 +52,7 @@ class Statement {
   std::string text(int column) const;
   int64_t integer(int column) const;
   double real(int column) const;
+  std::optional<double> optional_real(int column) const;  // nullopt for NULL
   bool is_null(int column) const;
 
  private:

@@ -251,6 +251,12 @@ DELETE FROM repository_aliases
   WHERE rowid NOT IN (SELECT MAX(rowid) FROM repository_aliases GROUP BY name COLLATE NOCASE);
 CREATE UNIQUE INDEX repository_aliases_name_in_any_case ON repository_aliases(name COLLATE NOCASE);
 )sql",
+      // 12: the label threshold each axis's probability was held against, so that the uncertain queue can
+      // put first the predictions furthest under theirs. NULL: a prediction stored before they were kept.
+      R"sql(
+ALTER TABLE predictions ADD COLUMN symptom_threshold REAL;
+ALTER TABLE predictions ADD COLUMN root_cause_threshold REAL;
+)sql",
   };
   return steps;
 }

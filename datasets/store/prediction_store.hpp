@@ -22,6 +22,9 @@ struct Prediction {
   double root_cause_p = 0;
   bool abstain = false;
   std::string rules_fired = "[]";  // JSON list of rule ids
+  // The probability from which each axis labels (an issue under either is abstained on); nullopt: stored
+  // before predictions kept their thresholds.
+  std::optional<double> symptom_threshold, root_cause_threshold;
 };
 
 void replace_predictions(Database& db, const std::vector<Prediction>& predictions);

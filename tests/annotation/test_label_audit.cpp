@@ -225,13 +225,13 @@ TEST(LabelExport, SheetHoldsTheSampleWithEmptyLabelColumns) {
   EXPECT_THROW(export_label_sheet(db, out, SheetSelection::kSample, "missing"), faultline::Error);
 }
 
-TEST(LabelExport, UncertainQueueListsAbstentionsLeastConfidentFirst) {
+TEST(LabelExport, UncertainQueueWithoutStoredThresholdsListsTheLeastConfidentFirst) {
   faultline::testing::TempDir dir;
   Database db(dir.file("l.db"));
   add_issues(db, 4);
   auto id = [&](int n) { return *find_issue(db, "a/b", n); };
-  // Issue 1 confident; 2 and 3 abstained (3 less sure: min(.6, .2) = .2 < min(.4, .5) = .4); 4 abstained but
-  // already has a manual label.
+  // Predictions stored before thresholds were kept. Issue 1 confident; 2 and 3 abstained (3 less sure:
+  // min(.6, .2) = .2 < min(.4, .5) = .4); 4 abstained but already has a manual label.
   replace_predictions(db, {{id(1), "v", "in", .9, "crash", .9, "api_misuse", .9, false, "[]"},
                            {id(2), "v", "in", .9, "crash", .4, "api_misuse", .5, true, "[]"},
                            {id(3), "v", "in", .9, "hang", .6, "concurrency_error", .2, true, "[]"},
@@ -245,6 +245,41 @@ TEST(LabelExport, UncertainQueueListsAbstentionsLeastConfidentFirst) {
   auto rows = common::parse_csv(out.str(), "queue");
   EXPECT_EQ(rows[1].fields[1], "3");
   EXPECT_EQ(rows[2].fields[1], "2");
+}
+
+TEST(LabelExport, UncertainQueuePutsFirstTheIssueFurthestUnderAThresholdAndLeavesOutWhatAPersonScopedOut) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("l.db"));
+  add_issues(db, 6);
+  auto id = [&](int n) { return *find_issue(db, "a/b", n); };
+  IssueRecord out_of_scope = load_issue(db, id(6));
+  out_of_scope.scope = "out";
+  out_of_scope.scope_reason = "a PyTorch bug";
+  upsert_issue(db, out_of_scope);
+  // Thresholds: symptom 0.9, root cause 0.3. Margins min(p_s - 0.9, p_rc - 0.3), by hand:
+  //   2: min(-0.05, +0.2) = -0.05;  3: min(+0.05, -0.1) = -0.1;  5: min(-0.3, +0.6) = -0.3.
+  // The queue is 5, 3, 2; by the lower probability alone it would be 3 (.2), 2 (.5), 5 (.6).
+  // 1 is labeled by the model, 4 has a manual label, 6 a person put out of scope (margin -0.8 otherwise).
+  auto prediction = [&](int n, double symptom_p, double root_cause_p, bool abstain) {
+    Prediction p{id(n), "v", "in", .9, "crash", symptom_p, "api_misuse", root_cause_p, abstain, "[]"};
+    p.symptom_threshold = 0.9;
+    p.root_cause_threshold = 0.3;
+    return p;
+  };
+  replace_predictions(
+      db, {prediction(1, .95, .9, false), prediction(2, .85, .5, true), prediction(3, .95, .2, true),
+           prediction(4, .1, .1, true), prediction(5, .6, .9, true), prediction(6, .1, .9, true)});
+  db.transaction([&] {
+    replace_final_labels(db, {{id(4), "hang", "concurrency_error", "agreed", "x,y"}},
+                         record_audit(db, "x,y", 1, 1, .8, "pass"));
+  });
+  std::ostringstream out;
+  EXPECT_EQ(export_label_sheet(db, out, SheetSelection::kUncertain, ""), 3);
+  auto rows = common::parse_csv(out.str(), "queue");
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[1].fields[1], "5");
+  EXPECT_EQ(rows[2].fields[1], "3");
+  EXPECT_EQ(rows[3].fields[1], "2");
 }
 
 TEST(Audit, AnIssueOnlyOneRaterLabeledIsPendingUntilAdjudicated) {

@@ -17,7 +17,8 @@ from demo_store import build_demo_store
 
 faultline, source_dir = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 snapshot = os.path.join(source_dir, "datasets", "snapshot", "issues.jsonl")
-KEYS = ["faultline_version", "issue", "label_thresholds", "model_version", "moved_by", "queued", "root_cause",
+KEYS = ["faultline_version", "issue", "label_thresholds", "model_version", "moved_by", "queue_standing", "queued",
+        "root_cause",
         "root_cause_reproducers", "rules_fired", "scope", "similar", "similar_case_reproducers", "symptom",
         "tokens_distinct", "tokens_tried"]
 
@@ -49,7 +50,8 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # The stored prediction (as `show` prints it) and the triage of the same issue agree to the last digit.
     labeled_seen = 0
-    for key in keys[:40]:
+    standings_seen = set()
+    for record, key in zip(records[:40], keys[:40]):
         shown = json.loads(run(db, "--json", "show", key).stdout)
         t = triage_json(db, key)
         assert sorted(t) == KEYS, sorted(t)
@@ -62,7 +64,17 @@ with tempfile.TemporaryDirectory() as tmp:
             taxonomy_size = {"scope": 2, "symptom": 6, "root_cause": 15}[axis]
             assert len(d) == taxonomy_size and abs(sum(d.values()) - 1) < 1e-9, (key, axis, d)
             assert d[t[axis]["label"]] == t[axis]["p"] and t[axis]["p"] == max(d.values()), (key, axis, d)
-        assert t["queued"] == p["abstain"] and t["rules_fired"] == p["rules_fired"], (key, t, p)
+        assert t["rules_fired"] == p["rules_fired"], (key, t, p)
+        # It abstains exactly where a probability is under its axis's threshold, as stored.
+        thresholds = t["label_thresholds"]
+        under = t["symptom"]["p"] < thresholds["symptom"] or t["root_cause"]["p"] < thresholds["root_cause"]
+        assert p["abstain"] == under, (key, p, thresholds)
+        # A person is asked only where the model abstains, no manual label is in force and no person put the
+        # issue out of scope (the record's own scope decision).
+        standing = ("manual_label" if shown["final_label"] else "out_of_scope" if record.get("scope") == "out"
+                    else "queued" if p["abstain"] else "model_labels")
+        assert (t["queue_standing"], t["queued"]) == (standing, standing == "queued"), (key, t["queue_standing"], p)
+        standings_seen.add(standing)
         assert len(t["similar"]) == 5, t["similar"]
         if shown["final_label"]:
             # In the index: itself first, at similarity 1, with its final labels.
@@ -80,6 +92,17 @@ with tempfile.TemporaryDirectory() as tmp:
             drops = [m["drop"] for m in t["moved_by"][axis]]
             assert 0 < len(drops) <= 5 and drops == sorted(drops, reverse=True) and all(d > 0 for d in drops), (key, axis, drops)
     assert labeled_seen >= 20, labeled_seen
+    assert {"manual_label", "out_of_scope"} <= standings_seen, standings_seen
+    # The same issue without its scope decision, as a new record from outside: the model's abstention decides.
+    out_record = next(r for r in records[:40] if r.get("scope") == "out" and
+                      json.loads(run(db, "--json", "show", f"{r['repo']}#{r['number']}").stdout)["prediction"]["abstain"])
+    unscoped = {k: v for k, v in out_record.items() if k not in ("scope", "scope_reason", "url")}
+    unscoped["number"] = 888888
+    t = triage_json(db, "-", stdin=json.dumps(unscoped))
+    assert (t["queue_standing"], t["queued"]) == ("queued", True), t["queue_standing"]
+    assert "would be queued for a person" in run(db, "triage", "-", stdin=json.dumps(unscoped)).stdout
+    assert "not queued: a person put it out of scope" in \
+        run(db, "triage", f"{out_record['repo']}#{out_record['number']}").stdout
 
     # A corpus record from a file, or on stdin, is triaged as the stored issue it is.
     record_file = os.path.join(tmp, "record.json")

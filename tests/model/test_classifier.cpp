@@ -429,6 +429,52 @@ TEST(Classifier, ClassifyNeverOverwritesAManualLabel) {
   EXPECT_EQ(predictions[one].model_version, model.version());
 }
 
+TEST(Classifier, ClassifyQueuesTheAbstentionsNoPersonDecidedAndStoresEachAxissThreshold) {
+  faultline::testing::TempDir dir;
+  faultline::datasets::Database db(dir.file("c.db"));
+  auto corpus = tiny_corpus();
+  // Issues 2 and 3 a person put out of scope; issue 1 has a manual label.
+  for (int n : {1, 2}) corpus[n].issue.scope = "out";
+  for (const auto& l : corpus) faultline::datasets::upsert_issue(db, l.issue);
+  int64_t one = *faultline::datasets::find_issue(db, "a/b", corpus[0].issue.number);
+  db.transaction([&] {
+    int64_t audit = faultline::datasets::record_audit(db, "x,y", 1, 1.0, 0.8, "pass");
+    faultline::datasets::replace_final_labels(db, {{one, "crash", "api_misuse", "agreed", "x,y"}}, audit);
+  });
+  // Labeling from a probability of 1, the model abstains on every issue whose probabilities are under 1:
+  // of the 30, one keeps its manual label, two are out of scope and 27 are queued.
+  LabelPolicy sure_of_nothing;
+  sure_of_nothing.abstain_below = 1.0;
+  IssueClassifier::train(corpus, {}, quick(), sure_of_nothing).save(dir.file("m"));
+  auto summary = classify_store(db, dir.file("m"));
+  EXPECT_EQ(summary.manual, 1);
+  EXPECT_EQ(summary.abstained_out_of_scope, 2);
+  EXPECT_EQ(summary.queued, 27);
+  // Each prediction keeps the threshold of its own axis (chosen for 0.95 and 0.7 here, so they differ).
+  LabelPolicy accuracies;
+  accuracies.root_cause_accuracy = 0.7;
+  auto model = IssueClassifier::train(corpus, {}, quick(), accuracies);
+  model.save(dir.file("m2"));
+  classify_store(db, dir.file("m2"));
+  ASSERT_NE(model.symptom_model().label_threshold(), model.root_cause_model().label_threshold());
+  for (const auto& [id, p] : faultline::datasets::load_predictions(db)) {
+    EXPECT_EQ(p.symptom_threshold, model.symptom_model().label_threshold());
+    EXPECT_EQ(p.root_cause_threshold, model.root_cause_model().label_threshold());
+  }
+}
+
+TEST(Classifier, TheQueueClauseSaysWhatIsQueuedAndWhatAPersonsScopeKeptOut) {
+  EXPECT_EQ(queue_clause(0, 0), "no unlabeled issue queued as uncertain");
+  EXPECT_EQ(queue_clause(0, 107),
+            "no unlabeled issue queued as uncertain; 107 abstentions are not queued, on issues a person put "
+            "out of scope");
+  EXPECT_EQ(queue_clause(1, 1),
+            "1 unlabeled issue queued as uncertain (export them with 'faultline label export --rater NAME "
+            "--queue uncertain --out uncertain.csv'); 1 abstention is not queued, on issues a person put out "
+            "of scope");
+  EXPECT_EQ(queue_clause(27, 0).substr(0, 39), "27 unlabeled issues queued as uncertain");
+}
+
 TEST(Classifier, ClassifyingInBatchesGivesWhatTheModelSaysOfEachStoredIssue) {
   // The second computation: every issue loaded at once (with its comments as discussion, as the classifier
   // reads them) and predicted one by one; classify_store reads 4 issues at a time, so 30 issues span 8

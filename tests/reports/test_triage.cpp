@@ -173,10 +173,10 @@ TEST_F(TriageStore, JsonKeysAreTheDocumentedOnes) {
   auto j = reports::triage_json(triage.triage(triage.stored_issue("o/r", 5)));
   std::vector<std::string> keys;
   for (const auto& [k, v] : j.items()) keys.push_back(k);
-  EXPECT_EQ(keys, (std::vector<std::string>{"issue", "label_thresholds", "model_version", "moved_by",
-                                            "queued", "root_cause", "root_cause_reproducers", "rules_fired",
-                                            "scope", "similar", "similar_case_reproducers", "symptom",
-                                            "tokens_distinct", "tokens_tried"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{
+                      "issue", "label_thresholds", "model_version", "moved_by", "queue_standing", "queued",
+                      "root_cause", "root_cause_reproducers", "rules_fired", "scope", "similar",
+                      "similar_case_reproducers", "symptom", "tokens_distinct", "tokens_tried"}));
   EXPECT_EQ(j["symptom"].size(), 3u);
   EXPECT_TRUE(j["symptom"].contains("label") && j["symptom"].contains("p") &&
               j["symptom"]["distribution"].is_object());
@@ -232,4 +232,45 @@ TEST_F(TriageStore, AnIssueSharingNoTokenWithTheLabeledOnesHasNoSimilarIssue) {
     ASSERT_NE(it, corpus.end()) << c.issue;
     EXPECT_NE((it->issue.title + " " + it->issue.body).find("deadlock"), std::string::npos) << c.issue;
   }
+}
+
+// A person is asked only where the model abstains on an issue without a manual label that no person put out
+// of scope; the store's word on an issue holds for a record of it that lacks its own.
+TEST_F(TriageStore, APersonIsAskedOnlyWhereTheModelAbstainsOnAnIssueNoPersonDecided) {
+  faultline::testing::TempDir copy;
+  std::filesystem::copy_file(db_path_, copy.file("store.db"));
+  datasets::Database db(copy.file("store.db"));
+  // Issue 62: unlabeled, and a person put it out of scope.
+  datasets::IssueRecord out_of_scope = datasets::load_issue(db, *datasets::find_issue(db, "o/r", kCommented));
+  out_of_scope.number = 62;
+  out_of_scope.url = "https://github.com/o/r/issues/62";
+  out_of_scope.scope = "out";
+  out_of_scope.scope_reason = "a framework bug";
+  datasets::upsert_issue(db, out_of_scope);
+  reports::Triage triage(db, model::default_model_dir(db_path_), catalog());
+  using annotation::QueueStanding;
+
+  auto labeled = triage.stored_issue("o/r", 1);
+  EXPECT_EQ(triage.triage(labeled).queue, QueueStanding::kManualLabel);
+  labeled.repo = "O/R";  // the same issue, its repository's name in another case
+  EXPECT_EQ(triage.triage(labeled).queue, QueueStanding::kManualLabel);
+
+  auto stored = triage.stored_issue("o/r", 62);
+  EXPECT_EQ(triage.triage(stored).queue, QueueStanding::kOutOfScope);
+  stored.scope.reset();  // a record of it without a scope decision keeps the store's
+  EXPECT_EQ(triage.triage(stored).queue, QueueStanding::kOutOfScope);
+
+  // Not in the store and no scope decision: the model's thresholds decide, as computed here from the
+  // probabilities and the thresholds shown.
+  stored.number = 999;
+  stored.url = "https://github.com/o/r/issues/999";
+  auto r = triage.triage(stored);
+  const bool under =
+      r.prediction.symptom_p < r.symptom_threshold || r.prediction.root_cause_p < r.root_cause_threshold;
+  EXPECT_EQ(r.queue, under ? QueueStanding::kQueued : QueueStanding::kModelLabels);
+  EXPECT_EQ(reports::triage_json(r).at("queued"), under);
+  stored.scope = "out";
+  EXPECT_EQ(triage.triage(stored).queue, QueueStanding::kOutOfScope);
+  EXPECT_NE(reports::triage_text(triage.triage(stored)).find("not queued: a person put it out of scope"),
+            std::string::npos);
 }

@@ -1,9 +1,13 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <sstream>
+
 #include "common/error.hpp"
 #include "datasets/store/database.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/migrations.hpp"
+#include "datasets/store/prediction_store.hpp"
 #include "tests/temp_dir.hpp"
 
 using faultline::datasets::Database;
@@ -119,6 +123,46 @@ TEST(Migrations, AliasesOfOneNameInTwoCasesBecomeTheOneWrittenLast) {
   EXPECT_EQ(kept, (std::vector<std::pair<std::string, int64_t>>{{"o/old", 1}, {"q/before", 3}}));
   EXPECT_THROW(upgraded.exec("INSERT INTO repository_aliases(name, repository_id) VALUES ('O/Old', 2)"),
                faultline::Error);
+}
+
+// Predictions of a version-eleven store kept no thresholds: they read back as not recorded, and the export
+// leaves the cells empty; a prediction written after the migration keeps its own.
+TEST(Migrations, PredictionsStoredBeforeThresholdsReadBackWithoutThem) {
+  faultline::testing::TempDir dir;
+  {
+    Database old(dir.file("store.db"), 11);
+    old.exec("INSERT INTO repositories(id, full_name) VALUES (1, 'o/r')");
+    old.exec(
+        "INSERT INTO issues(id, repository_id, number, url, state, title) VALUES (1, 1, 7, 'u', 'open', "
+        "'t')");
+    old.exec(
+        "INSERT INTO predictions(issue_id, model_version, scope, scope_p, symptom, symptom_p, root_cause, "
+        "root_cause_p, abstain, predicted_at) VALUES (1, 'v', 'in', .9, 'crash', .8, 'api_misuse', .4, 1, "
+        "'now')");
+  }
+  Database upgraded(dir.file("store.db"));
+  auto p = faultline::datasets::find_prediction(upgraded, 1);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->root_cause_p, .4);
+  EXPECT_FALSE(p->symptom_threshold);
+  EXPECT_FALSE(p->root_cause_threshold);
+  std::ostringstream csv;
+  faultline::datasets::write_predictions(upgraded, csv, "csv");
+  EXPECT_NE(csv.str().find(",symptom_threshold,root_cause_threshold\n"), std::string::npos) << csv.str();
+  EXPECT_NE(csv.str().find(",[],,\n"), std::string::npos) << csv.str();
+
+  // Written now: a threshold just above 1 (labels nothing) keeps the digits that say so.
+  p->symptom_threshold = 0.9;
+  p->root_cause_threshold = std::nextafter(1.0, 2.0);
+  faultline::datasets::replace_predictions(upgraded, {*p});
+  auto again = faultline::datasets::find_prediction(upgraded, 1);
+  EXPECT_EQ(again->symptom_threshold, 0.9);
+  EXPECT_EQ(again->root_cause_threshold, std::nextafter(1.0, 2.0));
+  std::ostringstream jsonl;
+  faultline::datasets::write_predictions(upgraded, jsonl, "jsonl");
+  EXPECT_NE(jsonl.str().find("\"root_cause_threshold\":1.0000000000000002"), std::string::npos)
+      << jsonl.str();
+  EXPECT_NE(jsonl.str().find("\"symptom_threshold\":0.9"), std::string::npos) << jsonl.str();
 }
 
 TEST(Migrations, RefusesANewerSchema) {

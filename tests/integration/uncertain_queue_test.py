@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""The uncertain queue on the demo store with the scope decisions of its unlabeled issues taken away (the
+bundled unlabeled issues are all out of scope, so the demo's own queue is empty): `classify` says how many it
+queues, `label export --queue uncertain` writes exactly those issues, and in the order of their margin under
+the label thresholds, recomputed here from `export --what predictions` (min over the two axes of
+p - threshold). With the decisions back, the queue is empty again."""
+import csv
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+
+from demo_store import build_demo_store
+
+faultline, source_dir = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+
+
+def run(db, *args):
+    out = subprocess.run([faultline, "--db", db, *args], capture_output=True, text=True)
+    assert out.returncode == 0, (args, out.returncode, out.stderr)
+    return out.stdout
+
+
+def queue(db, tmp):
+    sheet = os.path.join(tmp, "uncertain.csv")
+    run(db, "label", "export", "--rater", "alice", "--queue", "uncertain", "--out", sheet)
+    with open(sheet, newline="", encoding="utf-8") as f:
+        return [(row["repo"], int(row["number"])) for row in csv.DictReader(f)]
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    db = os.path.join(tmp, "demo.db")
+    build_demo_store(faultline, source_dir, db)
+    assert queue(db, tmp) == []
+
+    with sqlite3.connect(db) as con:
+        unlabeled_out = con.execute(
+            "SELECT COUNT(*) FROM issues WHERE scope = 'out' AND id NOT IN (SELECT issue_id FROM final_labels)"
+        ).fetchone()[0]
+        con.execute("UPDATE issues SET scope = NULL, scope_reason = NULL "
+                    "WHERE id NOT IN (SELECT issue_id FROM final_labels)")
+    assert unlabeled_out > 0, unlabeled_out
+    summary = json.loads(run(db, "--json", "classify"))
+    assert summary["abstained_out_of_scope"] == 0, summary
+
+    predictions = [json.loads(line) for line in run(db, "export", "--what", "predictions").splitlines()]
+    with sqlite3.connect(db) as con:
+        labeled = {(repo, number) for repo, number in con.execute(
+            "SELECT r.full_name, i.number FROM final_labels f JOIN issues i ON i.id = f.issue_id "
+            "JOIN repositories r ON r.id = i.repository_id")}
+    expected = {}
+    for p in predictions:
+        key = (p["repo"], p["number"])
+        if p["abstain"] and key not in labeled:
+            expected[key] = min(p["symptom_p"] - p["symptom_threshold"], p["root_cause_p"] - p["root_cause_threshold"])
+    got = queue(db, tmp)
+    assert summary["queued"] == len(got) == len(expected) > 0, (summary, len(got), len(expected))
+    assert set(got) == set(expected)
+    margins = [expected[key] for key in got]
+    assert margins == sorted(margins) and margins[-1] < 0, margins
+
+    # The scope decisions restored (by a person, as an import of the snapshot records them): nothing queued.
+    run(db, "import", "--snapshot", os.path.join(source_dir, "datasets", "snapshot", "issues.jsonl"))
+    summary = json.loads(run(db, "--json", "classify"))
+    assert (summary["queued"], summary["abstained_out_of_scope"]) == (0, len(expected)), summary
+    assert queue(db, tmp) == []
+    print(f"{len(got)} issues queued, furthest under a threshold first; none once a person scoped them out")
