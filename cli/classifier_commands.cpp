@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "classifier/annotation/uncertain_queue.hpp"
 #include "classifier/model/classify_store.hpp"
 #include "classifier/model/evaluation.hpp"
 #include "classifier/model/fold_assignments.hpp"
@@ -194,11 +195,11 @@ void classify(const Context& ctx, const ClassifyOptions& o) {
             {"classified", s.classified},
             {"manual", s.manual},
             {"queued", s.queued},
-            {"abstained_out_of_scope", s.abstained_out_of_scope},
+            {"abstained_excluded", s.abstained_excluded},
             {"seconds", s.seconds}},
            "classified " + std::to_string(s.classified) + " issues with model " + s.version + ": " +
                std::to_string(s.manual) + " keep their manual label; " +
-               model::queue_clause(s.queued, s.abstained_out_of_scope) + "\n");
+               annotation::queue_clause(s.queued, s.abstained_excluded) + "\n");
 }
 
 std::vector<std::string> figure_cells(const model::AxisFigures& f) {

@@ -1,10 +1,12 @@
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "classifier/annotation/label_audit.hpp"
 #include "classifier/annotation/label_sheets.hpp"
+#include "classifier/annotation/uncertain_queue.hpp"
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "cli/counted.hpp"
@@ -80,31 +82,41 @@ void add_label_commands(CLI::App& app, Context& ctx) {
   auto export_options = std::make_shared<SheetExportOptions>();
   exp->add_option("--rater", export_options->rater, "who will fill it in")->required();
   exp->add_option("--out", export_options->out, "CSV file to write")->required();
-  exp->add_option("--sample", export_options->sample, "the issues of this sample");
-  exp->add_option("--queue", export_options->queue,
-                  "'uncertain': the unlabeled issues the classifier abstained on, except those a person put "
-                  "out of scope, furthest under a label threshold first; 'pending': the issues the latest "
-                  "audit left pending (disagreements and issues only some raters labeled); "
-                  "'disagreements': only those the raters disagreed on")
-      ->check(CLI::IsMember({"uncertain", "pending", "disagreements"}));
+  auto* sample = exp->add_option("--sample", export_options->sample,
+                                 "the issues of this sample (with neither --sample nor --queue: every issue "
+                                 "without a final label)");
+  exp->add_option(
+         "--queue", export_options->queue,
+         "'uncertain': the unlabeled issues the classifier abstained on, except those a person put "
+         "out of scope or screening excluded, furthest under a label threshold first; 'pending': the "
+         "issues the latest audit left pending (disagreements and issues only some raters labeled); "
+         "'disagreements': only those the raters disagreed on")
+      ->check(CLI::IsMember({"uncertain", "pending", "disagreements"}))
+      ->excludes(sample);
   exp->callback([&ctx, export_options] {
     const auto& o = *export_options;
     auto db = ctx.open_db();
     std::ostringstream out;
     int rows = 0;
-    if (o.queue == "pending" || o.queue == "disagreements") {
+    std::optional<int> left_out;  // the abstentions the uncertain queue leaves out
+    if (o.queue == "uncertain") {
+      auto queue = annotation::uncertain_queue(*db);
+      rows = annotation::export_uncertain_sheet(*db, out, queue);
+      left_out = queue.abstained_excluded;
+    } else if (o.queue == "pending" || o.queue == "disagreements") {
       auto queue = o.queue == "pending" ? annotation::AdjudicationQueue::kPending
                                         : annotation::AdjudicationQueue::kDisagreements;
       rows = annotation::export_issue_sheet(*db, out, annotation::adjudication_queue(*db, queue));
     } else {
-      auto selection = !o.sample.empty()  ? annotation::SheetSelection::kSample
-                       : !o.queue.empty() ? annotation::SheetSelection::kUncertain
-                                          : annotation::SheetSelection::kUnlabeled;
+      auto selection =
+          !o.sample.empty() ? annotation::SheetSelection::kSample : annotation::SheetSelection::kUnlabeled;
       rows = annotation::export_label_sheet(*db, out, selection, o.sample);
     }
     common::write_file_atomically(o.out, out.str());
-    ctx.emit({{"rows", rows}, {"out", o.out}, {"rater", o.rater}},
-             "wrote " + counted(rows, "issue") + " to " + o.out + " for " + o.rater + "\n");
+    nlohmann::json j = {{"rows", rows}, {"out", o.out}, {"rater", o.rater}};
+    if (left_out) j["abstained_excluded"] = *left_out;
+    ctx.emit(j, "wrote " + counted(rows, "issue") + " to " + o.out + " for " + o.rater +
+                    (left_out && *left_out ? "; " + annotation::left_out_clause(*left_out) : "") + "\n");
   });
 
   auto* imp = label->add_subcommand(

@@ -4,12 +4,12 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "classifier/funnel/screening.hpp"
 #include "classifier/model/classify_store.hpp"
 #include "classifier/model/label_threshold.hpp"
 #include "common/one_line.hpp"
 #include "common/utf8.hpp"
 #include "datasets/store/issue_store.hpp"
-#include "datasets/store/label_store.hpp"
 #include "reports/report_data.hpp"
 
 namespace faultline::reports {
@@ -45,10 +45,9 @@ std::string shown(const std::string& text) {
 
 Triage::Triage(datasets::Database& db, const std::string& model_dir,
                std::vector<datasets::CatalogEntry> catalog)
-    : db_(db), model_(model::IssueClassifier::load(model_dir)), catalog_(std::move(catalog)) {
+    : db_(db), model_(model::IssueClassifier::load(model_dir)), catalog_(std::move(catalog)), labeling_(db) {
   auto links = datasets::load_reproducer_links(db);
   std::vector<model::Tokens> documents;
-  for (const auto& [id, label] : datasets::load_final_labels(db)) finals_.insert(id);
   for (const auto& l : model::load_labeled_issues(db)) {
     auto it = links.find(l.issue.id);
     labeled_.push_back({l.issue.key(), l.issue.repo, l.issue.number, l.issue.url, l.symptom, l.root_cause,
@@ -77,12 +76,17 @@ SimilarCase Triage::similar_case(const model::Neighbour& n) const {
 }
 
 annotation::QueueStanding Triage::queue_standing(const datasets::IssueRecord& issue, bool abstains) const {
-  // The issue as the store knows it (its repository's name in any case): its final label, and the scope a
-  // person recorded, which a record without one keeps, as an import would.
-  const std::optional<int64_t> stored = datasets::find_issue(db_, issue.repo, issue.number);
-  std::optional<std::string> scope = issue.scope;
-  if (stored && !scope) scope = datasets::load_issue(db_, *stored).scope;
-  return annotation::queue_standing(abstains, stored && finals_.count(*stored), scope);
+  // An issue of the store (its repository's name in any case) stands as the store says: its final label,
+  // its screening decision, and the scope a person recorded unless the record brings its own, as an import
+  // would. A new issue is screened here by the built-in rules, following the record's scope if it has one.
+  if (const std::optional<int64_t> stored = datasets::find_issue(db_, issue.repo, issue.number)) {
+    const datasets::IssueRecord known = datasets::load_issue(db_, *stored);
+    annotation::LabelingState state = labeling_.of(known);
+    if (issue.scope) state.human_scope = issue.scope;
+    return annotation::queue_standing(abstains, state);
+  }
+  const bool screened_out = !funnel::screen_issue(funnel::ScreeningRules::builtin(), issue).candidate;
+  return annotation::queue_standing(abstains, {false, issue.scope, screened_out});
 }
 
 TriageResult Triage::triage(const datasets::IssueRecord& issue) const {
@@ -240,6 +244,9 @@ std::string triage_text(const TriageResult& r) {
       break;
     case annotation::QueueStanding::kOutOfScope:
       standing = "not queued: a person put it out of scope";
+      break;
+    case annotation::QueueStanding::kScreenedOut:
+      standing = "not queued: screening excludes it (not a candidate the study labels)";
       break;
   }
   t += "queue:       " + standing + " (" + against("symptom", p.symptom_p, r.symptom_threshold) + "; " +

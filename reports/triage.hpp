@@ -6,7 +6,6 @@
 
 #include <map>
 #include <nlohmann/json_fwd.hpp>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -89,8 +88,8 @@ class Triage {
   model::IssueClassifier model_;
   std::vector<datasets::CatalogEntry> catalog_;
   std::vector<Labeled> labeled_;
-  std::set<int64_t> finals_;  // the ids of the issues with a final label
-  model::TfidfIndex index_;   // of the labeled issues' normalised documents, in the order of labeled_
+  annotation::LabelingStates labeling_;  // the store's final labels and screening decisions
+  model::TfidfIndex index_;  // of the labeled issues' normalised documents, in the order of labeled_
   std::map<std::string, std::vector<datasets::SuiteResult>> last_suite_;  // by reproducer id
 };
 

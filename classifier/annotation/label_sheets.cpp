@@ -6,7 +6,6 @@
 #include <set>
 #include <string_view>
 
-#include "classifier/annotation/uncertain_queue.hpp"
 #include "common/csv.hpp"
 #include "common/error.hpp"
 #include "common/one_line.hpp"
@@ -76,35 +75,28 @@ int write_sheet(std::ostream& out, const std::vector<datasets::IssueRecord>& iss
 
 int export_label_sheet(datasets::Database& db, std::ostream& out, SheetSelection selection,
                        const std::string& sample_name) {
-  // The chosen issues with a sort key: 0 for all but the uncertain queue, which puts first the predictions
-  // furthest under their label thresholds.
-  std::map<int64_t, double> chosen;
-  auto finals = datasets::load_final_labels(db);
-  auto issues = datasets::load_issues(db);
+  std::set<int64_t> chosen;
   if (selection == SheetSelection::kSample) {
     for (const auto& e : datasets::load_sample(db, sample_name)) {
-      if (e.status == "sampled") chosen[e.issue_id] = 0;
+      if (e.status == "sampled") chosen.insert(e.issue_id);
     }
     if (chosen.empty()) throw Error("label export: sample '" + sample_name + "' is empty or does not exist");
-  } else if (selection == SheetSelection::kUncertain) {
-    auto predictions = datasets::load_predictions(db);
-    for (const auto& issue : issues) {
-      auto p = predictions.find(issue.id);
-      if (p != predictions.end() && queue_standing(p->second.abstain, finals.count(issue.id) > 0,
-                                                   issue.scope) == QueueStanding::kQueued)
-        chosen[issue.id] = label_margin(p->second);
-    }
   } else {
-    for (const auto& issue : issues) {
-      if (!finals.count(issue.id)) chosen[issue.id] = 0;
+    auto finals = datasets::load_final_labels(db);
+    for (const auto& issue : datasets::load_issues(db)) {
+      if (!finals.count(issue.id)) chosen.insert(issue.id);
     }
   }
   std::vector<datasets::IssueRecord> rows;
-  for (auto& issue : issues) {
+  for (auto& issue : datasets::load_issues(db)) {
     if (chosen.count(issue.id)) rows.push_back(std::move(issue));
   }
-  std::stable_sort(rows.begin(), rows.end(),
-                   [&](const auto& a, const auto& b) { return chosen[a.id] < chosen[b.id]; });
+  return write_sheet(out, rows);
+}
+
+int export_uncertain_sheet(datasets::Database& db, std::ostream& out, const UncertainQueue& queue) {
+  std::vector<datasets::IssueRecord> rows;
+  for (int64_t id : queue.issue_ids) rows.push_back(datasets::load_issue(db, id));
   return write_sheet(out, rows);
 }
 

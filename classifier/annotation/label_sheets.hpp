@@ -5,18 +5,20 @@
 #include <string>
 #include <vector>
 
+#include "classifier/annotation/uncertain_queue.hpp"
 #include "datasets/store/database.hpp"
 
 namespace faultline::annotation {
 
-enum class SheetSelection { kUnlabeled, kSample, kUncertain };
+enum class SheetSelection { kUnlabeled, kSample };
 
 // Writes repo, number, url, title, text (a short excerpt), symptom, root_cause, note; the last three empty.
-// kSample takes the issues kept in `sample_name`; kUncertain the queue of uncertain_queue.hpp (the unlabeled
-// issues the classifier abstained on that no person put out of scope), furthest under a label threshold
-// first; kUnlabeled every issue without a final label. Returns the number of rows.
+// kSample takes the issues kept in `sample_name`; kUnlabeled every issue without a final label. Returns the
+// number of rows.
 int export_label_sheet(datasets::Database& db, std::ostream& out, SheetSelection selection,
                        const std::string& sample_name);
+// The same sheet for the uncertain queue (uncertain_queue.hpp), in its order.
+int export_uncertain_sheet(datasets::Database& db, std::ostream& out, const UncertainQueue& queue);
 // The same sheet for the issues named OWNER/NAME#NUMBER, in that order.
 int export_issue_sheet(datasets::Database& db, std::ostream& out, const std::vector<std::string>& issue_keys);
 

@@ -1,13 +1,19 @@
 #include "classifier/annotation/uncertain_queue.hpp"
 
 #include <algorithm>
+#include <map>
+
+#include "common/error.hpp"
+#include "datasets/store/funnel_store.hpp"
+#include "datasets/store/issue_store.hpp"
+#include "datasets/store/label_store.hpp"
 
 namespace faultline::annotation {
 
-QueueStanding queue_standing(bool abstains, bool has_final_label,
-                             const std::optional<std::string>& human_scope) {
-  if (has_final_label) return QueueStanding::kManualLabel;
-  if (human_scope == "out") return QueueStanding::kOutOfScope;
+QueueStanding queue_standing(bool abstains, const LabelingState& state) {
+  if (state.has_final_label) return QueueStanding::kManualLabel;
+  if (state.human_scope == "out") return QueueStanding::kOutOfScope;
+  if (state.screened_out) return QueueStanding::kScreenedOut;
   return abstains ? QueueStanding::kQueued : QueueStanding::kModelLabels;
 }
 
@@ -17,12 +23,70 @@ std::string queue_standing_name(QueueStanding standing) {
       return "manual_label";
     case QueueStanding::kOutOfScope:
       return "out_of_scope";
+    case QueueStanding::kScreenedOut:
+      return "screened_out";
     case QueueStanding::kModelLabels:
       return "model_labels";
     case QueueStanding::kQueued:
       return "queued";
   }
   return "";
+}
+
+LabelingStates::LabelingStates(datasets::Database& db) {
+  for (const auto& [id, label] : datasets::load_final_labels(db)) final_labels_.insert(id);
+  for (const auto& [id, decision] : datasets::load_screening(db)) {
+    if (decision.decision == "excluded") screened_out_.insert(id);
+  }
+}
+
+LabelingState LabelingStates::of(const datasets::IssueRecord& issue) const {
+  return {final_labels_.count(issue.id) > 0, issue.scope, screened_out_.count(issue.id) > 0};
+}
+
+UncertainQueue uncertain_queue(datasets::Database& db) {
+  auto predictions = datasets::load_predictions(db);
+  if (predictions.empty())
+    throw Error("no predictions in the store, so no uncertain queue: run 'faultline classify' first");
+  const LabelingStates states(db);
+  std::vector<std::pair<double, int64_t>> queued;  // (margin, id)
+  UncertainQueue queue;
+  for (const auto& issue : datasets::load_issues(db)) {
+    auto p = predictions.find(issue.id);
+    if (p == predictions.end()) continue;
+    switch (queue_standing(p->second.abstain, states.of(issue))) {
+      case QueueStanding::kQueued:
+        queued.emplace_back(label_margin(p->second), issue.id);
+        break;
+      case QueueStanding::kOutOfScope:
+      case QueueStanding::kScreenedOut:
+        if (p->second.abstain) ++queue.abstained_excluded;
+        break;
+      case QueueStanding::kManualLabel:
+      case QueueStanding::kModelLabels:
+        break;
+    }
+  }
+  std::stable_sort(queued.begin(), queued.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [margin, id] : queued) queue.issue_ids.push_back(id);
+  return queue;
+}
+
+std::string queue_clause(int queued, int abstained_excluded) {
+  std::string clause =
+      queued == 0 ? std::string("no unlabeled issue queued as uncertain")
+                  : std::to_string(queued) + " unlabeled issue" + (queued == 1 ? "" : "s") +
+                        " queued as uncertain (export them with 'faultline label export --rater NAME --queue "
+                        "uncertain --out uncertain.csv')";
+  return abstained_excluded > 0 ? clause + "; " + left_out_clause(abstained_excluded) : clause;
+}
+
+std::string left_out_clause(int abstained_excluded) {
+  if (abstained_excluded == 1)
+    return "1 abstention is not queued, on an issue a person put out of scope or screening excluded";
+  return std::to_string(abstained_excluded) +
+         " abstentions are not queued, on issues a person put out of scope or screening excluded";
 }
 
 double label_margin(const datasets::Prediction& p) {

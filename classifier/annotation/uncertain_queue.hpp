@@ -2,23 +2,62 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
+#include <vector>
 
+#include "datasets/store/database.hpp"
+#include "datasets/store/issue_record.hpp"
 #include "datasets/store/prediction_store.hpp"
 
 namespace faultline::annotation {
+
+// What the store says of an issue, besides the model, that decides whether a person is asked to label it.
+struct LabelingState {
+  bool has_final_label = false;
+  std::optional<std::string> human_scope;  // in | out, when a person decided it
+  bool screened_out = false;               // screening excluded it: not a candidate the study labels
+};
 
 // Where an issue stands with the queue, in the order the reasons are checked.
 enum class QueueStanding {
   kManualLabel,  // a final manual label is in force: nothing to ask
   kOutOfScope,   // a person put it out of scope: it gets no symptom or root cause
+  kScreenedOut,  // screening excluded it (open, a question, no failure named): it is not labeled either
   kModelLabels,  // each axis's probability reaches its threshold
   kQueued,       // the classifier abstains: a person is asked
 };
-QueueStanding queue_standing(bool abstains, bool has_final_label,
-                             const std::optional<std::string>& human_scope);
-// "manual_label", "out_of_scope", "model_labels" or "queued", as JSON names it.
+QueueStanding queue_standing(bool abstains, const LabelingState& state);
+// "manual_label", "out_of_scope", "screened_out", "model_labels" or "queued", as JSON names it.
 std::string queue_standing_name(QueueStanding standing);
+
+// The labeling state of the store's issues, read once: final labels and screening decisions (an issue never
+// screened counts as not excluded).
+class LabelingStates {
+ public:
+  explicit LabelingStates(datasets::Database& db);
+  // `issue.id` names the stored issue; `issue.scope` is taken as the person's decision.
+  LabelingState of(const datasets::IssueRecord& issue) const;
+
+ private:
+  std::set<int64_t> final_labels_;
+  std::set<int64_t> screened_out_;
+};
+
+// The queue of the stored predictions, furthest under a label threshold first, and how many abstentions
+// it leaves out because a person or screening excluded their issue. Throws faultline::Error when the
+// store holds no predictions (nothing was classified, so no queue can be told).
+struct UncertainQueue {
+  std::vector<int64_t> issue_ids;
+  int abstained_excluded = 0;
+};
+UncertainQueue uncertain_queue(datasets::Database& db);
+
+// What a queue leaves to people, as one clause: "N unlabeled issues queued as uncertain (export them with
+// ...)", or "no unlabeled issue queued as uncertain", then the abstentions it leaves out, if any.
+std::string queue_clause(int queued, int abstained_excluded);
+// "N abstentions are not queued, on issues a person put out of scope or screening excluded".
+std::string left_out_clause(int abstained_excluded);
 
 // How far a prediction's surer-to-fail axis is from its label threshold: the smaller of p − threshold over
 // the symptom and the root cause (negative: under it). The queue puts the most negative first. A threshold

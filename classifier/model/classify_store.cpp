@@ -99,24 +99,10 @@ struct PendingBatch {
 
 }  // namespace
 
-std::string queue_clause(int queued, int abstained_out_of_scope) {
-  std::string clause =
-      queued == 0 ? std::string("no unlabeled issue queued as uncertain")
-                  : std::to_string(queued) + " unlabeled issue" + (queued == 1 ? "" : "s") +
-                        " queued as uncertain (export them with 'faultline label export --rater NAME --queue "
-                        "uncertain --out uncertain.csv')";
-  if (abstained_out_of_scope > 0) {
-    clause += "; " + std::to_string(abstained_out_of_scope) + " abstention" +
-              (abstained_out_of_scope == 1 ? " is" : "s are") +
-              " not queued, on issues a person put out of scope";
-  }
-  return clause;
-}
-
 ClassifySummary classify_store(datasets::Database& db, const std::string& model_dir, size_t batch) {
   auto start = std::chrono::steady_clock::now();
   auto model = IssueClassifier::load(model_dir);
-  auto finals = datasets::load_final_labels(db);
+  const annotation::LabelingStates states(db);
   ClassifySummary summary;
   summary.version = model.version();
   // Each issue's prediction is its own (the same on any thread), so batches are predicted on every core
@@ -135,12 +121,13 @@ ClassifySummary classify_store(datasets::Database& db, const std::string& model_
                     p.root_cause_p, p.abstain, nlohmann::json(p.rules_fired).dump(),
                     model.symptom_model().label_threshold(), model.root_cause_model().label_threshold()});
         ++summary.classified;
-        switch (annotation::queue_standing(p.abstain, finals.count(issue.id) > 0, issue.scope)) {
+        switch (annotation::queue_standing(p.abstain, states.of(issue))) {
           case annotation::QueueStanding::kManualLabel:
             ++summary.manual;
             break;
           case annotation::QueueStanding::kOutOfScope:
-            if (p.abstain) ++summary.abstained_out_of_scope;
+          case annotation::QueueStanding::kScreenedOut:
+            if (p.abstain) ++summary.abstained_excluded;
             break;
           case annotation::QueueStanding::kQueued:
             ++summary.queued;

@@ -32,14 +32,11 @@ struct ClassifySummary {
   int classified = 0;
   int manual = 0;  // issues whose manual label stays in force
   // Of the unlabeled issues the classifier abstained on: those in the uncertain queue, and those left out of
-  // it because a person put them out of scope (annotation::queue_standing).
+  // it because a person put them out of scope or screening excluded them (annotation::queue_standing).
   int queued = 0;
-  int abstained_out_of_scope = 0;
+  int abstained_excluded = 0;
   double seconds = 0;
 };
-// What classify left to people, as one clause: "N unlabeled issues queued as uncertain (export them with
-// ...)", or "no unlabeled issue queued as uncertain", then the abstentions a person's scope kept out, if any.
-std::string queue_clause(int queued, int abstained_out_of_scope);
 // Replaces all predictions in one transaction, reading the issues `batch` at a time. Manual labels live in
 // their own table and are never touched.
 ClassifySummary classify_store(datasets::Database& db, const std::string& model_dir, size_t batch = 2000);

@@ -177,7 +177,8 @@ TEST(Audit, ManualLabelsAreUntouchedByPredictions) {
   two_raters(dir, db);
   run_audit(db, {"alice", "bob"}, 0.8);
   int64_t one = *find_issue(db, "a/b", 1);
-  replace_predictions(db, {{one, "v1", "in", 0.9, "hang", 0.9, "performance_bug", 0.9, false, "[]"}});
+  replace_predictions(db, {{one, "v1", "in", 0.9, "hang", 0.9, "performance_bug", 0.9, false, "[]",
+                            std::nullopt, std::nullopt}});
   // The prediction was written (so the check below could see an overwrite)...
   EXPECT_EQ(load_predictions(db)[one].symptom, "hang");
   // ...and the final label of the same issue is the raters' one.
@@ -232,16 +233,18 @@ TEST(LabelExport, UncertainQueueWithoutStoredThresholdsListsTheLeastConfidentFir
   auto id = [&](int n) { return *find_issue(db, "a/b", n); };
   // Predictions stored before thresholds were kept. Issue 1 confident; 2 and 3 abstained (3 less sure:
   // min(.6, .2) = .2 < min(.4, .5) = .4); 4 abstained but already has a manual label.
-  replace_predictions(db, {{id(1), "v", "in", .9, "crash", .9, "api_misuse", .9, false, "[]"},
-                           {id(2), "v", "in", .9, "crash", .4, "api_misuse", .5, true, "[]"},
-                           {id(3), "v", "in", .9, "hang", .6, "concurrency_error", .2, true, "[]"},
-                           {id(4), "v", "in", .9, "hang", .1, "concurrency_error", .1, true, "[]"}});
+  replace_predictions(
+      db,
+      {{id(1), "v", "in", .9, "crash", .9, "api_misuse", .9, false, "[]", std::nullopt, std::nullopt},
+       {id(2), "v", "in", .9, "crash", .4, "api_misuse", .5, true, "[]", std::nullopt, std::nullopt},
+       {id(3), "v", "in", .9, "hang", .6, "concurrency_error", .2, true, "[]", std::nullopt, std::nullopt},
+       {id(4), "v", "in", .9, "hang", .1, "concurrency_error", .1, true, "[]", std::nullopt, std::nullopt}});
   db.transaction([&] {
     replace_final_labels(db, {{id(4), "hang", "concurrency_error", "agreed", "x,y"}},
                          record_audit(db, "x,y", 1, 1, .8, "pass"));
   });
   std::ostringstream out;
-  EXPECT_EQ(export_label_sheet(db, out, SheetSelection::kUncertain, ""), 2);
+  EXPECT_EQ(export_uncertain_sheet(db, out, uncertain_queue(db)), 2);
   auto rows = common::parse_csv(out.str(), "queue");
   EXPECT_EQ(rows[1].fields[1], "3");
   EXPECT_EQ(rows[2].fields[1], "2");
@@ -250,31 +253,39 @@ TEST(LabelExport, UncertainQueueWithoutStoredThresholdsListsTheLeastConfidentFir
 TEST(LabelExport, UncertainQueuePutsFirstTheIssueFurthestUnderAThresholdAndLeavesOutWhatAPersonScopedOut) {
   faultline::testing::TempDir dir;
   Database db(dir.file("l.db"));
-  add_issues(db, 6);
+  add_issues(db, 8);
+  // No predictions yet: no queue to tell.
+  EXPECT_THROW(uncertain_queue(db), faultline::Error);
   auto id = [&](int n) { return *find_issue(db, "a/b", n); };
-  IssueRecord out_of_scope = load_issue(db, id(6));
-  out_of_scope.scope = "out";
-  out_of_scope.scope_reason = "a PyTorch bug";
-  upsert_issue(db, out_of_scope);
+  for (int n : {6, 8}) {
+    IssueRecord out_of_scope = load_issue(db, id(n));
+    out_of_scope.scope = "out";
+    out_of_scope.scope_reason = "a PyTorch bug";
+    upsert_issue(db, out_of_scope);
+  }
+  replace_screening(db, {{id(7), "excluded", "label:question"}, {id(2), "candidate", "title:crash"}});
   // Thresholds: symptom 0.9, root cause 0.3. Margins min(p_s - 0.9, p_rc - 0.3), by hand:
   //   2: min(-0.05, +0.2) = -0.05;  3: min(+0.05, -0.1) = -0.1;  5: min(-0.3, +0.6) = -0.3.
   // The queue is 5, 3, 2; by the lower probability alone it would be 3 (.2), 2 (.5), 5 (.6).
-  // 1 is labeled by the model, 4 has a manual label, 6 a person put out of scope (margin -0.8 otherwise).
+  // 1 is labeled by the model, 4 has a manual label, 6 a person put out of scope (margin -0.8 otherwise),
+  // 7 screening excluded (-0.5 otherwise): 6 and 7 are the abstentions left out. 8 is out of scope too, but
+  // the model labels it: not an abstention.
   auto prediction = [&](int n, double symptom_p, double root_cause_p, bool abstain) {
-    Prediction p{id(n), "v", "in", .9, "crash", symptom_p, "api_misuse", root_cause_p, abstain, "[]"};
-    p.symptom_threshold = 0.9;
-    p.root_cause_threshold = 0.3;
-    return p;
+    return Prediction{id(n),        "v",          "in",    .9,   "crash", symptom_p,
+                      "api_misuse", root_cause_p, abstain, "[]", 0.9,     0.3};
   };
   replace_predictions(
       db, {prediction(1, .95, .9, false), prediction(2, .85, .5, true), prediction(3, .95, .2, true),
-           prediction(4, .1, .1, true), prediction(5, .6, .9, true), prediction(6, .1, .9, true)});
+           prediction(4, .1, .1, true), prediction(5, .6, .9, true), prediction(6, .1, .9, true),
+           prediction(7, .4, .9, true), prediction(8, .95, .9, false)});
   db.transaction([&] {
     replace_final_labels(db, {{id(4), "hang", "concurrency_error", "agreed", "x,y"}},
                          record_audit(db, "x,y", 1, 1, .8, "pass"));
   });
   std::ostringstream out;
-  EXPECT_EQ(export_label_sheet(db, out, SheetSelection::kUncertain, ""), 3);
+  auto queue = uncertain_queue(db);
+  EXPECT_EQ(queue.abstained_excluded, 2);  // 6 and 7
+  EXPECT_EQ(export_uncertain_sheet(db, out, queue), 3);
   auto rows = common::parse_csv(out.str(), "queue");
   ASSERT_EQ(rows.size(), 4u);
   EXPECT_EQ(rows[1].fields[1], "5");

@@ -6,22 +6,44 @@
 
 using namespace faultline::annotation;
 
-TEST(UncertainQueue, OnlyAnAbstentionWithoutAManualLabelOrAPersonsOutOfScopeIsQueued) {
+TEST(UncertainQueue, OnlyAnAbstentionOnAnIssueNoPersonOrScreeningExcludedIsQueued) {
   const std::optional<std::string> none, in = "in", out = "out";
-  EXPECT_EQ(queue_standing(true, false, none), QueueStanding::kQueued);
-  EXPECT_EQ(queue_standing(true, false, in), QueueStanding::kQueued);
-  EXPECT_EQ(queue_standing(false, false, none), QueueStanding::kModelLabels);
-  EXPECT_EQ(queue_standing(false, false, in), QueueStanding::kModelLabels);
-  // A manual label is in force whatever the scope or the model says; a person's "out" wins over abstaining.
-  EXPECT_EQ(queue_standing(true, true, none), QueueStanding::kManualLabel);
-  EXPECT_EQ(queue_standing(true, true, out), QueueStanding::kManualLabel);
-  EXPECT_EQ(queue_standing(false, true, in), QueueStanding::kManualLabel);
-  EXPECT_EQ(queue_standing(true, false, out), QueueStanding::kOutOfScope);
-  EXPECT_EQ(queue_standing(false, false, out), QueueStanding::kOutOfScope);
+  auto standing = [](bool abstains, bool final_label, std::optional<std::string> scope, bool screened_out) {
+    return queue_standing(abstains, LabelingState{final_label, std::move(scope), screened_out});
+  };
+  EXPECT_EQ(standing(true, false, none, false), QueueStanding::kQueued);
+  EXPECT_EQ(standing(true, false, in, false), QueueStanding::kQueued);
+  EXPECT_EQ(standing(false, false, none, false), QueueStanding::kModelLabels);
+  EXPECT_EQ(standing(false, false, in, false), QueueStanding::kModelLabels);
+  // A manual label is in force whatever else holds; then a person's "out"; then screening.
+  EXPECT_EQ(standing(true, true, none, false), QueueStanding::kManualLabel);
+  EXPECT_EQ(standing(true, true, out, true), QueueStanding::kManualLabel);
+  EXPECT_EQ(standing(false, true, in, false), QueueStanding::kManualLabel);
+  EXPECT_EQ(standing(true, false, out, false), QueueStanding::kOutOfScope);
+  EXPECT_EQ(standing(true, false, out, true), QueueStanding::kOutOfScope);
+  EXPECT_EQ(standing(false, false, out, false), QueueStanding::kOutOfScope);
+  EXPECT_EQ(standing(true, false, none, true), QueueStanding::kScreenedOut);
+  EXPECT_EQ(standing(true, false, in, true), QueueStanding::kScreenedOut);
+  EXPECT_EQ(standing(false, false, none, true), QueueStanding::kScreenedOut);
   EXPECT_EQ(queue_standing_name(QueueStanding::kQueued), "queued");
   EXPECT_EQ(queue_standing_name(QueueStanding::kOutOfScope), "out_of_scope");
+  EXPECT_EQ(queue_standing_name(QueueStanding::kScreenedOut), "screened_out");
   EXPECT_EQ(queue_standing_name(QueueStanding::kManualLabel), "manual_label");
   EXPECT_EQ(queue_standing_name(QueueStanding::kModelLabels), "model_labels");
+}
+
+TEST(UncertainQueue, TheClausesSayWhatIsQueuedAndWhatIsLeftOut) {
+  EXPECT_EQ(queue_clause(0, 0), "no unlabeled issue queued as uncertain");
+  EXPECT_EQ(queue_clause(0, 107),
+            "no unlabeled issue queued as uncertain; 107 abstentions are not queued, on issues a person put "
+            "out of scope or screening excluded");
+  EXPECT_EQ(queue_clause(1, 1),
+            "1 unlabeled issue queued as uncertain (export them with 'faultline label export --rater NAME "
+            "--queue uncertain --out uncertain.csv'); 1 abstention is not queued, on an issue a person put "
+            "out of scope or screening excluded");
+  EXPECT_EQ(queue_clause(27, 0).substr(0, 39), "27 unlabeled issues queued as uncertain");
+  EXPECT_EQ(left_out_clause(2),
+            "2 abstentions are not queued, on issues a person put out of scope or screening excluded");
 }
 
 TEST(UncertainQueue, TheMarginIsTheAxisFurthestUnderItsThreshold) {

@@ -69,10 +69,11 @@ with tempfile.TemporaryDirectory() as tmp:
         thresholds = t["label_thresholds"]
         under = t["symptom"]["p"] < thresholds["symptom"] or t["root_cause"]["p"] < thresholds["root_cause"]
         assert p["abstain"] == under, (key, p, thresholds)
-        # A person is asked only where the model abstains, no manual label is in force and no person put the
-        # issue out of scope (the record's own scope decision).
+        # A person is asked only where the model abstains, no manual label is in force, no person put the
+        # issue out of scope (the record's own scope decision) and screening did not exclude it.
+        screened_out = (shown["screening"] or {}).get("decision") == "excluded"
         standing = ("manual_label" if shown["final_label"] else "out_of_scope" if record.get("scope") == "out"
-                    else "queued" if p["abstain"] else "model_labels")
+                    else "screened_out" if screened_out else "queued" if p["abstain"] else "model_labels")
         assert (t["queue_standing"], t["queued"]) == (standing, standing == "queued"), (key, t["queue_standing"], p)
         standings_seen.add(standing)
         assert len(t["similar"]) == 5, t["similar"]
@@ -97,10 +98,13 @@ with tempfile.TemporaryDirectory() as tmp:
     out_record = next(r for r in records[:40] if r.get("scope") == "out" and
                       json.loads(run(db, "--json", "show", f"{r['repo']}#{r['number']}").stdout)["prediction"]["abstain"])
     unscoped = {k: v for k, v in out_record.items() if k not in ("scope", "scope_reason", "url")}
-    unscoped["number"] = 888888
+    unscoped.update(number=888888, state="closed", labels=[], title="illegal memory access crash in the kernel")
     t = triage_json(db, "-", stdin=json.dumps(unscoped))
-    assert (t["queue_standing"], t["queued"]) == ("queued", True), t["queue_standing"]
-    assert "would be queued for a person" in run(db, "triage", "-", stdin=json.dumps(unscoped)).stdout
+    under = (t["symptom"]["p"] < t["label_thresholds"]["symptom"] or
+             t["root_cause"]["p"] < t["label_thresholds"]["root_cause"])
+    assert (t["queue_standing"], t["queued"]) == (("queued", True) if under else ("model_labels", False)), t
+    unscoped["state"] = "open"  # the study screens open issues out
+    assert triage_json(db, "-", stdin=json.dumps(unscoped))["queue_standing"] == "screened_out"
     assert "not queued: a person put it out of scope" in \
         run(db, "triage", f"{out_record['repo']}#{out_record['number']}").stdout
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""The uncertain queue on the demo store with the scope decisions of its unlabeled issues taken away (the
-bundled unlabeled issues are all out of scope, so the demo's own queue is empty): `classify` says how many it
-queues, `label export --queue uncertain` writes exactly those issues, and in the order of their margin under
-the label thresholds, recomputed here from `export --what predictions` (min over the two axes of
+"""The uncertain queue on the demo store with the scope decisions of its unlabeled issues taken away and the
+store screened again by the rules (the bundled unlabeled issues are all out of scope, so the demo's own queue
+is empty): `classify` says how many it queues, `label export --queue uncertain` writes exactly those issues
+(the abstentions on unlabeled screening candidates, recomputed here from `export --what predictions` and the
+store's screening table) in the order of their margin under the label thresholds (min over the two axes of
 p - threshold). With the decisions back, the queue is empty again."""
 import csv
 import json
@@ -42,21 +43,26 @@ with tempfile.TemporaryDirectory() as tmp:
         con.execute("UPDATE issues SET scope = NULL, scope_reason = NULL "
                     "WHERE id NOT IN (SELECT issue_id FROM final_labels)")
     assert unlabeled_out > 0, unlabeled_out
+    run(db, "screen")
     summary = json.loads(run(db, "--json", "classify"))
-    assert summary["abstained_out_of_scope"] == 0, summary
 
     predictions = [json.loads(line) for line in run(db, "export", "--what", "predictions").splitlines()]
     with sqlite3.connect(db) as con:
-        labeled = {(repo, number) for repo, number in con.execute(
-            "SELECT r.full_name, i.number FROM final_labels f JOIN issues i ON i.id = f.issue_id "
-            "JOIN repositories r ON r.id = i.repository_id")}
-    expected = {}
+        def keys(sql):
+            return {(repo, number) for repo, number in con.execute(
+                "SELECT r.full_name, i.number FROM issues i JOIN repositories r ON r.id = i.repository_id " + sql)}
+        labeled = keys("WHERE i.id IN (SELECT issue_id FROM final_labels)")
+        excluded = keys("WHERE i.id IN (SELECT issue_id FROM screening WHERE decision = 'excluded')")
+    expected, left_out = {}, 0
     for p in predictions:
         key = (p["repo"], p["number"])
-        if p["abstain"] and key not in labeled:
+        if p["abstain"] and key not in labeled and key in excluded:
+            left_out += 1
+        elif p["abstain"] and key not in labeled:
             expected[key] = min(p["symptom_p"] - p["symptom_threshold"], p["root_cause_p"] - p["root_cause_threshold"])
     got = queue(db, tmp)
     assert summary["queued"] == len(got) == len(expected) > 0, (summary, len(got), len(expected))
+    assert summary["abstained_excluded"] == left_out > 0, (summary, left_out)
     assert set(got) == set(expected)
     margins = [expected[key] for key in got]
     assert margins == sorted(margins) and margins[-1] < 0, margins
@@ -64,6 +70,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # The scope decisions restored (by a person, as an import of the snapshot records them): nothing queued.
     run(db, "import", "--snapshot", os.path.join(source_dir, "datasets", "snapshot", "issues.jsonl"))
     summary = json.loads(run(db, "--json", "classify"))
-    assert (summary["queued"], summary["abstained_out_of_scope"]) == (0, len(expected)), summary
+    assert (summary["queued"], summary["abstained_excluded"]) == (0, len(expected) + left_out), summary
     assert queue(db, tmp) == []
-    print(f"{len(got)} issues queued, furthest under a threshold first; none once a person scoped them out")
+    print(f"{len(got)} issues queued, furthest under a threshold first, {left_out} screened out; "
+          "none once a person scoped them out")

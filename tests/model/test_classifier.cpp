@@ -448,7 +448,7 @@ TEST(Classifier, ClassifyQueuesTheAbstentionsNoPersonDecidedAndStoresEachAxissTh
   IssueClassifier::train(corpus, {}, quick(), sure_of_nothing).save(dir.file("m"));
   auto summary = classify_store(db, dir.file("m"));
   EXPECT_EQ(summary.manual, 1);
-  EXPECT_EQ(summary.abstained_out_of_scope, 2);
+  EXPECT_EQ(summary.abstained_excluded, 2);
   EXPECT_EQ(summary.queued, 27);
   // Each prediction keeps the threshold of its own axis (chosen for 0.95 and 0.7 here, so they differ).
   LabelPolicy accuracies;
@@ -461,18 +461,6 @@ TEST(Classifier, ClassifyQueuesTheAbstentionsNoPersonDecidedAndStoresEachAxissTh
     EXPECT_EQ(p.symptom_threshold, model.symptom_model().label_threshold());
     EXPECT_EQ(p.root_cause_threshold, model.root_cause_model().label_threshold());
   }
-}
-
-TEST(Classifier, TheQueueClauseSaysWhatIsQueuedAndWhatAPersonsScopeKeptOut) {
-  EXPECT_EQ(queue_clause(0, 0), "no unlabeled issue queued as uncertain");
-  EXPECT_EQ(queue_clause(0, 107),
-            "no unlabeled issue queued as uncertain; 107 abstentions are not queued, on issues a person put "
-            "out of scope");
-  EXPECT_EQ(queue_clause(1, 1),
-            "1 unlabeled issue queued as uncertain (export them with 'faultline label export --rater NAME "
-            "--queue uncertain --out uncertain.csv'); 1 abstention is not queued, on issues a person put out "
-            "of scope");
-  EXPECT_EQ(queue_clause(27, 0).substr(0, 39), "27 unlabeled issues queued as uncertain");
 }
 
 TEST(Classifier, ClassifyingInBatchesGivesWhatTheModelSaysOfEachStoredIssue) {

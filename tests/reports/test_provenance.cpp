@@ -40,8 +40,10 @@ void fill(ds::Database& db) {
                      {{id(1), "sampled", "draw", {}, {}, 1}, {id(2), "sampled", "draw", {}, {}, 1}});
   ds::replace_final_labels(db, {{id(1), "crash", "api_misuse", "agreed", "a,b"}},
                            ds::record_audit(db, "a,b", 1, 1.0, 0.8, "pass"));
-  ds::replace_predictions(db, {{id(2), "v", "in", .9, "hang", .9, "concurrency_error", .9, false, "[]"},
-                               {id(3), "v", "in", .9, "hang", .9, "concurrency_error", .9, false, "[]"}});
+  ds::replace_predictions(
+      db,
+      {{id(2), "v", "in", .9, "hang", .9, "concurrency_error", .9, false, "[]", std::nullopt, std::nullopt},
+       {id(3), "v", "in", .9, "hang", .9, "concurrency_error", .9, false, "[]", std::nullopt, std::nullopt}});
 }
 
 const Table& table(const std::vector<Table>& tables, const std::string& id) {

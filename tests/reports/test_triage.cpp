@@ -260,10 +260,17 @@ TEST_F(TriageStore, APersonIsAskedOnlyWhereTheModelAbstainsOnAnIssueNoPersonDeci
   stored.scope.reset();  // a record of it without a scope decision keeps the store's
   EXPECT_EQ(triage.triage(stored).queue, QueueStanding::kOutOfScope);
 
-  // Not in the store and no scope decision: the model's thresholds decide, as computed here from the
-  // probabilities and the thresholds shown.
+  // Not in the store: screened here. Open, it is no candidate (the study screens open issues out).
   stored.number = 999;
   stored.url = "https://github.com/o/r/issues/999";
+  stored.state = "open";
+  EXPECT_EQ(triage.triage(stored).queue, QueueStanding::kScreenedOut);
+  EXPECT_NE(reports::triage_text(triage.triage(stored)).find("not queued: screening excludes it"),
+            std::string::npos);
+  // Closed, with a failure named in its title and no scope decision: the model's thresholds decide, as
+  // computed here from the probabilities and the thresholds shown.
+  stored.state = "closed";
+  stored.title = "kernel crash: deadlock at the barrier";
   auto r = triage.triage(stored);
   const bool under =
       r.prediction.symptom_p < r.symptom_threshold || r.prediction.root_cause_p < r.root_cause_threshold;
