@@ -30,7 +30,7 @@ void add_label_options(CLI::App* command, model::LabelPolicy& o) {
               "--symptom-accuracy", o.symptom_accuracy,
               "how often the symptoms it labels should be right: the inner CV chooses the "
               "probability from which it labels one; it abstains on the rest, and queues for a person those "
-              "no person put out of scope")
+              "no person put out of scope and screening made candidates")
           ->check(accuracy_to_label())
           ->capture_default_str();
   auto* cause =
@@ -42,7 +42,8 @@ void add_label_options(CLI::App* command, model::LabelPolicy& o) {
   command
       ->add_option("--abstain-below", o.abstain_below,
                    "instead, one fixed threshold: abstain on an issue (and queue it for manual labeling "
-                   "unless a person put it out of scope) when its symptom or root-cause probability is below "
+                   "if it is a screening candidate no person put out of scope) when its symptom or "
+                   "root-cause probability is below "
                    "this")
       ->check(number_in(0.0, 1.0))
       ->excludes(symptom)
@@ -183,9 +184,8 @@ void train(const Context& ctx, const TrainOptions& o) {
                std::to_string(s.scoped) + " with a scope decision) in " + fixed(s.seconds) + " s → " + dir +
                "\nsymptom " + labels_from(s.symptom_threshold, s.symptom_accuracy) + "; root cause " +
                labels_from(s.root_cause_threshold, s.root_cause_accuracy) +
-               "; an issue under either threshold is abstained on, and queued for a person unless one put it "
-               "out of "
-               "scope\n");
+               "; an issue under either threshold is abstained on, and queued for a person if it is a "
+               "screening candidate no person put out of scope\n");
 }
 
 void classify(const Context& ctx, const ClassifyOptions& o) {
@@ -193,13 +193,13 @@ void classify(const Context& ctx, const ClassifyOptions& o) {
   auto s = model::classify_store(*db, model_dir(ctx, o.model_dir));
   ctx.emit({{"version", s.version},
             {"classified", s.classified},
-            {"manual", s.manual},
-            {"queued", s.queued},
-            {"abstained_excluded", s.abstained_excluded},
+            {"manual", s.queue.manual},
+            {"queued", s.queue.queued},
+            {"abstained_excluded", s.queue.abstained_excluded},
             {"seconds", s.seconds}},
            "classified " + std::to_string(s.classified) + " issues with model " + s.version + ": " +
-               std::to_string(s.manual) + " keep their manual label; " +
-               annotation::queue_clause(s.queued, s.abstained_excluded) + "\n");
+               std::to_string(s.queue.manual) + " keep their manual label; " +
+               annotation::queue_clause(s.queue.queued, s.queue.abstained_excluded) + "\n");
 }
 
 std::vector<std::string> figure_cells(const model::AxisFigures& f) {

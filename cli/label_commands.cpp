@@ -85,12 +85,12 @@ void add_label_commands(CLI::App& app, Context& ctx) {
   auto* sample = exp->add_option("--sample", export_options->sample,
                                  "the issues of this sample (with neither --sample nor --queue: every issue "
                                  "without a final label)");
-  exp->add_option(
-         "--queue", export_options->queue,
-         "'uncertain': the unlabeled issues the classifier abstained on, except those a person put "
-         "out of scope or screening excluded, furthest under a label threshold first; 'pending': the "
-         "issues the latest audit left pending (disagreements and issues only some raters labeled); "
-         "'disagreements': only those the raters disagreed on")
+  exp->add_option("--queue", export_options->queue,
+                  "'uncertain': the unlabeled issues the classifier abstained on, except those a person put "
+                  "out of scope or that are not screening candidates, furthest under a label threshold "
+                  "first; 'pending': the "
+                  "issues the latest audit left pending (disagreements and issues only some raters labeled); "
+                  "'disagreements': only those the raters disagreed on")
       ->check(CLI::IsMember({"uncertain", "pending", "disagreements"}))
       ->excludes(sample);
   exp->callback([&ctx, export_options] {
@@ -102,7 +102,7 @@ void add_label_commands(CLI::App& app, Context& ctx) {
     if (o.queue == "uncertain") {
       auto queue = annotation::uncertain_queue(*db);
       rows = annotation::export_uncertain_sheet(*db, out, queue);
-      left_out = queue.abstained_excluded;
+      left_out = queue.counts.abstained_excluded;
     } else if (o.queue == "pending" || o.queue == "disagreements") {
       auto queue = o.queue == "pending" ? annotation::AdjudicationQueue::kPending
                                         : annotation::AdjudicationQueue::kDisagreements;

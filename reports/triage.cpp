@@ -85,8 +85,8 @@ annotation::QueueStanding Triage::queue_standing(const datasets::IssueRecord& is
     if (issue.scope) state.human_scope = issue.scope;
     return annotation::queue_standing(abstains, state);
   }
-  const bool screened_out = !funnel::screen_issue(funnel::ScreeningRules::builtin(), issue).candidate;
-  return annotation::queue_standing(abstains, {false, issue.scope, screened_out});
+  const bool candidate = funnel::screen_issue(funnel::ScreeningRules::builtin(), issue).candidate;
+  return annotation::queue_standing(abstains, {false, issue.scope, candidate});
 }
 
 TriageResult Triage::triage(const datasets::IssueRecord& issue) const {
@@ -245,8 +245,8 @@ std::string triage_text(const TriageResult& r) {
     case annotation::QueueStanding::kOutOfScope:
       standing = "not queued: a person put it out of scope";
       break;
-    case annotation::QueueStanding::kScreenedOut:
-      standing = "not queued: screening excludes it (not a candidate the study labels)";
+    case annotation::QueueStanding::kNotCandidate:
+      standing = "not queued: not a screening candidate (excluded, or not screened since it came)";
       break;
   }
   t += "queue:       " + standing + " (" + against("symptom", p.symptom_p, r.symptom_threshold) + "; " +

@@ -14,7 +14,6 @@
 #include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
-#include "datasets/store/prediction_store.hpp"
 #include "taxonomy/taxonomy.hpp"
 
 namespace faultline::annotation {
@@ -75,21 +74,18 @@ int write_sheet(std::ostream& out, const std::vector<datasets::IssueRecord>& iss
 
 int export_label_sheet(datasets::Database& db, std::ostream& out, SheetSelection selection,
                        const std::string& sample_name) {
-  std::set<int64_t> chosen;
+  std::set<int64_t> sampled;
   if (selection == SheetSelection::kSample) {
     for (const auto& e : datasets::load_sample(db, sample_name)) {
-      if (e.status == "sampled") chosen.insert(e.issue_id);
+      if (e.status == "sampled") sampled.insert(e.issue_id);
     }
-    if (chosen.empty()) throw Error("label export: sample '" + sample_name + "' is empty or does not exist");
-  } else {
-    auto finals = datasets::load_final_labels(db);
-    for (const auto& issue : datasets::load_issues(db)) {
-      if (!finals.count(issue.id)) chosen.insert(issue.id);
-    }
+    if (sampled.empty()) throw Error("label export: sample '" + sample_name + "' is empty or does not exist");
   }
+  auto finals = datasets::load_final_labels(db);
   std::vector<datasets::IssueRecord> rows;
   for (auto& issue : datasets::load_issues(db)) {
-    if (chosen.count(issue.id)) rows.push_back(std::move(issue));
+    if (selection == SheetSelection::kSample ? sampled.count(issue.id) > 0 : finals.count(issue.id) == 0)
+      rows.push_back(std::move(issue));
   }
   return write_sheet(out, rows);
 }

@@ -13,7 +13,9 @@ namespace faultline::annotation {
 QueueStanding queue_standing(bool abstains, const LabelingState& state) {
   if (state.has_final_label) return QueueStanding::kManualLabel;
   if (state.human_scope == "out") return QueueStanding::kOutOfScope;
-  if (state.screened_out) return QueueStanding::kScreenedOut;
+  // A person's "in" stands over screening, as `screen` lets it (a decision changed since the last screen
+  // too).
+  if (!state.screening_candidate && state.human_scope != "in") return QueueStanding::kNotCandidate;
   return abstains ? QueueStanding::kQueued : QueueStanding::kModelLabels;
 }
 
@@ -23,8 +25,8 @@ std::string queue_standing_name(QueueStanding standing) {
       return "manual_label";
     case QueueStanding::kOutOfScope:
       return "out_of_scope";
-    case QueueStanding::kScreenedOut:
-      return "screened_out";
+    case QueueStanding::kNotCandidate:
+      return "not_candidate";
     case QueueStanding::kModelLabels:
       return "model_labels";
     case QueueStanding::kQueued:
@@ -36,12 +38,29 @@ std::string queue_standing_name(QueueStanding standing) {
 LabelingStates::LabelingStates(datasets::Database& db) {
   for (const auto& [id, label] : datasets::load_final_labels(db)) final_labels_.insert(id);
   for (const auto& [id, decision] : datasets::load_screening(db)) {
-    if (decision.decision == "excluded") screened_out_.insert(id);
+    if (decision.decision == "candidate") candidates_.insert(id);
   }
 }
 
 LabelingState LabelingStates::of(const datasets::IssueRecord& issue) const {
-  return {final_labels_.count(issue.id) > 0, issue.scope, screened_out_.count(issue.id) > 0};
+  return {final_labels_.count(issue.id) > 0, issue.scope, candidates_.count(issue.id) > 0};
+}
+
+void QueueCounts::add(QueueStanding standing, bool abstains) {
+  switch (standing) {
+    case QueueStanding::kManualLabel:
+      ++manual;
+      break;
+    case QueueStanding::kOutOfScope:
+    case QueueStanding::kNotCandidate:
+      if (abstains) ++abstained_excluded;
+      break;
+    case QueueStanding::kQueued:
+      ++queued;
+      break;
+    case QueueStanding::kModelLabels:
+      break;
+  }
 }
 
 UncertainQueue uncertain_queue(datasets::Database& db) {
@@ -54,18 +73,9 @@ UncertainQueue uncertain_queue(datasets::Database& db) {
   for (const auto& issue : datasets::load_issues(db)) {
     auto p = predictions.find(issue.id);
     if (p == predictions.end()) continue;
-    switch (queue_standing(p->second.abstain, states.of(issue))) {
-      case QueueStanding::kQueued:
-        queued.emplace_back(label_margin(p->second), issue.id);
-        break;
-      case QueueStanding::kOutOfScope:
-      case QueueStanding::kScreenedOut:
-        if (p->second.abstain) ++queue.abstained_excluded;
-        break;
-      case QueueStanding::kManualLabel:
-      case QueueStanding::kModelLabels:
-        break;
-    }
+    const QueueStanding standing = queue_standing(p->second.abstain, states.of(issue));
+    queue.counts.add(standing, p->second.abstain);
+    if (standing == QueueStanding::kQueued) queued.emplace_back(label_margin(p->second), issue.id);
   }
   std::stable_sort(queued.begin(), queued.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -84,9 +94,9 @@ std::string queue_clause(int queued, int abstained_excluded) {
 
 std::string left_out_clause(int abstained_excluded) {
   if (abstained_excluded == 1)
-    return "1 abstention is not queued, on an issue a person put out of scope or screening excluded";
+    return "1 abstention is not queued, on an issue a person put out of scope or not a screening candidate";
   return std::to_string(abstained_excluded) +
-         " abstentions are not queued, on issues a person put out of scope or screening excluded";
+         " abstentions are not queued, on issues a person put out of scope or not screening candidates";
 }
 
 double label_margin(const datasets::Prediction& p) {

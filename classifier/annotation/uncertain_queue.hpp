@@ -16,19 +16,22 @@ namespace faultline::annotation {
 struct LabelingState {
   bool has_final_label = false;
   std::optional<std::string> human_scope;  // in | out, when a person decided it
-  bool screened_out = false;               // screening excluded it: not a candidate the study labels
+  // Screening made it a candidate, which the study labels (an issue excluded or not screened yet is not).
+  bool screening_candidate = false;
 };
 
 // Where an issue stands with the queue, in the order the reasons are checked.
 enum class QueueStanding {
   kManualLabel,  // a final manual label is in force: nothing to ask
   kOutOfScope,   // a person put it out of scope: it gets no symptom or root cause
-  kScreenedOut,  // screening excluded it (open, a question, no failure named): it is not labeled either
+  // Not a screening candidate (excluded as open, a question, no failure named; or not screened since it
+  // came), unless a person put it in scope: the study labels candidates only.
+  kNotCandidate,
   kModelLabels,  // each axis's probability reaches its threshold
   kQueued,       // the classifier abstains: a person is asked
 };
 QueueStanding queue_standing(bool abstains, const LabelingState& state);
-// "manual_label", "out_of_scope", "screened_out", "model_labels" or "queued", as JSON names it.
+// "manual_label", "out_of_scope", "not_candidate", "model_labels" or "queued", as JSON names it.
 std::string queue_standing_name(QueueStanding standing);
 
 // The labeling state of the store's issues, read once: final labels and screening decisions (an issue never
@@ -41,7 +44,16 @@ class LabelingStates {
 
  private:
   std::set<int64_t> final_labels_;
-  std::set<int64_t> screened_out_;
+  std::set<int64_t> candidates_;
+};
+
+// What a queue of predictions comes to: issues with a manual label in force, issues queued, and
+// abstentions left out because a person or screening excluded their issue.
+struct QueueCounts {
+  int manual = 0;
+  int queued = 0;
+  int abstained_excluded = 0;
+  void add(QueueStanding standing, bool abstains);
 };
 
 // The queue of the stored predictions, furthest under a label threshold first, and how many abstentions
@@ -49,7 +61,7 @@ class LabelingStates {
 // store holds no predictions (nothing was classified, so no queue can be told).
 struct UncertainQueue {
   std::vector<int64_t> issue_ids;
-  int abstained_excluded = 0;
+  QueueCounts counts;
 };
 UncertainQueue uncertain_queue(datasets::Database& db);
 

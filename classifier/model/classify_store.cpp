@@ -121,20 +121,7 @@ ClassifySummary classify_store(datasets::Database& db, const std::string& model_
                     p.root_cause_p, p.abstain, nlohmann::json(p.rules_fired).dump(),
                     model.symptom_model().label_threshold(), model.root_cause_model().label_threshold()});
         ++summary.classified;
-        switch (annotation::queue_standing(p.abstain, states.of(issue))) {
-          case annotation::QueueStanding::kManualLabel:
-            ++summary.manual;
-            break;
-          case annotation::QueueStanding::kOutOfScope:
-          case annotation::QueueStanding::kScreenedOut:
-            if (p.abstain) ++summary.abstained_excluded;
-            break;
-          case annotation::QueueStanding::kQueued:
-            ++summary.queued;
-            break;
-          case annotation::QueueStanding::kModelLabels:
-            break;
-        }
+        summary.queue.add(annotation::queue_standing(p.abstain, states.of(issue)), p.abstain);
       }
     };
     datasets::for_each_issue_batch(db, batch, [&](std::vector<datasets::IssueRecord>& issues) {

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "classifier/annotation/uncertain_queue.hpp"
 #include "classifier/model/issue_classifier.hpp"
 #include "datasets/store/database.hpp"
 
@@ -30,11 +31,9 @@ TrainSummary train_from_store(datasets::Database& db, const std::string& model_d
 struct ClassifySummary {
   std::string version;
   int classified = 0;
-  int manual = 0;  // issues whose manual label stays in force
-  // Of the unlabeled issues the classifier abstained on: those in the uncertain queue, and those left out of
-  // it because a person put them out of scope or screening excluded them (annotation::queue_standing).
-  int queued = 0;
-  int abstained_excluded = 0;
+  // Manual labels in force, the uncertain queue, and the abstentions it leaves out: what
+  // annotation::uncertain_queue counts of the predictions written.
+  annotation::QueueCounts queue;
   double seconds = 0;
 };
 // Replaces all predictions in one transaction, reading the issues `batch` at a time. Manual labels live in

@@ -243,6 +243,10 @@ TEST(LabelExport, UncertainQueueWithoutStoredThresholdsListsTheLeastConfidentFir
     replace_final_labels(db, {{id(4), "hang", "concurrency_error", "agreed", "x,y"}},
                          record_audit(db, "x,y", 1, 1, .8, "pass"));
   });
+  replace_screening(db, {{id(1), "candidate", "title:crash"},
+                         {id(2), "candidate", "title:crash"},
+                         {id(3), "candidate", "title:crash"},
+                         {id(4), "candidate", "title:crash"}});
   std::ostringstream out;
   EXPECT_EQ(export_uncertain_sheet(db, out, uncertain_queue(db)), 2);
   auto rows = common::parse_csv(out.str(), "queue");
@@ -253,23 +257,30 @@ TEST(LabelExport, UncertainQueueWithoutStoredThresholdsListsTheLeastConfidentFir
 TEST(LabelExport, UncertainQueuePutsFirstTheIssueFurthestUnderAThresholdAndLeavesOutWhatAPersonScopedOut) {
   faultline::testing::TempDir dir;
   Database db(dir.file("l.db"));
-  add_issues(db, 8);
+  add_issues(db, 11);
   // No predictions yet: no queue to tell.
   EXPECT_THROW(uncertain_queue(db), faultline::Error);
   auto id = [&](int n) { return *find_issue(db, "a/b", n); };
-  for (int n : {6, 8}) {
-    IssueRecord out_of_scope = load_issue(db, id(n));
-    out_of_scope.scope = "out";
-    out_of_scope.scope_reason = "a PyTorch bug";
-    upsert_issue(db, out_of_scope);
-  }
-  replace_screening(db, {{id(7), "excluded", "label:question"}, {id(2), "candidate", "title:crash"}});
+  auto decide = [&](int n, const std::string& scope) {
+    IssueRecord issue = load_issue(db, id(n));
+    issue.scope = scope;
+    issue.scope_reason = "a person's decision";
+    upsert_issue(db, issue);
+  };
+  decide(6, "out");
+  decide(8, "out");
+  decide(10, "in");  // screened out before a person put it in scope
+  std::vector<ScreeningDecision> screening;
+  for (int n : {1, 2, 3, 4, 5, 6, 8, 11}) screening.push_back({id(n), "candidate", "title:crash"});
+  screening.push_back({id(7), "excluded", "label:question"});
+  screening.push_back({id(10), "excluded", "state:open"});
+  replace_screening(db, screening);  // 9 is not screened
   // Thresholds: symptom 0.9, root cause 0.3. Margins min(p_s - 0.9, p_rc - 0.3), by hand:
-  //   2: min(-0.05, +0.2) = -0.05;  3: min(+0.05, -0.1) = -0.1;  5: min(-0.3, +0.6) = -0.3.
-  // The queue is 5, 3, 2; by the lower probability alone it would be 3 (.2), 2 (.5), 5 (.6).
-  // 1 is labeled by the model, 4 has a manual label, 6 a person put out of scope (margin -0.8 otherwise),
-  // 7 screening excluded (-0.5 otherwise): 6 and 7 are the abstentions left out. 8 is out of scope too, but
-  // the model labels it: not an abstention.
+  //   2: min(-0.05, +0.2) = -0.05;  3: min(+0.05, -0.1) = -0.1;  5: min(-0.3, +0.6) = -0.3;
+  //   10: min(-0.2, +0.6) = -0.2.
+  // The queue is 5, 10, 3, 2; by the lower probability alone it would be 3 (.2), 2 (.5), 5 (.6), 10 (.7).
+  // 1 and 8 the model labels (8 is out of scope too), 4 has a manual label; left out are the abstentions on
+  // 6 (a person's "out"), 7 (screening excluded it) and 9 (not screened); 11 has no prediction.
   auto prediction = [&](int n, double symptom_p, double root_cause_p, bool abstain) {
     return Prediction{id(n),        "v",          "in",    .9,   "crash", symptom_p,
                       "api_misuse", root_cause_p, abstain, "[]", 0.9,     0.3};
@@ -277,20 +288,24 @@ TEST(LabelExport, UncertainQueuePutsFirstTheIssueFurthestUnderAThresholdAndLeave
   replace_predictions(
       db, {prediction(1, .95, .9, false), prediction(2, .85, .5, true), prediction(3, .95, .2, true),
            prediction(4, .1, .1, true), prediction(5, .6, .9, true), prediction(6, .1, .9, true),
-           prediction(7, .4, .9, true), prediction(8, .95, .9, false)});
+           prediction(7, .4, .9, true), prediction(8, .95, .9, false), prediction(9, .1, .1, true),
+           prediction(10, .7, .9, true)});
   db.transaction([&] {
     replace_final_labels(db, {{id(4), "hang", "concurrency_error", "agreed", "x,y"}},
                          record_audit(db, "x,y", 1, 1, .8, "pass"));
   });
   std::ostringstream out;
   auto queue = uncertain_queue(db);
-  EXPECT_EQ(queue.abstained_excluded, 2);  // 6 and 7
-  EXPECT_EQ(export_uncertain_sheet(db, out, queue), 3);
+  EXPECT_EQ(queue.counts.manual, 1);
+  EXPECT_EQ(queue.counts.queued, 4);
+  EXPECT_EQ(queue.counts.abstained_excluded, 3);
+  EXPECT_EQ(export_uncertain_sheet(db, out, queue), 4);
   auto rows = common::parse_csv(out.str(), "queue");
-  ASSERT_EQ(rows.size(), 4u);
+  ASSERT_EQ(rows.size(), 5u);
   EXPECT_EQ(rows[1].fields[1], "5");
-  EXPECT_EQ(rows[2].fields[1], "3");
-  EXPECT_EQ(rows[3].fields[1], "2");
+  EXPECT_EQ(rows[2].fields[1], "10");
+  EXPECT_EQ(rows[3].fields[1], "3");
+  EXPECT_EQ(rows[4].fields[1], "2");
 }
 
 TEST(Audit, AnIssueOnlyOneRaterLabeledIsPendingUntilAdjudicated) {

@@ -6,44 +6,60 @@
 
 using namespace faultline::annotation;
 
-TEST(UncertainQueue, OnlyAnAbstentionOnAnIssueNoPersonOrScreeningExcludedIsQueued) {
+TEST(UncertainQueue, OnlyAnAbstentionOnACandidateNoPersonExcludedIsQueued) {
   const std::optional<std::string> none, in = "in", out = "out";
-  auto standing = [](bool abstains, bool final_label, std::optional<std::string> scope, bool screened_out) {
-    return queue_standing(abstains, LabelingState{final_label, std::move(scope), screened_out});
+  auto standing = [](bool abstains, bool final_label, std::optional<std::string> scope, bool candidate) {
+    return queue_standing(abstains, LabelingState{final_label, std::move(scope), candidate});
   };
-  EXPECT_EQ(standing(true, false, none, false), QueueStanding::kQueued);
-  EXPECT_EQ(standing(true, false, in, false), QueueStanding::kQueued);
-  EXPECT_EQ(standing(false, false, none, false), QueueStanding::kModelLabels);
-  EXPECT_EQ(standing(false, false, in, false), QueueStanding::kModelLabels);
+  EXPECT_EQ(standing(true, false, none, true), QueueStanding::kQueued);
+  EXPECT_EQ(standing(true, false, in, true), QueueStanding::kQueued);
+  EXPECT_EQ(standing(false, false, none, true), QueueStanding::kModelLabels);
+  EXPECT_EQ(standing(false, false, in, true), QueueStanding::kModelLabels);
   // A manual label is in force whatever else holds; then a person's "out"; then screening.
   EXPECT_EQ(standing(true, true, none, false), QueueStanding::kManualLabel);
-  EXPECT_EQ(standing(true, true, out, true), QueueStanding::kManualLabel);
-  EXPECT_EQ(standing(false, true, in, false), QueueStanding::kManualLabel);
-  EXPECT_EQ(standing(true, false, out, false), QueueStanding::kOutOfScope);
+  EXPECT_EQ(standing(true, true, out, false), QueueStanding::kManualLabel);
+  EXPECT_EQ(standing(false, true, in, true), QueueStanding::kManualLabel);
   EXPECT_EQ(standing(true, false, out, true), QueueStanding::kOutOfScope);
-  EXPECT_EQ(standing(false, false, out, false), QueueStanding::kOutOfScope);
-  EXPECT_EQ(standing(true, false, none, true), QueueStanding::kScreenedOut);
-  EXPECT_EQ(standing(true, false, in, true), QueueStanding::kScreenedOut);
-  EXPECT_EQ(standing(false, false, none, true), QueueStanding::kScreenedOut);
+  EXPECT_EQ(standing(true, false, out, false), QueueStanding::kOutOfScope);
+  EXPECT_EQ(standing(false, false, out, true), QueueStanding::kOutOfScope);
+  EXPECT_EQ(standing(true, false, none, false), QueueStanding::kNotCandidate);
+  EXPECT_EQ(standing(false, false, none, false), QueueStanding::kNotCandidate);
+  // A person's "in" stands over a screening that did not make it a candidate (or has not seen it).
+  EXPECT_EQ(standing(true, false, in, false), QueueStanding::kQueued);
+  EXPECT_EQ(standing(false, false, in, false), QueueStanding::kModelLabels);
   EXPECT_EQ(queue_standing_name(QueueStanding::kQueued), "queued");
   EXPECT_EQ(queue_standing_name(QueueStanding::kOutOfScope), "out_of_scope");
-  EXPECT_EQ(queue_standing_name(QueueStanding::kScreenedOut), "screened_out");
+  EXPECT_EQ(queue_standing_name(QueueStanding::kNotCandidate), "not_candidate");
   EXPECT_EQ(queue_standing_name(QueueStanding::kManualLabel), "manual_label");
   EXPECT_EQ(queue_standing_name(QueueStanding::kModelLabels), "model_labels");
+}
+
+TEST(UncertainQueue, CountsAreTakenOnceEachAndOnlyAbstentionsAreLeftOut) {
+  QueueCounts c;
+  c.add(QueueStanding::kManualLabel, true);
+  c.add(QueueStanding::kQueued, true);
+  c.add(QueueStanding::kQueued, true);
+  c.add(QueueStanding::kOutOfScope, true);
+  c.add(QueueStanding::kOutOfScope, false);  // labeled by the model: nothing left out
+  c.add(QueueStanding::kNotCandidate, true);
+  c.add(QueueStanding::kModelLabels, false);
+  EXPECT_EQ(c.manual, 1);
+  EXPECT_EQ(c.queued, 2);
+  EXPECT_EQ(c.abstained_excluded, 2);
 }
 
 TEST(UncertainQueue, TheClausesSayWhatIsQueuedAndWhatIsLeftOut) {
   EXPECT_EQ(queue_clause(0, 0), "no unlabeled issue queued as uncertain");
   EXPECT_EQ(queue_clause(0, 107),
             "no unlabeled issue queued as uncertain; 107 abstentions are not queued, on issues a person put "
-            "out of scope or screening excluded");
+            "out of scope or not screening candidates");
   EXPECT_EQ(queue_clause(1, 1),
             "1 unlabeled issue queued as uncertain (export them with 'faultline label export --rater NAME "
             "--queue uncertain --out uncertain.csv'); 1 abstention is not queued, on an issue a person put "
-            "out of scope or screening excluded");
+            "out of scope or not a screening candidate");
   EXPECT_EQ(queue_clause(27, 0).substr(0, 39), "27 unlabeled issues queued as uncertain");
   EXPECT_EQ(left_out_clause(2),
-            "2 abstentions are not queued, on issues a person put out of scope or screening excluded");
+            "2 abstentions are not queued, on issues a person put out of scope or not screening candidates");
 }
 
 TEST(UncertainQueue, TheMarginIsTheAxisFurthestUnderItsThreshold) {

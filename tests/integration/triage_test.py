@@ -70,10 +70,11 @@ with tempfile.TemporaryDirectory() as tmp:
         under = t["symptom"]["p"] < thresholds["symptom"] or t["root_cause"]["p"] < thresholds["root_cause"]
         assert p["abstain"] == under, (key, p, thresholds)
         # A person is asked only where the model abstains, no manual label is in force, no person put the
-        # issue out of scope (the record's own scope decision) and screening did not exclude it.
-        screened_out = (shown["screening"] or {}).get("decision") == "excluded"
+        # issue out of scope (the record's own scope decision) and it is a screening candidate (or a person
+        # put it in scope).
+        candidate = (shown["screening"] or {}).get("decision") == "candidate" or record.get("scope") == "in"
         standing = ("manual_label" if shown["final_label"] else "out_of_scope" if record.get("scope") == "out"
-                    else "screened_out" if screened_out else "queued" if p["abstain"] else "model_labels")
+                    else "not_candidate" if not candidate else "queued" if p["abstain"] else "model_labels")
         assert (t["queue_standing"], t["queued"]) == (standing, standing == "queued"), (key, t["queue_standing"], p)
         standings_seen.add(standing)
         assert len(t["similar"]) == 5, t["similar"]
@@ -104,7 +105,7 @@ with tempfile.TemporaryDirectory() as tmp:
              t["root_cause"]["p"] < t["label_thresholds"]["root_cause"])
     assert (t["queue_standing"], t["queued"]) == (("queued", True) if under else ("model_labels", False)), t
     unscoped["state"] = "open"  # the study screens open issues out
-    assert triage_json(db, "-", stdin=json.dumps(unscoped))["queue_standing"] == "screened_out"
+    assert triage_json(db, "-", stdin=json.dumps(unscoped))["queue_standing"] == "not_candidate"
     assert "not queued: a person put it out of scope" in \
         run(db, "triage", f"{out_record['repo']}#{out_record['number']}").stdout
 

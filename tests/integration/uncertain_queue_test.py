@@ -52,11 +52,11 @@ with tempfile.TemporaryDirectory() as tmp:
             return {(repo, number) for repo, number in con.execute(
                 "SELECT r.full_name, i.number FROM issues i JOIN repositories r ON r.id = i.repository_id " + sql)}
         labeled = keys("WHERE i.id IN (SELECT issue_id FROM final_labels)")
-        excluded = keys("WHERE i.id IN (SELECT issue_id FROM screening WHERE decision = 'excluded')")
+        candidates = keys("WHERE i.id IN (SELECT issue_id FROM screening WHERE decision = 'candidate')")
     expected, left_out = {}, 0
     for p in predictions:
         key = (p["repo"], p["number"])
-        if p["abstain"] and key not in labeled and key in excluded:
+        if p["abstain"] and key not in labeled and key not in candidates:
             left_out += 1
         elif p["abstain"] and key not in labeled:
             expected[key] = min(p["symptom_p"] - p["symptom_threshold"], p["root_cause_p"] - p["root_cause_threshold"])
@@ -72,5 +72,5 @@ with tempfile.TemporaryDirectory() as tmp:
     summary = json.loads(run(db, "--json", "classify"))
     assert (summary["queued"], summary["abstained_excluded"]) == (0, len(expected) + left_out), summary
     assert queue(db, tmp) == []
-    print(f"{len(got)} issues queued, furthest under a threshold first, {left_out} screened out; "
+    print(f"{len(got)} issues queued, furthest under a threshold first, {left_out} not screening candidates; "
           "none once a person scoped them out")

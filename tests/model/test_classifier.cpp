@@ -20,6 +20,7 @@
 #include "common/text_file.hpp"
 #include "datasets/store/audit_store.hpp"
 #include "datasets/store/database.hpp"
+#include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
 #include "datasets/store/prediction_store.hpp"
@@ -420,7 +421,7 @@ TEST(Classifier, ClassifyNeverOverwritesAManualLabel) {
   model.save(dir.file("m"));
   auto summary = classify_store(db, dir.file("m"));
   EXPECT_EQ(summary.classified, 30);
-  EXPECT_EQ(summary.manual, 1);
+  EXPECT_EQ(summary.queue.manual, 1);
   auto finals = faultline::datasets::load_final_labels(db);
   EXPECT_EQ(finals[one].symptom, "crash");
   EXPECT_EQ(finals[one].root_cause, "api_misuse");
@@ -441,15 +442,28 @@ TEST(Classifier, ClassifyQueuesTheAbstentionsNoPersonDecidedAndStoresEachAxissTh
     int64_t audit = faultline::datasets::record_audit(db, "x,y", 1, 1.0, 0.8, "pass");
     faultline::datasets::replace_final_labels(db, {{one, "crash", "api_misuse", "agreed", "x,y"}}, audit);
   });
+  // Screening made every issue a candidate but issue 4 (its 30th is not screened at all).
+  std::vector<faultline::datasets::ScreeningDecision> screening;
+  for (size_t i = 0; i + 1 < corpus.size(); ++i) {
+    screening.push_back({*faultline::datasets::find_issue(db, "a/b", corpus[i].issue.number),
+                         i == 3 ? "excluded" : "candidate", "title:x"});
+  }
+  faultline::datasets::replace_screening(db, screening);
   // Labeling from a probability of 1, the model abstains on every issue whose probabilities are under 1:
-  // of the 30, one keeps its manual label, two are out of scope and 27 are queued.
+  // of the 30, one keeps its manual label, two are out of scope, one excluded by screening, one not
+  // screened, and 25 are queued: what the queue of the store counts too.
   LabelPolicy sure_of_nothing;
   sure_of_nothing.abstain_below = 1.0;
   IssueClassifier::train(corpus, {}, quick(), sure_of_nothing).save(dir.file("m"));
   auto summary = classify_store(db, dir.file("m"));
-  EXPECT_EQ(summary.manual, 1);
-  EXPECT_EQ(summary.abstained_excluded, 2);
-  EXPECT_EQ(summary.queued, 27);
+  EXPECT_EQ(summary.queue.manual, 1);
+  EXPECT_EQ(summary.queue.abstained_excluded, 4);
+  EXPECT_EQ(summary.queue.queued, 25);
+  auto queue = faultline::annotation::uncertain_queue(db);
+  EXPECT_EQ(queue.issue_ids.size(), 25u);
+  EXPECT_EQ(queue.counts.queued, 25);
+  EXPECT_EQ(queue.counts.abstained_excluded, 4);
+  EXPECT_EQ(queue.counts.manual, 1);
   // Each prediction keeps the threshold of its own axis (chosen for 0.95 and 0.7 here, so they differ).
   LabelPolicy accuracies;
   accuracies.root_cause_accuracy = 0.7;

@@ -9,6 +9,7 @@
 #include "common/error.hpp"
 #include "datasets/store/audit_store.hpp"
 #include "datasets/store/database.hpp"
+#include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
 #include "datasets/store/prediction_store.hpp"
@@ -247,6 +248,7 @@ TEST_F(TriageStore, APersonIsAskedOnlyWhereTheModelAbstainsOnAnIssueNoPersonDeci
   out_of_scope.scope = "out";
   out_of_scope.scope_reason = "a framework bug";
   datasets::upsert_issue(db, out_of_scope);
+  datasets::replace_screening(db, {{*datasets::find_issue(db, "o/r", kCommented), "excluded", "state:open"}});
   reports::Triage triage(db, model::default_model_dir(db_path_), catalog());
   using annotation::QueueStanding;
 
@@ -254,6 +256,15 @@ TEST_F(TriageStore, APersonIsAskedOnlyWhereTheModelAbstainsOnAnIssueNoPersonDeci
   EXPECT_EQ(triage.triage(labeled).queue, QueueStanding::kManualLabel);
   labeled.repo = "O/R";  // the same issue, its repository's name in another case
   EXPECT_EQ(triage.triage(labeled).queue, QueueStanding::kManualLabel);
+
+  // Issue 61 screening excluded (open); a record of it that a person puts in scope stands as its thresholds
+  // say, as an import of it would.
+  auto open_issue = triage.stored_issue("o/r", kCommented);
+  EXPECT_EQ(triage.triage(open_issue).queue, QueueStanding::kNotCandidate);
+  open_issue.scope = "in";
+  auto in_scope = triage.triage(open_issue);
+  EXPECT_EQ(in_scope.queue,
+            in_scope.prediction.abstain ? QueueStanding::kQueued : QueueStanding::kModelLabels);
 
   auto stored = triage.stored_issue("o/r", 62);
   EXPECT_EQ(triage.triage(stored).queue, QueueStanding::kOutOfScope);
@@ -264,8 +275,8 @@ TEST_F(TriageStore, APersonIsAskedOnlyWhereTheModelAbstainsOnAnIssueNoPersonDeci
   stored.number = 999;
   stored.url = "https://github.com/o/r/issues/999";
   stored.state = "open";
-  EXPECT_EQ(triage.triage(stored).queue, QueueStanding::kScreenedOut);
-  EXPECT_NE(reports::triage_text(triage.triage(stored)).find("not queued: screening excludes it"),
+  EXPECT_EQ(triage.triage(stored).queue, QueueStanding::kNotCandidate);
+  EXPECT_NE(reports::triage_text(triage.triage(stored)).find("not queued: not a screening candidate"),
             std::string::npos);
   // Closed, with a failure named in its title and no scope decision: the model's thresholds decide, as
   // computed here from the probabilities and the thresholds shown.
