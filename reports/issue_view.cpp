@@ -8,6 +8,7 @@
 #include "common/one_line.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/suite_store.hpp"
+#include "reports/queue_line.hpp"
 
 namespace faultline::reports {
 
@@ -57,6 +58,9 @@ IssueView load_issue_view(datasets::Database& db, const std::string& repo, int64
   view.adjudication = datasets::find_adjudication(db, id);
   view.final_label = datasets::find_final_label(db, id);
   view.prediction = datasets::find_prediction(db, id);
+  if (view.prediction)
+    view.queue =
+        annotation::queue_standing(view.prediction->abstain, annotation::LabelingStates(db).of(view.issue));
   // The report's rule: the final label decides; a confident in-scope prediction stands in for a missing one.
   Case c;
   c.repo = view.issue.repo;
@@ -122,15 +126,20 @@ nlohmann::json issue_view_json(const IssueView& v) {
   }
   if (v.prediction) {
     const auto& p = *v.prediction;
-    j["prediction"] = {{"model_version", p.model_version},
-                       {"scope", p.scope},
-                       {"scope_p", p.scope_p},
-                       {"symptom", p.symptom},
-                       {"symptom_p", p.symptom_p},
-                       {"root_cause", p.root_cause},
-                       {"root_cause_p", p.root_cause_p},
-                       {"abstain", p.abstain},
-                       {"rules_fired", rules_fired(p)}};
+    j["prediction"] = {
+        {"model_version", p.model_version},
+        {"scope", p.scope},
+        {"scope_p", p.scope_p},
+        {"symptom", p.symptom},
+        {"symptom_p", p.symptom_p},
+        {"root_cause", p.root_cause},
+        {"root_cause_p", p.root_cause_p},
+        {"abstain", p.abstain},
+        {"rules_fired", rules_fired(p)},
+        {"symptom_threshold", p.symptom_threshold ? nlohmann::json(*p.symptom_threshold) : nlohmann::json()},
+        {"root_cause_threshold",
+         p.root_cause_threshold ? nlohmann::json(*p.root_cause_threshold) : nlohmann::json()},
+        {"queue_standing", v.queue ? annotation::queue_standing_name(*v.queue) : ""}};
   }
   for (const auto& r : v.reproducers) j["reproducers"].push_back({{"id", r.id}, {"how", r.how}});
   return j;
@@ -178,6 +187,11 @@ std::string issue_view_text(const IssueView& v) {
          probability(p.symptom_p) + ") / " + p.root_cause + " (p " + probability(p.root_cause_p) + ")" +
          (p.abstain ? ", abstains" : "") + "; model " + p.model_version +
          "; rules fired: " + (fired.empty() ? "none" : joined(fired, ", ")) + "\n";
+    if (v.queue) {
+      t += "queue:      " +
+           queue_line(*v.queue, p.symptom_p, p.symptom_threshold, p.root_cause_p, p.root_cause_threshold) +
+           "\n";
+    }
   } else {
     t += "predicted:  not classified yet (run 'faultline classify')\n";
   }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "classifier/annotation/uncertain_queue.hpp"
 #include "datasets/store/database.hpp"
 #include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_record.hpp"
@@ -24,6 +25,8 @@ struct IssueView {
   std::optional<datasets::Adjudication> adjudication;
   std::optional<datasets::FinalLabel> final_label;
   std::optional<datasets::Prediction> prediction;
+  // Where the issue stands with the uncertain queue (with a prediction only).
+  std::optional<annotation::QueueStanding> queue;
   std::vector<CaseReproducer> reproducers;  // as the report links them (a confident prediction stands in)
   bool catalog_recorded = false;            // whether `repro list` or `suite` has recorded the reproducers
 };

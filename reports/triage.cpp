@@ -10,6 +10,7 @@
 #include "common/one_line.hpp"
 #include "common/utf8.hpp"
 #include "datasets/store/issue_store.hpp"
+#include "reports/queue_line.hpp"
 #include "reports/report_data.hpp"
 
 namespace faultline::reports {
@@ -218,39 +219,9 @@ std::string triage_text(const TriageResult& r) {
        (p.scope == "unknown" ? " (no scope model)" : " (p " + probability(p.scope_p) + ")") + "\n";
   t += "symptom:     " + p.symptom + " (p " + probability(p.symptom_p) + ")\n";
   t += "root cause:  " + p.root_cause + " (p " + probability(p.root_cause_p) + ")\n";
-  // Each axis's probability against its threshold, to as many places as it takes to tell them apart (three
-  // at least), so that the line never shows a probability equal to the threshold it is under.
-  auto against = [](const std::string& axis, double p, double threshold) {
-    if (model::labels_nothing(threshold)) return axis + " labels none";
-    char shown_p[32], shown_t[32];
-    for (int places = 3; places <= 17; ++places) {
-      std::snprintf(shown_p, sizeof shown_p, "%.*f", places, p);
-      std::snprintf(shown_t, sizeof shown_t, "%.*f", places, threshold);
-      if (std::string(shown_p) != shown_t || p == threshold) break;
-    }
-    return axis + " p " + shown_p + (p < threshold ? " under its threshold " : " reaches its threshold ") +
-           shown_t;
-  };
-  std::string standing;
-  switch (r.queue) {
-    case annotation::QueueStanding::kQueued:
-      standing = "would be queued for a person";
-      break;
-    case annotation::QueueStanding::kModelLabels:
-      standing = "would not be queued";
-      break;
-    case annotation::QueueStanding::kManualLabel:
-      standing = "not queued: its manual label is in force";
-      break;
-    case annotation::QueueStanding::kOutOfScope:
-      standing = "not queued: a person put it out of scope";
-      break;
-    case annotation::QueueStanding::kNotCandidate:
-      standing = "not queued: not a screening candidate (excluded, or not screened since it came)";
-      break;
-  }
-  t += "queue:       " + standing + " (" + against("symptom", p.symptom_p, r.symptom_threshold) + "; " +
-       against("root cause", p.root_cause_p, r.root_cause_threshold) + "); model " + r.model_version + "\n";
+  t += "queue:       " +
+       queue_line(r.queue, p.symptom_p, r.symptom_threshold, p.root_cause_p, r.root_cause_threshold) +
+       "; model " + r.model_version + "\n";
   std::string fired;
   for (const auto& id : p.rules_fired) fired += (fired.empty() ? "" : ", ") + id;
   t += "rules fired: " + (fired.empty() ? std::string("none") : fired) + "\n";

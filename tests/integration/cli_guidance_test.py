@@ -121,14 +121,19 @@ with tempfile.TemporaryDirectory() as tmp:
     p = view["prediction"]
     assert all(0 <= p[f] <= 1 for f in ("scope_p", "symptom_p", "root_cause_p")), p
     assert view["reproducers"] and view["reproducers"][0]["how"] in ("source", "related"), view["reproducers"]
+    assert p["queue_standing"] == "manual_label" and 0 < p["root_cause_threshold"] <= 1, p
     text = run(db, "show", issue).stdout
     assert view["screening"]["rule"] in text and "rater_a" in text and "adjudicated" in text, text
+    assert "\nqueue:      not queued: its manual label is in force (symptom p " in text, text
     # An issue no rater labeled: no rater lines and no final label.
     labeled = set(a) | set(b) | set(adjudicated)
     records = [json.loads(line) for line in open(os.path.join(snapshot, "issues.jsonl"))]
     unlabeled = next(r for r in records if (r["repo"], str(r["number"])) not in labeled)
     view = json.loads(run(db, "--json", "show", f"{unlabeled['repo']}#{unlabeled['number']}").stdout)
     assert view["rater_labels"] == [] and view["final_label"] is None, view
+    # The bundled unlabeled issues are out of scope by a person's decision: shown as not queued for that.
+    assert unlabeled["scope"] == "out" and view["prediction"]["queue_standing"] == "out_of_scope", view["prediction"]
+    assert "not queued: a person put it out of scope" in run(db, "show", f"{unlabeled['repo']}#{unlabeled['number']}").stdout
 
     # Progress: off a terminal, lines on stderr (the first axis, then the end); --json stdout unchanged.
     copy = os.path.join(tmp, "copy.db")

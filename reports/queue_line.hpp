@@ -1,0 +1,18 @@
+// One line on where an issue stands with the uncertain queue, as `triage` and `show` print it: the standing,
+// then each axis's probability against its label threshold.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "classifier/annotation/uncertain_queue.hpp"
+
+namespace faultline::reports {
+
+// e.g. "not queued: a person put it out of scope (symptom p 0.994 reaches its threshold 0.816; root cause
+// p 0.690 under its threshold 0.803)". A threshold not stored (an older prediction) is said to be unknown.
+std::string queue_line(annotation::QueueStanding standing, double symptom_p,
+                       std::optional<double> symptom_threshold, double root_cause_p,
+                       std::optional<double> root_cause_threshold);
+
+}  // namespace faultline::reports
