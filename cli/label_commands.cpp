@@ -98,11 +98,10 @@ void add_label_commands(CLI::App& app, Context& ctx) {
     auto db = ctx.open_db();
     std::ostringstream out;
     int rows = 0;
-    std::optional<int> left_out;  // the abstentions the uncertain queue leaves out
+    std::optional<annotation::UncertainQueue> uncertain;
     if (o.queue == "uncertain") {
-      auto queue = annotation::uncertain_queue(*db);
-      rows = annotation::export_uncertain_sheet(*db, out, queue);
-      left_out = queue.counts.abstained_excluded;
+      uncertain = annotation::uncertain_queue(*db);
+      rows = annotation::export_uncertain_sheet(*db, out, *uncertain);
     } else if (o.queue == "pending" || o.queue == "disagreements") {
       auto queue = o.queue == "pending" ? annotation::AdjudicationQueue::kPending
                                         : annotation::AdjudicationQueue::kDisagreements;
@@ -114,9 +113,15 @@ void add_label_commands(CLI::App& app, Context& ctx) {
     }
     common::write_file_atomically(o.out, out.str());
     nlohmann::json j = {{"rows", rows}, {"out", o.out}, {"rater", o.rater}};
-    if (left_out) j["abstained_excluded"] = *left_out;
-    ctx.emit(j, "wrote " + counted(rows, "issue") + " to " + o.out + " for " + o.rater +
-                    (left_out && *left_out ? "; " + annotation::left_out_clause(*left_out) : "") + "\n");
+    std::string text = "wrote " + counted(rows, "issue") + " to " + o.out + " for " + o.rater;
+    if (uncertain) {
+      j["abstained_excluded"] = uncertain->counts.abstained_excluded;
+      j["unclassified"] = uncertain->unclassified;
+      if (uncertain->counts.abstained_excluded)
+        text += "; " + annotation::left_out_clause(uncertain->counts.abstained_excluded);
+      if (uncertain->unclassified) text += "; " + annotation::unclassified_clause(uncertain->unclassified);
+    }
+    ctx.emit(j, text + "\n");
   });
 
   auto* imp = label->add_subcommand(

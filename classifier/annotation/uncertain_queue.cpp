@@ -65,14 +65,23 @@ void QueueCounts::add(QueueStanding standing, bool abstains) {
 
 UncertainQueue uncertain_queue(datasets::Database& db) {
   auto predictions = datasets::load_predictions(db);
+  const auto issues = datasets::load_issues(db);
+  if (issues.empty())
+    throw Error(
+        "the store holds no issues, so no uncertain queue: import or mine some, then run "
+        "'faultline classify'");
   if (predictions.empty())
     throw Error("no predictions in the store, so no uncertain queue: run 'faultline classify' first");
   const LabelingStates states(db);
   std::vector<std::pair<double, int64_t>> queued;  // (margin, id)
   UncertainQueue queue;
-  for (const auto& issue : datasets::load_issues(db)) {
+  for (const auto& issue : issues) {
     auto p = predictions.find(issue.id);
-    if (p == predictions.end()) continue;
+    if (p == predictions.end()) {
+      // Counted where the queue would take it should the model abstain on it.
+      if (queue_standing(true, states.of(issue)) == QueueStanding::kQueued) ++queue.unclassified;
+      continue;
+    }
     const QueueStanding standing = queue_standing(p->second.abstain, states.of(issue));
     queue.counts.add(standing, p->second.abstain);
     if (standing == QueueStanding::kQueued) queued.emplace_back(label_margin(p->second), issue.id);
@@ -97,6 +106,13 @@ std::string left_out_clause(int abstained_excluded) {
     return "1 abstention is not queued, on an issue a person put out of scope or not a screening candidate";
   return std::to_string(abstained_excluded) +
          " abstentions are not queued, on issues a person put out of scope or not screening candidates";
+}
+
+std::string unclassified_clause(int unclassified) {
+  const bool one = unclassified == 1;
+  return std::to_string(unclassified) + (one ? " issue has" : " issues have") + " no prediction yet and " +
+         (one ? "is" : "are") + " not in it (run 'faultline classify' to weigh " + (one ? "it" : "them") +
+         ")";
 }
 
 double label_margin(const datasets::Prediction& p) {

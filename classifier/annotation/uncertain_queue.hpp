@@ -62,14 +62,19 @@ struct QueueCounts {
 struct UncertainQueue {
   std::vector<int64_t> issue_ids;
   QueueCounts counts;
+  // Issues with no prediction (they came after the last classify) that the queue could hold once
+  // classified: no final label, not put out of scope, screening candidates or put in scope by a person.
+  int unclassified = 0;
 };
 UncertainQueue uncertain_queue(datasets::Database& db);
 
 // What a queue leaves to people, as one clause: "N unlabeled issues queued as uncertain (export them with
 // ...)", or "no unlabeled issue queued as uncertain", then the abstentions it leaves out, if any.
 std::string queue_clause(int queued, int abstained_excluded);
-// "N abstentions are not queued, on issues a person put out of scope or screening excluded".
+// "N abstentions are not queued, on issues a person put out of scope or not screening candidates".
 std::string left_out_clause(int abstained_excluded);
+// "N issues have no prediction yet and are not in it (run 'faultline classify' to weigh them)".
+std::string unclassified_clause(int unclassified);
 
 // How far a prediction's surer-to-fail axis is from its label threshold: the smaller of p − threshold over
 // the symptom and the root cause (negative: under it). The queue puts the most negative first. A threshold

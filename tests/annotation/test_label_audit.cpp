@@ -257,9 +257,18 @@ TEST(LabelExport, UncertainQueueWithoutStoredThresholdsListsTheLeastConfidentFir
 TEST(LabelExport, UncertainQueuePutsFirstTheIssueFurthestUnderAThresholdAndLeavesOutWhatAPersonScopedOut) {
   faultline::testing::TempDir dir;
   Database db(dir.file("l.db"));
-  add_issues(db, 11);
-  // No predictions yet: no queue to tell.
-  EXPECT_THROW(uncertain_queue(db), faultline::Error);
+  // No issues, then no predictions yet: no queue to tell, and the error says which.
+  auto queue_error = [&] {
+    try {
+      uncertain_queue(db);
+    } catch (const faultline::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(queue_error().find("the store holds no issues"), std::string::npos) << queue_error();
+  add_issues(db, 12);
+  EXPECT_NE(queue_error().find("no predictions in the store"), std::string::npos) << queue_error();
   auto id = [&](int n) { return *find_issue(db, "a/b", n); };
   auto decide = [&](int n, const std::string& scope) {
     IssueRecord issue = load_issue(db, id(n));
@@ -280,7 +289,8 @@ TEST(LabelExport, UncertainQueuePutsFirstTheIssueFurthestUnderAThresholdAndLeave
   //   10: min(-0.2, +0.6) = -0.2.
   // The queue is 5, 10, 3, 2; by the lower probability alone it would be 3 (.2), 2 (.5), 5 (.6), 10 (.7).
   // 1 and 8 the model labels (8 is out of scope too), 4 has a manual label; left out are the abstentions on
-  // 6 (a person's "out"), 7 (screening excluded it) and 9 (not screened); 11 has no prediction.
+  // 6 (a person's "out"), 7 (screening excluded it) and 9 (not screened). 11 and 12 have no prediction:
+  // 11, a candidate, is counted as not classified yet; 12, not screened, would not be queued anyway.
   auto prediction = [&](int n, double symptom_p, double root_cause_p, bool abstain) {
     return Prediction{id(n),        "v",          "in",    .9,   "crash", symptom_p,
                       "api_misuse", root_cause_p, abstain, "[]", 0.9,     0.3};
@@ -299,6 +309,7 @@ TEST(LabelExport, UncertainQueuePutsFirstTheIssueFurthestUnderAThresholdAndLeave
   EXPECT_EQ(queue.counts.manual, 1);
   EXPECT_EQ(queue.counts.queued, 4);
   EXPECT_EQ(queue.counts.abstained_excluded, 3);
+  EXPECT_EQ(queue.unclassified, 1);
   EXPECT_EQ(export_uncertain_sheet(db, out, queue), 4);
   auto rows = common::parse_csv(out.str(), "queue");
   ASSERT_EQ(rows.size(), 5u);

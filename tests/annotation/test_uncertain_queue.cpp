@@ -58,6 +58,10 @@ TEST(UncertainQueue, TheClausesSayWhatIsQueuedAndWhatIsLeftOut) {
             "--queue uncertain --out uncertain.csv'); 1 abstention is not queued, on an issue a person put "
             "out of scope or not a screening candidate");
   EXPECT_EQ(queue_clause(27, 0).substr(0, 39), "27 unlabeled issues queued as uncertain");
+  EXPECT_EQ(unclassified_clause(1),
+            "1 issue has no prediction yet and is not in it (run 'faultline classify' to weigh it)");
+  EXPECT_EQ(unclassified_clause(3),
+            "3 issues have no prediction yet and are not in it (run 'faultline classify' to weigh them)");
   EXPECT_EQ(left_out_clause(2),
             "2 abstentions are not queued, on issues a person put out of scope or not screening candidates");
 }

@@ -67,6 +67,21 @@ with tempfile.TemporaryDirectory() as tmp:
     margins = [expected[key] for key in got]
     assert margins == sorted(margins) and margins[-1] < 0, margins
 
+    # Candidates whose predictions are gone (as issues that came after the last classify) leave the queue and
+    # are counted as having no prediction; an excluded issue without one is not counted.
+    with sqlite3.connect(db) as con:
+        key_ids = {(repo, number): i for i, repo, number in con.execute(
+            "SELECT i.id, r.full_name, i.number FROM issues i JOIN repositories r ON r.id = i.repository_id")}
+        excluded = next(key_ids[k] for k in key_ids if k not in candidates and k not in labeled)
+        con.executemany("DELETE FROM predictions WHERE issue_id = ?", [(key_ids[k],) for k in got[:3]] + [(excluded,)])
+    sheet = os.path.join(tmp, "partial.csv")
+    partial = json.loads(run(db, "--json", "label", "export", "--rater", "alice", "--queue", "uncertain", "--out", sheet))
+    assert (partial["rows"], partial["unclassified"]) == (len(got) - 3, 3), partial
+    assert "3 issues have no prediction yet" in run(db, "label", "export", "--rater", "alice", "--queue", "uncertain",
+                                                   "--out", sheet)
+    run(db, "classify")
+    assert queue(db, tmp) == got
+
     # The scope decisions restored (by a person, as an import of the snapshot records them): nothing queued.
     run(db, "import", "--snapshot", os.path.join(source_dir, "datasets", "snapshot", "issues.jsonl"))
     summary = json.loads(run(db, "--json", "classify"))
