@@ -82,13 +82,15 @@ size_t write_predictions(Database& db, std::ostream& out, const std::string& for
     return t ? nlohmann::json(*t) : nlohmann::json();
   };
   auto threshold_cell = [&](int column) { return s.is_null(column) ? "" : threshold(column).dump(); };
+  // A probability in the CSV to the same digits, so that one under its threshold never reads as equal.
+  auto probability_cell = [&](int column) { return nlohmann::json(s.real(column)).dump(); };
   size_t written = 0;
   for (; s.step(); ++written) {
     if (format == "csv") {
       common::write_csv_row(
-          out, {s.text(0), std::to_string(s.integer(1)), s.text(2), s.text(3), std::to_string(s.real(4)),
-                s.text(5), std::to_string(s.real(6)), s.text(7), std::to_string(s.real(8)),
-                s.integer(9) ? "1" : "0", s.text(10), threshold_cell(11), threshold_cell(12)});
+          out, {s.text(0), std::to_string(s.integer(1)), s.text(2), s.text(3), probability_cell(4), s.text(5),
+                probability_cell(6), s.text(7), probability_cell(8), s.integer(9) ? "1" : "0", s.text(10),
+                threshold_cell(11), threshold_cell(12)});
     } else {
       nlohmann::json j = {{"repo", s.text(0)},
                           {"number", s.integer(1)},

@@ -163,6 +163,15 @@ TEST(Migrations, PredictionsStoredBeforeThresholdsReadBackWithoutThem) {
   EXPECT_NE(jsonl.str().find("\"root_cause_threshold\":1.0000000000000002"), std::string::npos)
       << jsonl.str();
   EXPECT_NE(jsonl.str().find("\"symptom_threshold\":0.9"), std::string::npos) << jsonl.str();
+  // A probability just under its threshold keeps its digits in the CSV too (at six places 0.8999999 would
+  // read 0.900000, as if it reached 0.9).
+  p->symptom_p = 0.8999999;
+  faultline::datasets::replace_predictions(upgraded, {*p});
+  std::ostringstream csv_now;
+  faultline::datasets::write_predictions(upgraded, csv_now, "csv");
+  EXPECT_NE(csv_now.str().find(",crash,0.8999999,api_misuse,0.4,1,[],0.9,1.0000000000000002\n"),
+            std::string::npos)
+      << csv_now.str();
 }
 
 TEST(Migrations, RefusesANewerSchema) {
