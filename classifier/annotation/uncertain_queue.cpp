@@ -64,28 +64,30 @@ void QueueCounts::add(QueueStanding standing, bool abstains) {
 }
 
 UncertainQueue uncertain_queue(datasets::Database& db) {
-  auto predictions = datasets::load_predictions(db);
-  const auto issues = datasets::load_issues(db);
-  if (issues.empty())
+  if (datasets::count_issues(db) == 0)
     throw Error(
         "the store holds no issues, so no uncertain queue: import or mine some, then run "
         "'faultline classify'");
+  auto predictions = datasets::load_predictions(db);
   if (predictions.empty())
     throw Error("no predictions in the store, so no uncertain queue: run 'faultline classify' first");
   const LabelingStates states(db);
   std::vector<std::pair<double, int64_t>> queued;  // (margin, id)
   UncertainQueue queue;
-  for (const auto& issue : issues) {
-    auto p = predictions.find(issue.id);
-    if (p == predictions.end()) {
-      // Counted where the queue would take it should the model abstain on it.
-      if (queue_standing(true, states.of(issue)) == QueueStanding::kQueued) ++queue.unclassified;
-      continue;
+  // Headlines only: the queue needs an issue's id and scope, not its text.
+  datasets::for_each_issue_headline_batch(db, 4096, [&](std::vector<datasets::IssueRecord>& batch) {
+    for (const auto& issue : batch) {
+      auto p = predictions.find(issue.id);
+      if (p == predictions.end()) {
+        // Counted where the queue would take it should the model abstain on it.
+        if (queue_standing(true, states.of(issue)) == QueueStanding::kQueued) ++queue.unclassified;
+        continue;
+      }
+      const QueueStanding standing = queue_standing(p->second.abstain, states.of(issue));
+      queue.counts.add(standing, p->second.abstain);
+      if (standing == QueueStanding::kQueued) queued.emplace_back(label_margin(p->second), issue.id);
     }
-    const QueueStanding standing = queue_standing(p->second.abstain, states.of(issue));
-    queue.counts.add(standing, p->second.abstain);
-    if (standing == QueueStanding::kQueued) queued.emplace_back(label_margin(p->second), issue.id);
-  }
+  });
   std::stable_sort(queued.begin(), queued.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& [margin, id] : queued) queue.issue_ids.push_back(id);

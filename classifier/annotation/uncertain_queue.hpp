@@ -56,7 +56,8 @@ struct QueueCounts {
   void add(QueueStanding standing, bool abstains);
 };
 
-// The queue of the stored predictions, furthest under a label threshold first, and how many abstentions
+// The queue of the stored predictions, furthest under a label threshold first (equal margins in the order
+// the issues came into the store), and how many abstentions
 // it leaves out because a person or screening excluded their issue. Throws faultline::Error when the
 // store holds no predictions (nothing was classified, so no queue can be told).
 struct UncertainQueue {
