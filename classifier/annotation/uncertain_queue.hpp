@@ -57,9 +57,9 @@ struct QueueCounts {
 };
 
 // The queue of the stored predictions, furthest under a label threshold first (equal margins in the order
-// the issues came into the store), and how many abstentions
-// it leaves out because a person or screening excluded their issue. Throws faultline::Error when the
-// store holds no predictions (nothing was classified, so no queue can be told).
+// the issues came into the store), and how many abstentions it leaves out because a person or screening
+// excluded their issue. Throws faultline::Error when the store holds no issues or no predictions (nothing
+// was classified, so no queue can be told).
 struct UncertainQueue {
   std::vector<int64_t> issue_ids;
   QueueCounts counts;
