@@ -87,8 +87,8 @@ void add_label_commands(CLI::App& app, Context& ctx) {
                                  "without a final label)");
   exp->add_option("--queue", export_options->queue,
                   "'uncertain': the unlabeled issues the classifier abstained on, except those a person put "
-                  "out of scope or that are not screening candidates, furthest under a label threshold "
-                  "first; 'pending': the "
+                  "out of scope or that are not screening candidates (unless a person put them in scope), "
+                  "furthest under a label threshold first; 'pending': the "
                   "issues the latest audit left pending (disagreements and issues only some raters labeled); "
                   "'disagreements': only those the raters disagreed on")
       ->check(CLI::IsMember({"uncertain", "pending", "disagreements"}))

@@ -8,18 +8,20 @@ namespace faultline::reports {
 
 namespace {
 
-std::string standing_text(annotation::QueueStanding standing) {
+std::string standing_text(annotation::QueueStanding standing, QueueMood mood) {
+  const bool would = mood == QueueMood::kWouldBe;
+  const std::string not_queued = would ? "would not be queued: " : "not queued: ";
   switch (standing) {
     case annotation::QueueStanding::kQueued:
-      return "queued for a person";
+      return would ? "would be queued for a person" : "queued for a person";
     case annotation::QueueStanding::kModelLabels:
-      return "not queued: the model labels it";
+      return not_queued + (would ? "the model would label it" : "the model labels it");
     case annotation::QueueStanding::kManualLabel:
-      return "not queued: its manual label is in force";
+      return not_queued + "its manual label is in force";
     case annotation::QueueStanding::kOutOfScope:
-      return "not queued: a person put it out of scope";
+      return not_queued + "a person put it out of scope";
     case annotation::QueueStanding::kNotCandidate:
-      return "not queued: not a screening candidate (excluded, or not screened since it came)";
+      return not_queued + "not a screening candidate (excluded, or not screened since it came)";
   }
   return "";
 }
@@ -43,8 +45,8 @@ std::string against(const std::string& axis, double p, std::optional<double> thr
 
 std::string queue_line(annotation::QueueStanding standing, double symptom_p,
                        std::optional<double> symptom_threshold, double root_cause_p,
-                       std::optional<double> root_cause_threshold) {
-  return standing_text(standing) + " (" + against("symptom", symptom_p, symptom_threshold) + "; " +
+                       std::optional<double> root_cause_threshold, QueueMood mood) {
+  return standing_text(standing, mood) + " (" + against("symptom", symptom_p, symptom_threshold) + "; " +
          against("root cause", root_cause_p, root_cause_threshold) + ")";
 }
 

@@ -220,7 +220,8 @@ std::string triage_text(const TriageResult& r) {
   t += "symptom:     " + p.symptom + " (p " + probability(p.symptom_p) + ")\n";
   t += "root cause:  " + p.root_cause + " (p " + probability(p.root_cause_p) + ")\n";
   t += "queue:       " +
-       queue_line(r.queue, p.symptom_p, r.symptom_threshold, p.root_cause_p, r.root_cause_threshold) +
+       queue_line(r.queue, p.symptom_p, r.symptom_threshold, p.root_cause_p, r.root_cause_threshold,
+                  QueueMood::kWouldBe) +
        "; model " + r.model_version + "\n";
   std::string fired;
   for (const auto& id : p.rules_fired) fired += (fired.empty() ? "" : ", ") + id;

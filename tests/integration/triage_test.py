@@ -106,7 +106,7 @@ with tempfile.TemporaryDirectory() as tmp:
     assert (t["queue_standing"], t["queued"]) == (("queued", True) if under else ("model_labels", False)), t
     unscoped["state"] = "open"  # the study screens open issues out
     assert triage_json(db, "-", stdin=json.dumps(unscoped))["queue_standing"] == "not_candidate"
-    assert "not queued: a person put it out of scope" in \
+    assert "would not be queued: a person put it out of scope" in \
         run(db, "triage", f"{out_record['repo']}#{out_record['number']}").stdout
 
     # A corpus record from a file, or on stdin, is triaged as the stored issue it is.

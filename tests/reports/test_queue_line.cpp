@@ -20,6 +20,19 @@ TEST(QueueLine, SaysTheStandingAndEachAxisAgainstItsThreshold) {
       "reaches its threshold 0.803)");
 }
 
+TEST(QueueLine, TriageSaysWhatWouldHappenNotWhatIsStored) {
+  using faultline::reports::QueueMood;
+  EXPECT_EQ(queue_line(QueueStanding::kQueued, 0.9, 0.816, 0.5, 0.803, QueueMood::kWouldBe),
+            "would be queued for a person (symptom p 0.900 reaches its threshold 0.816; root cause p 0.500 "
+            "under its threshold 0.803)");
+  EXPECT_EQ(queue_line(QueueStanding::kModelLabels, 0.9, 0.816, 0.9, 0.803, QueueMood::kWouldBe)
+                .rfind("would not be queued: the model would label it (", 0),
+            0u);
+  EXPECT_EQ(queue_line(QueueStanding::kOutOfScope, 0.9, 0.816, 0.9, 0.803, QueueMood::kWouldBe)
+                .rfind("would not be queued: a person put it out of scope (", 0),
+            0u);
+}
+
 TEST(QueueLine, WidensThePlacesUntilAProbabilityUnderItsThresholdReadsApart) {
   // 0.8159 and 0.816 both round to 0.816 at three places; at four they read 0.8159 and 0.8160.
   EXPECT_EQ(

@@ -276,8 +276,9 @@ TEST_F(TriageStore, APersonIsAskedOnlyWhereTheModelAbstainsOnAnIssueNoPersonDeci
   stored.url = "https://github.com/o/r/issues/999";
   stored.state = "open";
   EXPECT_EQ(triage.triage(stored).queue, QueueStanding::kNotCandidate);
-  EXPECT_NE(reports::triage_text(triage.triage(stored)).find("not queued: not a screening candidate"),
-            std::string::npos);
+  EXPECT_NE(
+      reports::triage_text(triage.triage(stored)).find("would not be queued: not a screening candidate"),
+      std::string::npos);
   // Closed, with a failure named in its title and no scope decision: the model's thresholds decide, as
   // computed here from the probabilities and the thresholds shown.
   stored.state = "closed";
@@ -289,6 +290,7 @@ TEST_F(TriageStore, APersonIsAskedOnlyWhereTheModelAbstainsOnAnIssueNoPersonDeci
   EXPECT_EQ(reports::triage_json(r).at("queued"), under);
   stored.scope = "out";
   EXPECT_EQ(triage.triage(stored).queue, QueueStanding::kOutOfScope);
-  EXPECT_NE(reports::triage_text(triage.triage(stored)).find("not queued: a person put it out of scope"),
-            std::string::npos);
+  EXPECT_NE(
+      reports::triage_text(triage.triage(stored)).find("would not be queued: a person put it out of scope"),
+      std::string::npos);
 }
