@@ -58,9 +58,11 @@ IssueView load_issue_view(datasets::Database& db, const std::string& repo, int64
   view.adjudication = datasets::find_adjudication(db, id);
   view.final_label = datasets::find_final_label(db, id);
   view.prediction = datasets::find_prediction(db, id);
-  if (view.prediction)
-    view.queue =
-        annotation::queue_standing(view.prediction->abstain, annotation::LabelingStates(db).of(view.issue));
+  if (view.prediction) {
+    view.queue = annotation::queue_standing(
+        view.prediction->abstain,
+        annotation::labeling_state(view.issue, view.final_label.has_value(), view.screening));
+  }
   // The report's rule: the final label decides; a confident in-scope prediction stands in for a missing one.
   Case c;
   c.repo = view.issue.repo;

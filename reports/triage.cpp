@@ -6,7 +6,6 @@
 
 #include "classifier/funnel/screening.hpp"
 #include "classifier/model/classify_store.hpp"
-#include "classifier/model/label_threshold.hpp"
 #include "common/one_line.hpp"
 #include "common/utf8.hpp"
 #include "datasets/store/issue_store.hpp"

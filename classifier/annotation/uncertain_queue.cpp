@@ -4,7 +4,6 @@
 #include <map>
 
 #include "common/error.hpp"
-#include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
 
@@ -35,10 +34,23 @@ std::string queue_standing_name(QueueStanding standing) {
   return "";
 }
 
+namespace {
+
+bool made_candidate(const datasets::ScreeningDecision& screening) {
+  return screening.decision == "candidate";
+}
+
+}  // namespace
+
+LabelingState labeling_state(const datasets::IssueRecord& issue, bool has_final_label,
+                             const std::optional<datasets::ScreeningDecision>& screening) {
+  return {has_final_label, issue.scope, screening && made_candidate(*screening)};
+}
+
 LabelingStates::LabelingStates(datasets::Database& db) {
   for (const auto& [id, label] : datasets::load_final_labels(db)) final_labels_.insert(id);
   for (const auto& [id, decision] : datasets::load_screening(db)) {
-    if (decision.decision == "candidate") candidates_.insert(id);
+    if (made_candidate(decision)) candidates_.insert(id);
   }
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "datasets/store/database.hpp"
+#include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_record.hpp"
 #include "datasets/store/prediction_store.hpp"
 
@@ -33,6 +34,11 @@ enum class QueueStanding {
 QueueStanding queue_standing(bool abstains, const LabelingState& state);
 // "manual_label", "out_of_scope", "not_candidate", "model_labels" or "queued", as JSON names it.
 std::string queue_standing_name(QueueStanding standing);
+
+// One issue's state from what the store holds of it: whether it has a final label, and its screening
+// decision (none: not screened); `issue.scope` is taken as the person's decision.
+LabelingState labeling_state(const datasets::IssueRecord& issue, bool has_final_label,
+                             const std::optional<datasets::ScreeningDecision>& screening);
 
 // The labeling state of the store's issues, read once: final labels and screening decisions (an issue never
 // screened counts as not excluded).

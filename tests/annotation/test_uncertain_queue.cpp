@@ -34,6 +34,22 @@ TEST(UncertainQueue, OnlyAnAbstentionOnACandidateNoPersonExcludedIsQueued) {
   EXPECT_EQ(queue_standing_name(QueueStanding::kModelLabels), "model_labels");
 }
 
+TEST(UncertainQueue, OneIssuesStateIsACandidateOnlyWhenScreeningMadeItOne) {
+  faultline::datasets::IssueRecord issue;
+  issue.scope = "in";
+  const auto state = [&](bool final_label, std::optional<faultline::datasets::ScreeningDecision> screening) {
+    return labeling_state(issue, final_label, screening);
+  };
+  EXPECT_FALSE(state(false, std::nullopt).screening_candidate);  // not screened
+  EXPECT_FALSE(
+      state(false, faultline::datasets::ScreeningDecision{1, "excluded", "state:open"}).screening_candidate);
+  const LabelingState candidate =
+      state(true, faultline::datasets::ScreeningDecision{1, "candidate", "title:crash"});
+  EXPECT_TRUE(candidate.screening_candidate);
+  EXPECT_TRUE(candidate.has_final_label);
+  EXPECT_EQ(candidate.human_scope, "in");
+}
+
 TEST(UncertainQueue, CountsAreTakenOnceEachAndOnlyAbstentionsAreLeftOut) {
   QueueCounts c;
   c.add(QueueStanding::kManualLabel, true);

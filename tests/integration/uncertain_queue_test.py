@@ -66,6 +66,13 @@ with tempfile.TemporaryDirectory() as tmp:
     assert set(got) == set(expected)
     margins = [expected[key] for key in got]
     assert margins == sorted(margins) and margins[-1] < 0, margins
+    # `show` tells the same standing: the first queued issue, and an abstention screening left out.
+    def standing(key):
+        return json.loads(run(db, "--json", "show", f"{key[0]}#{key[1]}"))["prediction"]["queue_standing"]
+    assert standing(got[0]) == "queued"
+    not_candidate = next((p["repo"], p["number"]) for p in predictions if p["abstain"] and
+                         (p["repo"], p["number"]) not in labeled and (p["repo"], p["number"]) not in candidates)
+    assert standing(not_candidate) == "not_candidate"
 
     # Candidates whose predictions are gone (as issues that came after the last classify) leave the queue and
     # are counted as having no prediction; an excluded issue without one is not counted.
