@@ -84,7 +84,7 @@ ReportData report_data_of(datasets::Database& db, const ReportOptions& options) 
                                                : std::map<int64_t, datasets::ScreeningDecision>{};
   auto is_candidate = [&](int64_t id) {
     auto s = screening.find(id);
-    return s != screening.end() && s->second.decision == "candidate";
+    return s != screening.end() && s->second.made_candidate();
   };
   // Headlines only (a report shows no bodies), a batch at a time; cases in the order of repository and
   // number.

@@ -99,7 +99,7 @@ StudyFunnel funnel_of(datasets::Database& db, const std::string& sample_name) {
   std::set<int64_t> candidates;
   for (const auto& [id, d] : datasets::load_screening(db)) {
     if (d.rule.rfind("scope:", 0) == 0) ++f.screened_by_person;
-    if (d.decision == "candidate") {
+    if (d.made_candidate()) {
       candidates.insert(id);
       ++rows[repo_of[id]].candidates;
     }

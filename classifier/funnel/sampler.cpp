@@ -56,7 +56,7 @@ std::map<std::string, std::vector<Candidate>> candidates_by_repository(datasets:
   std::map<std::string, std::vector<Candidate>> out;
   for (const auto& issue : datasets::load_issues(db)) {
     auto it = decisions.find(issue.id);
-    if (it != decisions.end() && it->second.decision == "candidate") {
+    if (it != decisions.end() && it->second.made_candidate()) {
       out[issue.repo].push_back({issue.id, issue.number, common::parse_iso8601(issue.created)});
     }
   }

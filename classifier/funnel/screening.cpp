@@ -90,7 +90,10 @@ std::map<std::string, RepositoryFunnel> screen_store(datasets::Database& db, con
           f.overriding_rules +=
               screen_issue(rules, issue, ScopeDecisions::kIgnore).candidate != outcome.candidate;
         }
-        writer.add({issue.id, outcome.candidate ? "candidate" : "excluded", outcome.rule});
+        writer.add({issue.id,
+                    outcome.candidate ? datasets::ScreeningDecision::kCandidate
+                                      : datasets::ScreeningDecision::kExcluded,
+                    outcome.rule});
       }
     });
   });

@@ -11,9 +11,12 @@
 namespace faultline::datasets {
 
 struct ScreeningDecision {
+  static constexpr const char* kCandidate = "candidate";  // the study labels it
+  static constexpr const char* kExcluded = "excluded";
   int64_t issue_id = 0;
-  std::string decision;  // candidate | excluded
+  std::string decision;  // kCandidate | kExcluded
   std::string rule;
+  bool made_candidate() const { return decision == kCandidate; }
 };
 void replace_screening(Database& db, const std::vector<ScreeningDecision>& decisions);
 // replace_screening one decision at a time, inside the caller's transaction: clears the table when made,
