@@ -196,10 +196,11 @@ void classify(const Context& ctx, const ClassifyOptions& o) {
             {"manual", s.queue.manual},
             {"queued", s.queue.queued},
             {"abstained_excluded", s.queue.abstained_excluded},
+            {"abstained_unscreened", s.queue.abstained_unscreened},
             {"seconds", s.seconds}},
            "classified " + std::to_string(s.classified) + " issues with model " + s.version + ": " +
                std::to_string(s.queue.manual) + " keep their manual label; " +
-               annotation::queue_clause(s.queue.queued, s.queue.abstained_excluded) + "\n");
+               annotation::queue_clause(s.queue) + "\n");
 }
 
 std::vector<std::string> figure_cells(const model::AxisFigures& f) {

@@ -85,12 +85,14 @@ void add_label_commands(CLI::App& app, Context& ctx) {
   auto* sample = exp->add_option("--sample", export_options->sample,
                                  "the issues of this sample (with neither --sample nor --queue: every issue "
                                  "without a final label)");
-  exp->add_option("--queue", export_options->queue,
-                  "'uncertain': the unlabeled issues the classifier abstained on, except those a person put "
-                  "out of scope or that are not screening candidates (unless a person put them in scope), "
-                  "furthest under a label threshold first; 'pending': the "
-                  "issues the latest audit left pending (disagreements and issues only some raters labeled); "
-                  "'disagreements': only those the raters disagreed on")
+  exp->add_option(
+         "--queue", export_options->queue,
+         "'uncertain': the unlabeled issues the classifier abstained on, except those a person put "
+         "out of scope or that are not screening candidates (unless a person put them in scope; an issue "
+         "not screened since it came is counted apart), "
+         "furthest under a label threshold first; 'pending': the "
+         "issues the latest audit left pending (disagreements and issues only some raters labeled); "
+         "'disagreements': only those the raters disagreed on")
       ->check(CLI::IsMember({"uncertain", "pending", "disagreements"}))
       ->excludes(sample);
   exp->callback([&ctx, export_options] {
@@ -116,9 +118,10 @@ void add_label_commands(CLI::App& app, Context& ctx) {
     std::string text = "wrote " + counted(rows, "issue") + " to " + o.out + " for " + o.rater;
     if (uncertain) {
       j["abstained_excluded"] = uncertain->counts.abstained_excluded;
+      j["abstained_unscreened"] = uncertain->counts.abstained_unscreened;
       j["unclassified"] = uncertain->unclassified;
-      if (uncertain->counts.abstained_excluded)
-        text += "; " + annotation::left_out_clause(uncertain->counts.abstained_excluded);
+      if (const std::string left_out = annotation::left_out_clause(uncertain->counts); !left_out.empty())
+        text += "; " + left_out;
       if (uncertain->unclassified) text += "; " + annotation::unclassified_clause(uncertain->unclassified);
     }
     ctx.emit(j, text + "\n");

@@ -20,8 +20,10 @@ std::string standing_text(annotation::QueueStanding standing, QueueMood mood) {
       return not_queued + "its manual label is in force";
     case annotation::QueueStanding::kOutOfScope:
       return not_queued + "a person put it out of scope";
+    case annotation::QueueStanding::kNotScreened:
+      return not_queued + "not screened since it came (run 'faultline screen')";
     case annotation::QueueStanding::kNotCandidate:
-      return not_queued + "not a screening candidate (excluded, or not screened since it came)";
+      return not_queued + "screening excluded it";
   }
   return "";
 }

@@ -86,7 +86,9 @@ annotation::QueueStanding Triage::queue_standing(const datasets::IssueRecord& is
     return annotation::queue_standing(abstains, state);
   }
   const bool candidate = funnel::screen_issue(funnel::ScreeningRules::builtin(), issue).candidate;
-  return annotation::queue_standing(abstains, {false, issue.scope, candidate});
+  return annotation::queue_standing(
+      abstains,
+      {false, issue.scope, candidate ? annotation::Screened::kCandidate : annotation::Screened::kExcluded});
 }
 
 TriageResult Triage::triage(const datasets::IssueRecord& issue) const {

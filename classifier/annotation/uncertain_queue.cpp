@@ -14,7 +14,10 @@ QueueStanding queue_standing(bool abstains, const LabelingState& state) {
   if (state.human_scope == "out") return QueueStanding::kOutOfScope;
   // A person's "in" stands over screening, as `screen` lets it (a decision changed since the last screen
   // too).
-  if (!state.screening_candidate && state.human_scope != "in") return QueueStanding::kNotCandidate;
+  if (state.human_scope != "in") {
+    if (state.screened == Screened::kNotYet) return QueueStanding::kNotScreened;
+    if (state.screened == Screened::kExcluded) return QueueStanding::kNotCandidate;
+  }
   return abstains ? QueueStanding::kQueued : QueueStanding::kModelLabels;
 }
 
@@ -24,6 +27,8 @@ std::string queue_standing_name(QueueStanding standing) {
       return "manual_label";
     case QueueStanding::kOutOfScope:
       return "out_of_scope";
+    case QueueStanding::kNotScreened:
+      return "not_screened";
     case QueueStanding::kNotCandidate:
       return "not_candidate";
     case QueueStanding::kModelLabels:
@@ -34,28 +39,25 @@ std::string queue_standing_name(QueueStanding standing) {
   return "";
 }
 
-namespace {
-
-bool made_candidate(const datasets::ScreeningDecision& screening) {
-  return screening.decision == "candidate";
-}
-
-}  // namespace
-
 LabelingState labeling_state(const datasets::IssueRecord& issue, bool has_final_label,
                              const std::optional<datasets::ScreeningDecision>& screening) {
-  return {has_final_label, issue.scope, screening && made_candidate(*screening)};
+  const Screened screened = !screening                    ? Screened::kNotYet
+                            : screening->made_candidate() ? Screened::kCandidate
+                                                          : Screened::kExcluded;
+  return {has_final_label, issue.scope, screened};
 }
 
 LabelingStates::LabelingStates(datasets::Database& db) {
   for (const auto& [id, label] : datasets::load_final_labels(db)) final_labels_.insert(id);
-  for (const auto& [id, decision] : datasets::load_screening(db)) {
-    if (made_candidate(decision)) candidates_.insert(id);
-  }
+  for (const auto& [id, decision] : datasets::load_screening(db))
+    (decision.made_candidate() ? candidates_ : excluded_).insert(id);
 }
 
 LabelingState LabelingStates::of(const datasets::IssueRecord& issue) const {
-  return {final_labels_.count(issue.id) > 0, issue.scope, candidates_.count(issue.id) > 0};
+  const Screened screened = candidates_.count(issue.id) ? Screened::kCandidate
+                            : excluded_.count(issue.id) ? Screened::kExcluded
+                                                        : Screened::kNotYet;
+  return {final_labels_.count(issue.id) > 0, issue.scope, screened};
 }
 
 void QueueCounts::add(QueueStanding standing, bool abstains) {
@@ -66,6 +68,9 @@ void QueueCounts::add(QueueStanding standing, bool abstains) {
     case QueueStanding::kOutOfScope:
     case QueueStanding::kNotCandidate:
       if (abstains) ++abstained_excluded;
+      break;
+    case QueueStanding::kNotScreened:
+      if (abstains) ++abstained_unscreened;
       break;
     case QueueStanding::kQueued:
       ++queued;
@@ -106,20 +111,37 @@ UncertainQueue uncertain_queue(datasets::Database& db) {
   return queue;
 }
 
-std::string queue_clause(int queued, int abstained_excluded) {
+std::string queue_clause(const QueueCounts& counts) {
+  const int queued = counts.queued;
   std::string clause =
       queued == 0 ? std::string("no unlabeled issue queued as uncertain")
                   : std::to_string(queued) + " unlabeled issue" + (queued == 1 ? "" : "s") +
                         " queued as uncertain (export them with 'faultline label export --rater NAME --queue "
                         "uncertain --out uncertain.csv')";
-  return abstained_excluded > 0 ? clause + "; " + left_out_clause(abstained_excluded) : clause;
+  const std::string left_out = left_out_clause(counts);
+  return left_out.empty() ? clause : clause + "; " + left_out;
 }
 
-std::string left_out_clause(int abstained_excluded) {
-  if (abstained_excluded == 1)
-    return "1 abstention is not queued, on an issue a person put out of scope or not a screening candidate";
-  return std::to_string(abstained_excluded) +
-         " abstentions are not queued, on issues a person put out of scope or not screening candidates";
+std::string left_out_clause(const QueueCounts& counts) {
+  std::vector<std::string> clauses;
+  if (counts.abstained_excluded == 1)
+    clauses.push_back(
+        "1 abstention is not queued, on an issue a person put out of scope or not a screening candidate");
+  else if (counts.abstained_excluded > 1)
+    clauses.push_back(std::to_string(counts.abstained_excluded) +
+                      " abstentions are not queued, on issues a person put out of scope or not screening "
+                      "candidates");
+  if (counts.abstained_unscreened > 0) {
+    const bool one = counts.abstained_unscreened == 1;
+    clauses.push_back(std::to_string(counts.abstained_unscreened) +
+                      (one ? " abstention waits" : " abstentions wait") + " for " +
+                      (one ? "its issue" : "their issues") +
+                      " to be screened (run 'faultline screen' to queue the candidates among "
+                      "them)");
+  }
+  std::string joined;
+  for (const auto& c : clauses) joined += (joined.empty() ? "" : "; ") + c;
+  return joined;
 }
 
 std::string unclassified_clause(int unclassified) {

@@ -13,26 +13,33 @@
 
 namespace faultline::annotation {
 
+// What screening decided of an issue: the study labels candidates only.
+enum class Screened {
+  kNotYet,  // no decision: the store was never screened, or the issue came since the last screen
+  kExcluded,
+  kCandidate,
+};
+
 // What the store says of an issue, besides the model, that decides whether a person is asked to label it.
 struct LabelingState {
   bool has_final_label = false;
   std::optional<std::string> human_scope;  // in | out, when a person decided it
-  // Screening made it a candidate, which the study labels (an issue excluded or not screened yet is not).
-  bool screening_candidate = false;
+  Screened screened = Screened::kNotYet;
 };
 
 // Where an issue stands with the queue, in the order the reasons are checked.
 enum class QueueStanding {
   kManualLabel,  // a final manual label is in force: nothing to ask
   kOutOfScope,   // a person put it out of scope: it gets no symptom or root cause
-  // Not a screening candidate (excluded as open, a question, no failure named; or not screened since it
-  // came), unless a person put it in scope: the study labels candidates only.
-  kNotCandidate,
-  kModelLabels,  // each axis's probability reaches its threshold
-  kQueued,       // the classifier abstains: a person is asked
+  // Unless a person put it in scope (the study labels screening candidates only):
+  kNotScreened,   // no screening decision yet: 'faultline screen' decides whether it may be queued
+  kNotCandidate,  // screening excluded it (open, a question, no failure named)
+  kModelLabels,   // each axis's probability reaches its threshold
+  kQueued,        // the classifier abstains: a person is asked
 };
 QueueStanding queue_standing(bool abstains, const LabelingState& state);
-// "manual_label", "out_of_scope", "not_candidate", "model_labels" or "queued", as JSON names it.
+// "manual_label", "out_of_scope", "not_screened", "not_candidate", "model_labels" or "queued", as JSON
+// names it.
 std::string queue_standing_name(QueueStanding standing);
 
 // One issue's state from what the store holds of it: whether it has a final label, and its screening
@@ -40,8 +47,7 @@ std::string queue_standing_name(QueueStanding standing);
 LabelingState labeling_state(const datasets::IssueRecord& issue, bool has_final_label,
                              const std::optional<datasets::ScreeningDecision>& screening);
 
-// The labeling state of the store's issues, read once: final labels and screening decisions (an issue never
-// screened counts as not excluded).
+// The labeling state of the store's issues, read once: final labels and screening decisions.
 class LabelingStates {
  public:
   explicit LabelingStates(datasets::Database& db);
@@ -51,14 +57,17 @@ class LabelingStates {
  private:
   std::set<int64_t> final_labels_;
   std::set<int64_t> candidates_;
+  std::set<int64_t> excluded_;
 };
 
-// What a queue of predictions comes to: issues with a manual label in force, issues queued, and
-// abstentions left out because a person or screening excluded their issue.
+// What a queue of predictions comes to: issues with a manual label in force, issues queued, abstentions
+// left out because a person or screening excluded their issue, and abstentions left out until their issue
+// is screened.
 struct QueueCounts {
   int manual = 0;
   int queued = 0;
   int abstained_excluded = 0;
+  int abstained_unscreened = 0;
   void add(QueueStanding standing, bool abstains);
 };
 
@@ -77,9 +86,11 @@ UncertainQueue uncertain_queue(datasets::Database& db);
 
 // What a queue leaves to people, as one clause: "N unlabeled issues queued as uncertain (export them with
 // ...)", or "no unlabeled issue queued as uncertain", then the abstentions it leaves out, if any.
-std::string queue_clause(int queued, int abstained_excluded);
-// "N abstentions are not queued, on issues a person put out of scope or not screening candidates".
-std::string left_out_clause(int abstained_excluded);
+std::string queue_clause(const QueueCounts& counts);
+// The abstentions a queue leaves out, as clauses joined by "; " (empty when none): "N abstentions are not
+// queued, on issues a person put out of scope or not screening candidates", "N abstentions wait for their
+// issues to be screened (run 'faultline screen' ...)".
+std::string left_out_clause(const QueueCounts& counts);
 // "N issues have no prediction yet and are not in it (run 'faultline classify' to weigh them)".
 std::string unclassified_clause(int unclassified);
 

@@ -289,7 +289,8 @@ TEST(LabelExport, UncertainQueuePutsFirstTheIssueFurthestUnderAThresholdAndLeave
   //   10: min(-0.2, +0.6) = -0.2.
   // The queue is 5, 10, 3, 2; by the lower probability alone it would be 3 (.2), 2 (.5), 5 (.6), 10 (.7).
   // 1 and 8 the model labels (8 is out of scope too), 4 has a manual label; left out are the abstentions on
-  // 6 (a person's "out"), 7 (screening excluded it) and 9 (not screened). 11 and 12 have no prediction:
+  // 6 (a person's "out") and 7 (screening excluded it), and apart 9 (not screened). 11 and 12 have no
+  // prediction:
   // 11, a candidate, is counted as not classified yet; 12, not screened, would not be queued anyway.
   auto prediction = [&](int n, double symptom_p, double root_cause_p, bool abstain) {
     return Prediction{id(n),        "v",          "in",    .9,   "crash", symptom_p,
@@ -308,7 +309,8 @@ TEST(LabelExport, UncertainQueuePutsFirstTheIssueFurthestUnderAThresholdAndLeave
   auto queue = uncertain_queue(db);
   EXPECT_EQ(queue.counts.manual, 1);
   EXPECT_EQ(queue.counts.queued, 4);
-  EXPECT_EQ(queue.counts.abstained_excluded, 3);
+  EXPECT_EQ(queue.counts.abstained_excluded, 2);
+  EXPECT_EQ(queue.counts.abstained_unscreened, 1);
   EXPECT_EQ(queue.unclassified, 1);
   EXPECT_EQ(export_uncertain_sheet(db, out, queue), 4);
   auto rows = common::parse_csv(out.str(), "queue");

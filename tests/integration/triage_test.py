@@ -71,10 +71,13 @@ with tempfile.TemporaryDirectory() as tmp:
         assert p["abstain"] == under, (key, p, thresholds)
         # A person is asked only where the model abstains, no manual label is in force, no person put the
         # issue out of scope (the record's own scope decision) and it is a screening candidate (or a person
-        # put it in scope).
-        candidate = (shown["screening"] or {}).get("decision") == "candidate" or record.get("scope") == "in"
+        # put it in scope); an issue not screened yet waits for screening.
+        person_in = record.get("scope") == "in"
+        screened = shown["screening"]
         standing = ("manual_label" if shown["final_label"] else "out_of_scope" if record.get("scope") == "out"
-                    else "not_candidate" if not candidate else "queued" if p["abstain"] else "model_labels")
+                    else "not_screened" if not person_in and not screened
+                    else "not_candidate" if not person_in and screened["decision"] != "candidate"
+                    else "queued" if p["abstain"] else "model_labels")
         assert (t["queue_standing"], t["queued"]) == (standing, standing == "queued"), (key, t["queue_standing"], p)
         standings_seen.add(standing)
         assert len(t["similar"]) == 5, t["similar"]

@@ -89,10 +89,24 @@ with tempfile.TemporaryDirectory() as tmp:
     run(db, "classify")
     assert queue(db, tmp) == got
 
+    # Queued issues whose screening decisions are gone (as issues that came since the last screen) wait for
+    # screening: left out of the queue, counted apart, shown as not screened; a screen brings them back.
+    with sqlite3.connect(db) as con:
+        con.executemany("DELETE FROM screening WHERE issue_id = ?", [(key_ids[k],) for k in got[:2]])
+    waiting = json.loads(run(db, "--json", "label", "export", "--rater", "alice", "--queue", "uncertain", "--out", sheet))
+    assert (waiting["rows"], waiting["abstained_unscreened"], waiting["abstained_excluded"]) == \
+        (len(got) - 2, 2, left_out), waiting
+    assert standing(got[0]) == "not_screened"
+    assert "2 abstentions wait for their issues to be screened" in \
+        run(db, "label", "export", "--rater", "alice", "--queue", "uncertain", "--out", sheet)
+    run(db, "screen")
+    assert queue(db, tmp) == got
+
     # The scope decisions restored (by a person, as an import of the snapshot records them): nothing queued.
     run(db, "import", "--snapshot", os.path.join(source_dir, "datasets", "snapshot", "issues.jsonl"))
     summary = json.loads(run(db, "--json", "classify"))
-    assert (summary["queued"], summary["abstained_excluded"]) == (0, len(expected) + left_out), summary
+    assert (summary["queued"], summary["abstained_excluded"], summary["abstained_unscreened"]) == \
+        (0, len(expected) + left_out, 0), summary
     assert queue(db, tmp) == []
     print(f"{len(got)} issues queued, furthest under a threshold first, {left_out} not screening candidates; "
           "none once a person scoped them out")

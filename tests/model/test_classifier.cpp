@@ -450,19 +450,21 @@ TEST(Classifier, ClassifyQueuesTheAbstentionsNoPersonDecidedAndStoresEachAxissTh
   }
   faultline::datasets::replace_screening(db, screening);
   // Labeling from a probability of 1, the model abstains on every issue whose probabilities are under 1:
-  // of the 30, one keeps its manual label, two are out of scope, one excluded by screening, one not
-  // screened, and 25 are queued: what the queue of the store counts too.
+  // of the 30, one keeps its manual label, two are out of scope and one excluded by screening (3 left out),
+  // one not screened (waiting), and 25 are queued: what the queue of the store counts too.
   LabelPolicy sure_of_nothing;
   sure_of_nothing.abstain_below = 1.0;
   IssueClassifier::train(corpus, {}, quick(), sure_of_nothing).save(dir.file("m"));
   auto summary = classify_store(db, dir.file("m"));
   EXPECT_EQ(summary.queue.manual, 1);
-  EXPECT_EQ(summary.queue.abstained_excluded, 4);
+  EXPECT_EQ(summary.queue.abstained_excluded, 3);
+  EXPECT_EQ(summary.queue.abstained_unscreened, 1);
   EXPECT_EQ(summary.queue.queued, 25);
   auto queue = faultline::annotation::uncertain_queue(db);
   EXPECT_EQ(queue.issue_ids.size(), 25u);
   EXPECT_EQ(queue.counts.queued, 25);
-  EXPECT_EQ(queue.counts.abstained_excluded, 4);
+  EXPECT_EQ(queue.counts.abstained_excluded, 3);
+  EXPECT_EQ(queue.counts.abstained_unscreened, 1);
   EXPECT_EQ(queue.counts.manual, 1);
   // Each prediction keeps the threshold of its own axis (chosen for 0.95 and 0.7 here, so they differ).
   LabelPolicy accuracies;

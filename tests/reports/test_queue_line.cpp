@@ -55,9 +55,12 @@ TEST(QueueLine, SaysWhenAThresholdWasNotRecordedOrLabelsNone) {
                        "out of scope (",
                        0),
             0u);
+  EXPECT_EQ(queue_line(QueueStanding::kNotCandidate, 0.9, 0.816, 0.5, 0.803)
+                .rfind("not queued: screening excluded it (", 0),
+            0u);
   EXPECT_EQ(
-      queue_line(QueueStanding::kNotCandidate, 0.9, 0.816, 0.5, 0.803)
-          .rfind("not queued: not a screening candidate (excluded, or not screened since it came) (", 0),
+      queue_line(QueueStanding::kNotScreened, 0.9, 0.816, 0.5, 0.803, faultline::reports::QueueMood::kWouldBe)
+          .rfind("would not be queued: not screened since it came (run 'faultline screen') (", 0),
       0u);
 }
 

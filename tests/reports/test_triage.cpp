@@ -248,9 +248,27 @@ TEST_F(TriageStore, APersonIsAskedOnlyWhereTheModelAbstainsOnAnIssueNoPersonDeci
   out_of_scope.scope = "out";
   out_of_scope.scope_reason = "a framework bug";
   datasets::upsert_issue(db, out_of_scope);
-  datasets::replace_screening(db, {{*datasets::find_issue(db, "o/r", kCommented), "excluded", "state:open"}});
-  reports::Triage triage(db, model::default_model_dir(db_path_), catalog());
   using annotation::QueueStanding;
+  const int64_t commented_id = *datasets::find_issue(db, "o/r", kCommented);
+
+  // Issue 61 is open, which the built-in rules screen out; a stored issue stands as the store's screening
+  // says: none yet, then a candidate (as a screen with other rules could make it), then excluded.
+  {
+    reports::Triage unscreened(db, model::default_model_dir(db_path_), catalog());
+    EXPECT_EQ(unscreened.triage(unscreened.stored_issue("o/r", kCommented)).queue,
+              QueueStanding::kNotScreened);
+    EXPECT_NE(reports::triage_text(unscreened.triage(unscreened.stored_issue("o/r", kCommented)))
+                  .find("would not be queued: not screened since it came (run 'faultline screen')"),
+              std::string::npos);
+  }
+  datasets::replace_screening(db, {{commented_id, "candidate", "title:error"}});
+  {
+    reports::Triage candidate(db, model::default_model_dir(db_path_), catalog());
+    auto r = candidate.triage(candidate.stored_issue("o/r", kCommented));
+    EXPECT_EQ(r.queue, r.prediction.abstain ? QueueStanding::kQueued : QueueStanding::kModelLabels);
+  }
+  datasets::replace_screening(db, {{commented_id, "excluded", "state:open"}});
+  reports::Triage triage(db, model::default_model_dir(db_path_), catalog());
 
   auto labeled = triage.stored_issue("o/r", 1);
   EXPECT_EQ(triage.triage(labeled).queue, QueueStanding::kManualLabel);
@@ -276,9 +294,8 @@ TEST_F(TriageStore, APersonIsAskedOnlyWhereTheModelAbstainsOnAnIssueNoPersonDeci
   stored.url = "https://github.com/o/r/issues/999";
   stored.state = "open";
   EXPECT_EQ(triage.triage(stored).queue, QueueStanding::kNotCandidate);
-  EXPECT_NE(
-      reports::triage_text(triage.triage(stored)).find("would not be queued: not a screening candidate"),
-      std::string::npos);
+  EXPECT_NE(reports::triage_text(triage.triage(stored)).find("would not be queued: screening excluded it"),
+            std::string::npos);
   // Closed, with a failure named in its title and no scope decision: the model's thresholds decide, as
   // computed here from the probabilities and the thresholds shown.
   stored.state = "closed";
