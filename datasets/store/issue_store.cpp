@@ -37,9 +37,13 @@ int64_t ensure_repository(Database& db, const std::string& full_name) {
 }
 
 std::optional<int64_t> find_issue(Database& db, const std::string& repo, int64_t number) {
+  // As find_known_repository orders the repositories a name may mean, among those holding the number: an
+  // issue is stored under its repository's current name (upsert_issue), so a former one finds it too.
   Statement s = db.prepare(
-      "SELECT i.id FROM issues i JOIN repositories r ON r.id = i.repository_id "
-      "WHERE r.full_name = ?1 COLLATE NOCASE AND i.number = ?2 ORDER BY r.full_name = ?1 DESC, r.id");
+      "SELECT i.id FROM issues i JOIN (SELECT id AS repository_id, 0 AS alias, full_name = ?1 AS exact "
+      "FROM repositories WHERE full_name = ?1 COLLATE NOCASE UNION ALL SELECT repository_id, 1, name = ?1 "
+      "FROM repository_aliases WHERE name = ?1 COLLATE NOCASE) k ON k.repository_id = i.repository_id "
+      "WHERE i.number = ?2 ORDER BY k.alias, k.exact DESC, k.repository_id");
   s.bind_all(repo, number);
   if (s.step()) return s.integer(0);
   return std::nullopt;

@@ -41,6 +41,7 @@ class IssueWriter {
   std::unordered_map<std::string, int64_t> repositories_;
 };
 
+// The issue `number` of the repository stored under `repo` or renamed from it, in any case.
 std::optional<int64_t> find_issue(Database& db, const std::string& repo, int64_t number);
 // Like find_issue, but throws a clear error naming `where` when the issue is not in the store.
 int64_t require_issue(Database& db, const std::string& repo, int64_t number, const std::string& where);

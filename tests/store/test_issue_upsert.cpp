@@ -188,6 +188,11 @@ TEST(IssueUpsert, ARecordUnderANameTheRepositoryHadBeforeARenameJoinsIt) {
   EXPECT_EQ(count_issues(db), 2);
   for (const IssueRecord& stored : load_issues(db)) EXPECT_EQ(stored.repo, "o/new") << stored.number;
   EXPECT_EQ(load_issues(db).at(0).title, "after");
+  // Looked up under the former name, in any case, an issue is found where the record went.
+  ASSERT_TRUE(find_issue(db, "o/new", 2));
+  EXPECT_EQ(find_issue(db, "o/r", 1), find_issue(db, "o/new", 1));
+  EXPECT_EQ(find_issue(db, "O/R", 2), find_issue(db, "o/new", 2));
+  EXPECT_FALSE(find_issue(db, "o/r", 3));
   r.repo = "o/other";
   upsert_issue(db, r);
   EXPECT_TRUE(find_repository(db, "o/other"));
