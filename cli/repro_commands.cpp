@@ -358,7 +358,9 @@ void link(const Context& ctx, const ReproOptions& o) {
   int64_t issue_id = datasets::require_issue(*db, repo, number, "link");
   reproducers::register_manifests(*db, manifests);
   db->transaction([&] { datasets::link_reproducer(*db, issue_id, o.id); });
-  ctx.emit({{"issue", o.issue}, {"reproducer", o.id}}, "linked " + o.issue + " to " + o.id + "\n");
+  // The issue as stored, which a name in another case or a former name leads to.
+  const std::string key = datasets::load_issue(*db, issue_id).key();
+  ctx.emit({{"issue", key}, {"reproducer", o.id}}, "linked " + key + " to " + o.id + "\n");
 }
 
 int slurm_doctor(const Context& ctx, const DoctorOptions& o) {

@@ -37,8 +37,12 @@ int64_t ensure_repository(Database& db, const std::string& full_name) {
 }
 
 std::optional<int64_t> find_issue(Database& db, const std::string& repo, int64_t number) {
-  // As find_known_repository orders the repositories a name may mean, among those holding the number: an
-  // issue is stored under its repository's current name (upsert_issue), so a former one finds it too.
+  // Among the repositories a name may mean that hold the number, ordered as find_known_repository orders
+  // them all: one stored under the name before one renamed from it, the exact spelling first, then the
+  // older. An issue is stored under its repository's current name (upsert_issue), so a former one finds it
+  // too. Unlike upsert_issue, which takes the first repository whatever it holds, a lookup passes over one
+  // without the number (a store written before names were matched in any case may hold one repository in
+  // two rows).
   Statement s = db.prepare(
       "SELECT i.id FROM issues i JOIN (SELECT id AS repository_id, 0 AS alias, full_name = ?1 AS exact "
       "FROM repositories WHERE full_name = ?1 COLLATE NOCASE UNION ALL SELECT repository_id, 1, name = ?1 "

@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -134,6 +135,22 @@ with tempfile.TemporaryDirectory() as tmp:
     # The bundled unlabeled issues are out of scope by a person's decision: shown as not queued for that.
     assert unlabeled["scope"] == "out" and view["prediction"]["queue_standing"] == "out_of_scope", view["prediction"]
     assert "not queued: a person put it out of scope" in run(db, "show", f"{unlabeled['repo']}#{unlabeled['number']}").stdout
+
+    # link: an issue named in another case, or by a name its repository had before a rename, is linked and
+    # told as stored.
+    linked = os.path.join(tmp, "linked.db")
+    shutil.copy(db, linked)
+    with sqlite3.connect(linked) as con:
+        con.execute("INSERT INTO repository_aliases(name, repository_id) "
+                    "SELECT 'former-owner/former-name', id FROM repositories WHERE full_name = ?", (key[0],))
+    reproducer = json.loads(run(db, "--json", "repro", "list").stdout)["reproducers"][0]["id"]
+    for asked in (f"{key[0].upper()}#{key[1]}", f"former-owner/FORMER-name#{key[1]}"):
+        out = run(linked, "--json", "link", asked, reproducer)
+        assert out.returncode == 0 and json.loads(out.stdout)["issue"] == issue, (asked, out)
+    with sqlite3.connect(linked) as con:
+        assert con.execute("SELECT COUNT(*) FROM repro_links l JOIN issues i ON i.id = l.issue_id JOIN repositories r "
+                           "ON r.id = i.repository_id WHERE r.full_name = ? AND i.number = ? AND l.repro_id = ?",
+                           (key[0], int(key[1]), reproducer)).fetchone()[0] == 1
 
     # Progress: off a terminal, lines on stderr (the first axis, then the end); --json stdout unchanged.
     copy = os.path.join(tmp, "copy.db")

@@ -266,6 +266,28 @@ TEST(IssueUpsert, AFormerNameTakenInAnotherCaseIsOneAliasOfTheRepositoryThatTook
   EXPECT_FALSE(aliases.step());
   EXPECT_EQ(current_repository_name(db, "o/old"), "p/other");
   EXPECT_EQ(current_repository_name(db, "o/new"), "o/new");
+  // Both hold an issue #1: the former name finds the one of the repository that took it last.
+  ASSERT_TRUE(find_issue(db, "p/other", 1));
+  EXPECT_NE(find_issue(db, "p/other", 1), find_issue(db, "o/new", 1));
+  EXPECT_EQ(find_issue(db, "o/old", 1), find_issue(db, "p/other", 1));
+}
+
+// A store written before renames were checked against stored names may hold a name as a repository and as
+// another's former name: the repository stored under it comes first, as find_known_repository has it.
+TEST(IssueUpsert, ANameStoredAsARepositoryFindsItsIssueBeforeTheOneItIsAFormerNameOf) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("both.db"));
+  upsert_issue(db, closed("o/new", 5, "renamed"));
+  upsert_issue(db, closed("o/new", 6, "renamed"));
+  upsert_issue(db, closed("o/r", 5, "stored under the name"));
+  db.prepare("INSERT INTO repository_aliases(name, repository_id) VALUES ('o/r', ?)")
+      .bind_all(*find_repository(db, "o/new"))
+      .run();
+  ASSERT_TRUE(find_issue(db, "o/r", 5));
+  EXPECT_EQ(load_issue(db, *find_issue(db, "o/r", 5)).title, "stored under the name");
+  EXPECT_EQ(load_issue(db, *find_issue(db, "O/R", 5)).title, "stored under the name");
+  // A number only the renamed repository holds is found through the former name.
+  EXPECT_EQ(find_issue(db, "o/r", 6), find_issue(db, "o/new", 6));
 }
 
 // A store written before names were matched in any case may hold one repository under two spellings in two
