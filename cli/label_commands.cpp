@@ -120,9 +120,12 @@ void add_label_commands(CLI::App& app, Context& ctx) {
       j["abstained_excluded"] = uncertain->counts.abstained_excluded;
       j["abstained_unscreened"] = uncertain->counts.abstained_unscreened;
       j["unclassified"] = uncertain->unclassified;
+      j["unclassified_unscreened"] = uncertain->unclassified_unscreened;
       if (const std::string left_out = annotation::left_out_clause(uncertain->counts); !left_out.empty())
         text += "; " + left_out;
       if (uncertain->unclassified) text += "; " + annotation::unclassified_clause(uncertain->unclassified);
+      if (uncertain->unclassified_unscreened)
+        text += "; " + annotation::unclassified_unscreened_clause(uncertain->unclassified_unscreened);
     }
     ctx.emit(j, text + "\n");
   });

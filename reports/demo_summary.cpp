@@ -74,9 +74,10 @@ std::vector<std::string> summarize(const std::string& w) {
           axis_figures(ev.at("time_split").at("root_cause")),
       "predictions:  " + std::to_string(cls.at("classified").get<int>()) + " issues classified; " +
           std::to_string(cls.at("manual").get<int>()) + " keep their manual label; " +
-          annotation::queue_clause({cls.at("manual").get<int>(), cls.at("queued").get<int>(),
-                                    cls.at("abstained_excluded").get<int>(),
-                                    cls.at("abstained_unscreened").get<int>()}),
+          annotation::queue_clause({.manual = cls.at("manual").get<int>(),
+                                    .queued = cls.at("queued").get<int>(),
+                                    .abstained_excluded = cls.at("abstained_excluded").get<int>(),
+                                    .abstained_unscreened = cls.at("abstained_unscreened").get<int>()}),
       "suite:        " + suite.at("summary").get<std::string>() +
           (suite.at("healthy").get<bool>() ? "" : " (FAILURES: see " + w + "/suite.json)"),
       "report:       " + w + "/report/index.html (" + std::to_string(rep.at("files").size()) + " files, " +

@@ -96,8 +96,11 @@ UncertainQueue uncertain_queue(datasets::Database& db) {
     for (const auto& issue : batch) {
       auto p = predictions.find(issue.id);
       if (p == predictions.end()) {
-        // Counted where the queue would take it should the model abstain on it.
-        if (queue_standing(true, states.of(issue)) == QueueStanding::kQueued) ++queue.unclassified;
+        // Counted where the queue would take it should the model abstain on it (once screened, for one
+        // not screened yet).
+        const QueueStanding would_be = queue_standing(true, states.of(issue));
+        if (would_be == QueueStanding::kQueued) ++queue.unclassified;
+        if (would_be == QueueStanding::kNotScreened) ++queue.unclassified_unscreened;
         continue;
       }
       const QueueStanding standing = queue_standing(p->second.abstain, states.of(issue));
@@ -126,18 +129,18 @@ std::string left_out_clause(const QueueCounts& counts) {
   std::vector<std::string> clauses;
   if (counts.abstained_excluded == 1)
     clauses.push_back(
-        "1 abstention is not queued, on an issue a person put out of scope or not a screening candidate");
+        "1 abstention is not queued, on an issue a person put out of scope or screening excluded");
   else if (counts.abstained_excluded > 1)
     clauses.push_back(std::to_string(counts.abstained_excluded) +
-                      " abstentions are not queued, on issues a person put out of scope or not screening "
-                      "candidates");
+                      " abstentions are not queued, on issues a person put out of scope or screening "
+                      "excluded");
   if (counts.abstained_unscreened > 0) {
     const bool one = counts.abstained_unscreened == 1;
     clauses.push_back(std::to_string(counts.abstained_unscreened) +
                       (one ? " abstention waits" : " abstentions wait") + " for " +
                       (one ? "its issue" : "their issues") +
-                      " to be screened (run 'faultline screen' to queue the candidates among "
-                      "them)");
+                      " to be screened (run 'faultline screen', with the rules it last ran with, to "
+                      "queue the candidates among them)");
   }
   std::string joined;
   for (const auto& c : clauses) joined += (joined.empty() ? "" : "; ") + c;
@@ -149,6 +152,14 @@ std::string unclassified_clause(int unclassified) {
   return std::to_string(unclassified) + (one ? " issue has" : " issues have") + " no prediction yet and " +
          (one ? "is" : "are") + " not in it (run 'faultline classify' to weigh " + (one ? "it" : "them") +
          ")";
+}
+
+std::string unclassified_unscreened_clause(int unclassified_unscreened) {
+  const bool one = unclassified_unscreened == 1;
+  return std::to_string(unclassified_unscreened) + (one ? " issue has" : " issues have") +
+         " neither a screening decision nor a prediction yet (run 'faultline screen', with the rules it last "
+         "ran with, then 'faultline classify', to weigh " +
+         (one ? "it" : "them") + ")";
 }
 
 double label_margin(const datasets::Prediction& p) {

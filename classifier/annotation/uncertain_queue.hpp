@@ -81,6 +81,9 @@ struct UncertainQueue {
   // Issues with no prediction (they came after the last classify) that the queue could hold once
   // classified: no final label, not put out of scope, screening candidates or put in scope by a person.
   int unclassified = 0;
+  // Issues with neither a prediction nor a screening decision (they came after the last screen and
+  // classify), no final label, no scope decision by a person: the queue could hold them once both ran.
+  int unclassified_unscreened = 0;
 };
 UncertainQueue uncertain_queue(datasets::Database& db);
 
@@ -88,11 +91,14 @@ UncertainQueue uncertain_queue(datasets::Database& db);
 // ...)", or "no unlabeled issue queued as uncertain", then the abstentions it leaves out, if any.
 std::string queue_clause(const QueueCounts& counts);
 // The abstentions a queue leaves out, as clauses joined by "; " (empty when none): "N abstentions are not
-// queued, on issues a person put out of scope or not screening candidates", "N abstentions wait for their
+// queued, on issues a person put out of scope or screening excluded", "N abstentions wait for their
 // issues to be screened (run 'faultline screen' ...)".
 std::string left_out_clause(const QueueCounts& counts);
 // "N issues have no prediction yet and are not in it (run 'faultline classify' to weigh them)".
 std::string unclassified_clause(int unclassified);
+// "N issues have neither a screening decision nor a prediction yet (run 'faultline screen' ... then
+// 'faultline classify' ...)".
+std::string unclassified_unscreened_clause(int unclassified_unscreened);
 
 // How far a prediction's surer-to-fail axis is from its label threshold: the smaller of p − threshold over
 // the symptom and the root cause (negative: under it). The queue puts the most negative first. A threshold

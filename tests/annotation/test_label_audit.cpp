@@ -290,8 +290,7 @@ TEST(LabelExport, UncertainQueuePutsFirstTheIssueFurthestUnderAThresholdAndLeave
   // The queue is 5, 10, 3, 2; by the lower probability alone it would be 3 (.2), 2 (.5), 5 (.6), 10 (.7).
   // 1 and 8 the model labels (8 is out of scope too), 4 has a manual label; left out are the abstentions on
   // 6 (a person's "out") and 7 (screening excluded it), and apart 9 (not screened). 11 and 12 have no
-  // prediction:
-  // 11, a candidate, is counted as not classified yet; 12, not screened, would not be queued anyway.
+  // prediction: 11, a candidate, is counted as not classified yet; 12 as neither screened nor classified.
   auto prediction = [&](int n, double symptom_p, double root_cause_p, bool abstain) {
     return Prediction{id(n),        "v",          "in",    .9,   "crash", symptom_p,
                       "api_misuse", root_cause_p, abstain, "[]", 0.9,     0.3};
@@ -312,6 +311,7 @@ TEST(LabelExport, UncertainQueuePutsFirstTheIssueFurthestUnderAThresholdAndLeave
   EXPECT_EQ(queue.counts.abstained_excluded, 2);
   EXPECT_EQ(queue.counts.abstained_unscreened, 1);
   EXPECT_EQ(queue.unclassified, 1);
+  EXPECT_EQ(queue.unclassified_unscreened, 1);
   EXPECT_EQ(export_uncertain_sheet(db, out, queue), 4);
   auto rows = common::parse_csv(out.str(), "queue");
   ASSERT_EQ(rows.size(), 5u);

@@ -81,24 +81,30 @@ TEST(UncertainQueue, TheClausesSayWhatIsQueuedAndWhatIsLeftOut) {
   EXPECT_EQ(queue_clause(counts(0, 0, 0)), "no unlabeled issue queued as uncertain");
   EXPECT_EQ(queue_clause(counts(0, 107, 0)),
             "no unlabeled issue queued as uncertain; 107 abstentions are not queued, on issues a person put "
-            "out of scope or not screening candidates");
+            "out of scope or screening excluded");
   EXPECT_EQ(queue_clause(counts(1, 1, 0)),
             "1 unlabeled issue queued as uncertain (export them with 'faultline label export --rater NAME "
             "--queue uncertain --out uncertain.csv'); 1 abstention is not queued, on an issue a person put "
-            "out of scope or not a screening candidate");
+            "out of scope or screening excluded");
   EXPECT_EQ(queue_clause(counts(27, 0, 0)).substr(0, 39), "27 unlabeled issues queued as uncertain");
   EXPECT_EQ(queue_clause(counts(0, 0, 1)),
             "no unlabeled issue queued as uncertain; 1 abstention waits for its issue to be screened (run "
-            "'faultline screen' to queue the candidates among them)");
+            "'faultline screen', with the rules it last ran with, to queue the candidates among them)");
   EXPECT_EQ(unclassified_clause(1),
             "1 issue has no prediction yet and is not in it (run 'faultline classify' to weigh it)");
   EXPECT_EQ(unclassified_clause(3),
             "3 issues have no prediction yet and are not in it (run 'faultline classify' to weigh them)");
   EXPECT_EQ(left_out_clause(counts(0, 0, 0)), "");
   EXPECT_EQ(left_out_clause(counts(5, 2, 4)),
-            "2 abstentions are not queued, on issues a person put out of scope or not screening candidates; "
-            "4 abstentions wait for their issues to be screened (run 'faultline screen' to queue the "
-            "candidates among them)");
+            "2 abstentions are not queued, on issues a person put out of scope or screening excluded; "
+            "4 abstentions wait for their issues to be screened (run 'faultline screen', with the rules it "
+            "last ran with, to queue the candidates among them)");
+  EXPECT_EQ(unclassified_unscreened_clause(1),
+            "1 issue has neither a screening decision nor a prediction yet (run 'faultline screen', with the "
+            "rules it last ran with, then 'faultline classify', to weigh it)");
+  EXPECT_EQ(unclassified_unscreened_clause(2),
+            "2 issues have neither a screening decision nor a prediction yet (run 'faultline screen', with the "
+            "rules it last ran with, then 'faultline classify', to weigh them)");
 }
 
 TEST(UncertainQueue, TheMarginIsTheAxisFurthestUnderItsThreshold) {

@@ -90,15 +90,22 @@ with tempfile.TemporaryDirectory() as tmp:
     assert queue(db, tmp) == got
 
     # Queued issues whose screening decisions are gone (as issues that came since the last screen) wait for
-    # screening: left out of the queue, counted apart, shown as not screened; a screen brings them back.
+    # screening: left out of the queue, counted apart, shown as not screened; one whose prediction is gone too
+    # is counted as neither screened nor classified. A classify counts all three as waiting, a screen brings
+    # them back.
     with sqlite3.connect(db) as con:
-        con.executemany("DELETE FROM screening WHERE issue_id = ?", [(key_ids[k],) for k in got[:2]])
+        con.executemany("DELETE FROM screening WHERE issue_id = ?", [(key_ids[k],) for k in got[:3]])
+        con.execute("DELETE FROM predictions WHERE issue_id = ?", (key_ids[got[2]],))
     waiting = json.loads(run(db, "--json", "label", "export", "--rater", "alice", "--queue", "uncertain", "--out", sheet))
-    assert (waiting["rows"], waiting["abstained_unscreened"], waiting["abstained_excluded"]) == \
-        (len(got) - 2, 2, left_out), waiting
+    assert (waiting["rows"], waiting["abstained_unscreened"], waiting["abstained_excluded"], waiting["unclassified"],
+            waiting["unclassified_unscreened"]) == (len(got) - 3, 2, left_out, 0, 1), waiting
     assert standing(got[0]) == "not_screened"
-    assert "2 abstentions wait for their issues to be screened" in \
-        run(db, "label", "export", "--rater", "alice", "--queue", "uncertain", "--out", sheet)
+    text = run(db, "label", "export", "--rater", "alice", "--queue", "uncertain", "--out", sheet)
+    assert "2 abstentions wait for their issues to be screened" in text, text
+    assert "1 issue has neither a screening decision nor a prediction yet" in text, text
+    summary = json.loads(run(db, "--json", "classify"))
+    assert (summary["queued"], summary["abstained_unscreened"], summary["abstained_excluded"]) == \
+        (len(got) - 3, 3, left_out), summary
     run(db, "screen")
     assert queue(db, tmp) == got
 
@@ -108,5 +115,5 @@ with tempfile.TemporaryDirectory() as tmp:
     assert (summary["queued"], summary["abstained_excluded"], summary["abstained_unscreened"]) == \
         (0, len(expected) + left_out, 0), summary
     assert queue(db, tmp) == []
-    print(f"{len(got)} issues queued, furthest under a threshold first, {left_out} not screening candidates; "
+    print(f"{len(got)} issues queued, furthest under a threshold first, {left_out} abstentions a person or screening excluded; "
           "none once a person scoped them out")
