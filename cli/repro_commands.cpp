@@ -492,9 +492,11 @@ void add_suite(CLI::App& app, Context& ctx) {
 }
 
 void add_link_and_doctor(CLI::App& app, Context& ctx) {
-  auto* link_cmd = app.add_subcommand("link",
-                                      "Link a labeled issue to a reproducer modeled on it.\n"
-                                      "Example: faultline link NVIDIA/cutlass#225 metadata-layout-mismatch");
+  auto* link_cmd = app.add_subcommand(
+      "link",
+      "Link an issue of the store to a reproducer modeled on it (show tells the links of any "
+      "issue, the report those of its cases, triage those of labeled issues).\n"
+      "Example: faultline link NVIDIA/cutlass#225 metadata-layout-mismatch");
   auto link_options = std::make_shared<ReproOptions>();
   link_cmd->add_option("issue", link_options->issue, "OWNER/NAME#NUMBER")->required();
   link_cmd->add_option("id", link_options->id, "reproducer id")->required();
