@@ -86,9 +86,7 @@ annotation::QueueStanding Triage::queue_standing(const datasets::IssueRecord& is
     return annotation::queue_standing(abstains, state);
   }
   const bool candidate = funnel::screen_issue(funnel::ScreeningRules::builtin(), issue).candidate;
-  return annotation::queue_standing(
-      abstains,
-      {false, issue.scope, candidate ? annotation::Screened::kCandidate : annotation::Screened::kExcluded});
+  return annotation::queue_standing(abstains, {false, issue.scope, annotation::screened_as(candidate)});
 }
 
 TriageResult Triage::triage(const datasets::IssueRecord& issue) const {

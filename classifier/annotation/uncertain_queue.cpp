@@ -41,23 +41,20 @@ std::string queue_standing_name(QueueStanding standing) {
 
 LabelingState labeling_state(const datasets::IssueRecord& issue, bool has_final_label,
                              const std::optional<datasets::ScreeningDecision>& screening) {
-  const Screened screened = !screening                    ? Screened::kNotYet
-                            : screening->made_candidate() ? Screened::kCandidate
-                                                          : Screened::kExcluded;
-  return {has_final_label, issue.scope, screened};
+  return {has_final_label, issue.scope,
+          screening ? screened_as(screening->made_candidate()) : Screened::kNotYet};
 }
 
 LabelingStates::LabelingStates(datasets::Database& db) {
   for (const auto& [id, label] : datasets::load_final_labels(db)) final_labels_.insert(id);
   for (const auto& [id, decision] : datasets::load_screening(db))
-    (decision.made_candidate() ? candidates_ : excluded_).insert(id);
+    screened_.emplace(id, screened_as(decision.made_candidate()));
 }
 
 LabelingState LabelingStates::of(const datasets::IssueRecord& issue) const {
-  const Screened screened = candidates_.count(issue.id) ? Screened::kCandidate
-                            : excluded_.count(issue.id) ? Screened::kExcluded
-                                                        : Screened::kNotYet;
-  return {final_labels_.count(issue.id) > 0, issue.scope, screened};
+  const auto screened = screened_.find(issue.id);
+  return {final_labels_.count(issue.id) > 0, issue.scope,
+          screened == screened_.end() ? Screened::kNotYet : screened->second};
 }
 
 void QueueCounts::add(QueueStanding standing, bool abstains) {

@@ -1,6 +1,7 @@
 // The uncertain queue: the issues a person is asked to label because the classifier would not label them.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -19,6 +20,10 @@ enum class Screened {
   kExcluded,
   kCandidate,
 };
+// What a screening that made (or did not make) an issue a candidate decided of it.
+inline Screened screened_as(bool made_candidate) {
+  return made_candidate ? Screened::kCandidate : Screened::kExcluded;
+}
 
 // What the store says of an issue, besides the model, that decides whether a person is asked to label it.
 struct LabelingState {
@@ -56,8 +61,7 @@ class LabelingStates {
 
  private:
   std::set<int64_t> final_labels_;
-  std::set<int64_t> candidates_;
-  std::set<int64_t> excluded_;
+  std::map<int64_t, Screened> screened_;  // the issues screening decided on
 };
 
 // What a queue of predictions comes to: issues with a manual label in force, issues queued, abstentions
