@@ -2,6 +2,7 @@
 #include <memory>
 #include <sstream>
 
+#include "classifier/funnel/funnel.hpp"
 #include "cli/commands.hpp"
 #include "cli/counted.hpp"
 #include "common/atomic_file.hpp"
@@ -49,10 +50,13 @@ void import_snapshot(const Context& ctx, const ImportOptions& o) {
     summary = datasets::import_snapshot(db, o.snapshot);
     issues = datasets::count_issues(db);
   });
-  ctx.emit({{"inserted", summary.inserted}, {"updated", summary.updated}, {"issues", issues}},
+  ctx.emit({{"inserted", summary.inserted},
+            {"updated", summary.updated},
+            {"issues", issues},
+            {"screening_outdated", summary.screening_outdated}},
            "imported " + o.snapshot + ": " + std::to_string(summary.inserted) + " new, " +
                std::to_string(summary.updated) + " updated; the store holds " + counted(issues, "issue") +
-               "\n");
+               "\n" + funnel::screening_outdated_line(summary.screening_outdated));
 }
 
 void export_records(const Context& ctx, const ExportOptions& o) {

@@ -406,6 +406,7 @@ MineSummary mine(datasets::Database& db, const MineOptions& options,
   for (const auto& repo : options.repositories) common::require_repository_name(repo, "mine");
   MineSummary summary;
   GitHubApi api(options.api);
+  const int64_t decisions_before = datasets::count_screening_decisions(db);
   try {
     for (const auto& repo : options.repositories)
       RepositoryMiner(db, api, summary, options, progress).run(repo);
@@ -421,6 +422,7 @@ MineSummary mine(datasets::Database& db, const MineOptions& options,
                           common::format_iso8601(std::llround(w.resume_epoch));
   }
   summary.stats = api.stats();
+  summary.screening_outdated = decisions_before - datasets::count_screening_decisions(db);
   return summary;
 }
 
@@ -433,6 +435,7 @@ nlohmann::json mine_summary_json(const MineSummary& s) {
             {"retries", s.stats.retries},
             {"rate_limit_waits", s.stats.rate_limit_waits},
             {"timeline_events", s.timeline_events},
+            {"screening_outdated", s.screening_outdated},
             {"stopped_early", s.stopped_early}};
   if (s.stopped_early) j["stop_reason"] = s.stop_reason;
   if (!s.renamed.empty()) {

@@ -162,7 +162,7 @@ std::string issue_view_text(const IssueView& v) {
   if (!i.discussion.empty()) t += "\ndiscussion:\n" + indented_block(i.discussion);
   t += "\nscreening:  " +
        (v.screening ? v.screening->decision + " (rule: " + v.screening->rule + ")"
-                    : std::string("not screened yet (run 'faultline screen')")) +
+                    : std::string("not screened since it was stored or changed (run 'faultline screen')")) +
        "\n";
   if (v.rater_labels.empty()) t += "raters:     no rater has labeled it\n";
   for (const auto& r : v.rater_labels) {

@@ -21,7 +21,7 @@ std::string standing_text(annotation::QueueStanding standing, QueueMood mood) {
     case annotation::QueueStanding::kOutOfScope:
       return not_queued + "a person put it out of scope";
     case annotation::QueueStanding::kNotScreened:
-      return not_queued + "not screened yet (run 'faultline screen')";
+      return not_queued + "not screened since it was stored or changed (run 'faultline screen')";
     case annotation::QueueStanding::kNotCandidate:
       return not_queued + "screening excluded it";
   }

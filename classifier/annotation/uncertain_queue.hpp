@@ -16,7 +16,7 @@ namespace faultline::annotation {
 
 // What screening decided of an issue: the study labels candidates only.
 enum class Screened {
-  kNotYet,  // no decision: the store was never screened, or the issue came since the last screen
+  kNotYet,  // no decision: never screened, or stored or changed since the last screen
   kExcluded,
   kCandidate,
 };

@@ -96,14 +96,16 @@ StudyFunnel funnel_of(datasets::Database& db, const std::string& sample_name) {
     rows[name].repo = name;
     ++rows[name].raw;
   }
-  std::set<int64_t> candidates;
+  std::set<int64_t> candidates, screened;
   for (const auto& [id, d] : datasets::load_screening(db)) {
+    screened.insert(id);
     if (d.rule.rfind("scope:", 0) == 0) ++f.screened_by_person;
     if (d.made_candidate()) {
       candidates.insert(id);
       ++rows[repo_of[id]].candidates;
     }
   }
+  f.not_screened = static_cast<int>(spelling_of.size() - screened.size());
   std::set<int64_t> kept, in_sample;
   auto entries =
       sample_name.empty() ? std::vector<datasets::SampleEntry>{} : datasets::load_sample(db, sample_name);
@@ -112,7 +114,7 @@ StudyFunnel funnel_of(datasets::Database& db, const std::string& sample_name) {
     in_sample.insert(e.issue_id);
     if (e.origin == "draw") f.seed = e.seed;
     if (!candidates.count(e.issue_id)) {
-      ++f.sampled_not_candidates;
+      ++(screened.count(e.issue_id) ? f.sampled_not_candidates : f.sampled_not_screened);
       continue;
     }
     auto& row = rows[repo_of[e.issue_id]];
@@ -165,8 +167,17 @@ nlohmann::json funnel_json(const StudyFunnel& f) {
   j["screened_by_person"] = f.screened_by_person;
   j["labeled_outside_sample"] = f.labeled_outside;
   j["sampled_not_candidates"] = f.sampled_not_candidates;
+  j["not_screened"] = f.not_screened;
+  j["sampled_not_screened"] = f.sampled_not_screened;
   j["stored_twice"] = f.stored_twice;
   return j;
+}
+
+std::string screening_outdated_line(int64_t dropped) {
+  if (dropped == 0) return "";
+  return std::to_string(dropped) + (dropped == 1 ? " issue" : " issues") +
+         " changed in what screening reads (state, title, labels or scope decision) and lost " +
+         (dropped == 1 ? "its" : "their") + " screening decision: run 'faultline screen'\n";
 }
 
 std::string funnel_note(const StudyFunnel& f) {
@@ -191,6 +202,14 @@ std::string funnel_note(const StudyFunnel& f) {
   if (f.sampled_not_candidates > 0)
     text += " Not counted: sample members that a later screen no longer admits (" +
             std::to_string(f.sampled_not_candidates) + ").";
+  if (f.not_screened > 0) {
+    text +=
+        " Not screened since they were stored or changed, so counted as raw only: " +
+        std::to_string(f.not_screened) + " issues" +
+        (f.sampled_not_screened > 0 ? ", " + std::to_string(f.sampled_not_screened) + " of them in the sample"
+                                    : std::string()) +
+        " (run 'faultline screen').";
+  }
   if (f.stored_twice > 0)
     text +=
         " Counted more than once: issues the store holds again under another spelling of their "

@@ -44,6 +44,10 @@ struct StudyFunnel {
   int screened_by_person = 0;  // screening decisions that followed a person's scope decision, not the rules
   // Sample members that the latest screen does not admit (the pool was screened again after the draw).
   int sampled_not_candidates = 0;
+  // Issues without a screening decision: stored since the last screen, or changed in what screening reads
+  // (migration 13 drops the decision); of them, the sample's members.
+  int not_screened = 0;
+  int sampled_not_screened = 0;
   // Issues stored again under another spelling of their repository's name, by a store written before names
   // were matched in any case (each spelling had a row of its own): each copy after the first, which the
   // rows count as another issue.
@@ -60,6 +64,9 @@ std::string resolve_sample(datasets::Database& db, const std::string& requested)
 StudyFunnel compute_funnel(datasets::Database& db, const std::string& sample_name);
 FunnelRow funnel_total(const std::vector<FunnelRow>& rows);
 nlohmann::json funnel_json(const StudyFunnel& funnel);
+// After a mine or an import: how many screening decisions its changes dropped and what to run (empty for
+// none).
+std::string screening_outdated_line(int64_t dropped);
 // Where the candidates and the sample came from and what fell outside, for Table I's note and the chart.
 std::string funnel_note(const StudyFunnel& funnel);
 

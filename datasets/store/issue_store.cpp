@@ -1,6 +1,7 @@
 #include "datasets/store/issue_store.hpp"
 
 #include <nlohmann/json.hpp>
+#include <set>
 #include <unordered_map>
 
 #include "common/error.hpp"
@@ -74,7 +75,8 @@ IssueWriter::IssueWriter(Database& db)
       insert_issue_(db.prepare(
           "INSERT INTO issues(repository_id, number, url, state, created, updated, title, body, error_lines, "
           "env, discussion, scope, scope_reason, raw_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
-      clear_labels_(db.prepare("DELETE FROM issue_labels WHERE issue_id = ?")),
+      stored_labels_(db.prepare("SELECT name FROM issue_labels WHERE issue_id = ?")),
+      remove_label_(db.prepare("DELETE FROM issue_labels WHERE issue_id = ? AND name = ?")),
       add_label_(db.prepare("INSERT OR IGNORE INTO issue_labels(issue_id, name) VALUES (?, ?)")) {}
 
 int64_t IssueWriter::repository_id(const std::string& full_name) {
@@ -110,8 +112,16 @@ UpsertResult IssueWriter::upsert(const IssueRecord& issue) {
         .run();
   }
   int64_t id = existing ? *existing : db_.last_insert_id();
-  clear_labels_.bind_all(id).run();
-  for (const auto& label : issue.labels) add_label_.bind_all(id, label).run();
+  std::set<std::string> stored, wanted(issue.labels.begin(), issue.labels.end());
+  stored_labels_.bind_all(id);
+  while (stored_labels_.step()) stored.insert(stored_labels_.text(0));
+  stored_labels_.reset();
+  for (const auto& label : stored) {
+    if (!wanted.count(label)) remove_label_.bind_all(id, label).run();
+  }
+  for (const auto& label : wanted) {
+    if (!stored.count(label)) add_label_.bind_all(id, label).run();
+  }
   return {id, !existing};
 }
 

@@ -17,7 +17,8 @@ std::optional<int64_t> find_repository(Database& db, const std::string& full_nam
 // The repository stored under `name` or renamed from it (an alias: rename_repository), in any case.
 std::optional<int64_t> find_known_repository(Database& db, const std::string& name);
 
-// Inserts or updates by (repo, number); replaces the issue's labels. Returns the row id and whether it was
+// Inserts or updates by (repo, number); replaces the issue's labels, touching only those that changed (a
+// changed label outdates the issue's screening, migration 13). Returns the row id and whether it was
 // new. A record under a name its repository had before a rename (an alias: rename_repository) is stored
 // under the current name.
 struct UpsertResult {
@@ -37,7 +38,8 @@ class IssueWriter {
   int64_t repository_id(const std::string& full_name);
 
   Database& db_;
-  Statement insert_repository_, find_issue_, update_issue_, insert_issue_, clear_labels_, add_label_;
+  Statement insert_repository_, find_issue_, update_issue_, insert_issue_, stored_labels_, remove_label_,
+      add_label_;
   std::unordered_map<std::string, int64_t> repositories_;
 };
 

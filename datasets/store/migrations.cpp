@@ -257,6 +257,20 @@ CREATE UNIQUE INDEX repository_aliases_name_in_any_case ON repository_aliases(na
 ALTER TABLE predictions ADD COLUMN symptom_threshold REAL;
 ALTER TABLE predictions ADD COLUMN root_cause_threshold REAL;
 )sql",
+      // 13: a screening decision holds only for the issue it read. When a write changes what screening reads
+      // (state, title, a person's scope decision, the labels), the decision goes, so the issue counts as not
+      // screened until the next screen instead of keeping a decision made on other facts. A write that
+      // changes none of them (the same snapshot imported again) keeps it. Decisions made stale before this
+      // step cannot be told apart and stay.
+      R"sql(
+CREATE TRIGGER screening_outdated_by_issue AFTER UPDATE OF state, title, scope ON issues
+  WHEN OLD.state IS NOT NEW.state OR OLD.title IS NOT NEW.title OR OLD.scope IS NOT NEW.scope
+  BEGIN DELETE FROM screening WHERE issue_id = NEW.id; END;
+CREATE TRIGGER screening_outdated_by_label_added AFTER INSERT ON issue_labels
+  BEGIN DELETE FROM screening WHERE issue_id = NEW.issue_id; END;
+CREATE TRIGGER screening_outdated_by_label_removed AFTER DELETE ON issue_labels
+  BEGIN DELETE FROM screening WHERE issue_id = OLD.issue_id; END;
+)sql",
   };
   return steps;
 }

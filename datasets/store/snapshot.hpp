@@ -27,6 +27,7 @@ IssueRecord parse_record(const std::string& json_line, const std::string& where)
 struct ImportSummary {
   int inserted = 0;
   int updated = 0;
+  int64_t screening_outdated = 0;  // screening decisions the import's changes dropped (migration 13)
 };
 // Streams the file into the store in one transaction: all records or, on any error, none.
 ImportSummary import_snapshot(Database& db, const std::string& path);

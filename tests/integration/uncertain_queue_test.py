@@ -109,6 +109,38 @@ with tempfile.TemporaryDirectory() as tmp:
     run(db, "screen")
     assert queue(db, tmp) == got
 
+    # An import that changes what screening reads (here the issue is reopened) drops that issue's decision:
+    # it waits for screening as a new issue would, and the funnel counts it apart; the same record imported
+    # again, or the unchanged store's own records exported and imported, keep every decision. A screen then
+    # excludes the reopened issue.
+    snapshot = os.path.join(source_dir, "datasets", "snapshot", "issues.jsonl")
+    with open(snapshot, encoding="utf-8") as f:
+        reopened = next(r for r in map(json.loads, f) if (r["repo"], r["number"]) == got[0])
+    reopened.update(state="open", scope=None, scope_reason=None)  # as mined: no person's decision
+    changed = os.path.join(tmp, "reopened.jsonl")
+    with open(changed, "w", encoding="utf-8") as f:
+        f.write(json.dumps(reopened) + "\n")
+    def not_screened():
+        return json.loads(run(db, "--json", "funnel"))["not_screened"]
+    assert not_screened() == 0
+    imported = run(db, "import", "--snapshot", changed)
+    assert "1 issue changed in what screening reads" in imported and "run 'faultline screen'" in imported, imported
+    assert not_screened() == 1 and standing(got[0]) == "not_screened"
+    assert "not screened since it was stored or changed" in run(db, "show", f"{got[0][0]}#{got[0][1]}")
+    assert queue(db, tmp) == got[1:]
+    run(db, "screen")
+    assert json.loads(run(db, "--json", "import", "--snapshot", changed))["screening_outdated"] == 0
+    store_records = os.path.join(tmp, "store.jsonl")
+    run(db, "export", "--what", "issues", "--out", store_records)
+    assert json.loads(run(db, "--json", "import", "--snapshot", store_records))["screening_outdated"] == 0
+    assert not_screened() == 0 and standing(got[0]) == "not_candidate"
+    reopened["state"] = "closed"
+    with open(changed, "w", encoding="utf-8") as f:
+        f.write(json.dumps(reopened) + "\n")
+    run(db, "import", "--snapshot", changed)
+    run(db, "screen")
+    assert queue(db, tmp) == got
+
     # The scope decisions restored (by a person, as an import of the snapshot records them): nothing queued.
     run(db, "import", "--snapshot", os.path.join(source_dir, "datasets", "snapshot", "issues.jsonl"))
     summary = json.loads(run(db, "--json", "classify"))

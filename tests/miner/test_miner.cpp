@@ -156,6 +156,26 @@ TEST(Miner, RefreshAfterChangesFetchesOnlyTheChangedIssues) {
   EXPECT_EQ(mine(db, options_for(server)).stats.not_modified, 2);  // and quiet again
 }
 
+TEST(Miner, ARefreshThatRetitlesIssuesDropsTheirScreeningDecisionsAndSaysHowMany) {
+  faultline::testing::FakeGitHub server(standard_repo());
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  mine(db, options_for(server));
+  std::vector<datasets::ScreeningDecision> decisions;
+  for (const auto& issue : datasets::load_issues(db))
+    decisions.push_back({issue.id, datasets::ScreeningDecision::kCandidate, "title:crash"});
+  datasets::replace_screening(db, decisions);
+  EXPECT_EQ(mine(db, options_for(server)).screening_outdated, 0);  // nothing changed
+  server.control("touch?repo=o/r&issues=4,8,15");                  // a new version in each title
+  auto refresh = mine(db, options_for(server));
+  EXPECT_EQ(refresh.screening_outdated, 3);
+  EXPECT_EQ(miner::mine_summary_json(refresh)["screening_outdated"], 3);
+  EXPECT_EQ(datasets::count_screening_decisions(db), 250 - 3);
+  for (int64_t n : {4, 8, 15})
+    EXPECT_FALSE(datasets::find_screening(db, *datasets::find_issue(db, "o/r", n)));
+  EXPECT_TRUE(datasets::find_screening(db, *datasets::find_issue(db, "o/r", 16)));
+}
+
 TEST(Miner, PaginationKeepsExtraQueryParameters) {
   json config = standard_repo();
   config["extra_param"] = true;  // the server answers 400 when a next link loses its parameters

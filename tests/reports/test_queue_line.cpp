@@ -60,7 +60,7 @@ TEST(QueueLine, SaysWhenAThresholdWasNotRecordedOrLabelsNone) {
             0u);
   EXPECT_EQ(
       queue_line(QueueStanding::kNotScreened, 0.9, 0.816, 0.5, 0.803, faultline::reports::QueueMood::kWouldBe)
-          .rfind("would not be queued: not screened yet (run 'faultline screen') (", 0),
+          .rfind("would not be queued: not screened since it was stored or changed (run 'faultline screen') (", 0),
       0u);
 }
 

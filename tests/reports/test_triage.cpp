@@ -258,7 +258,7 @@ TEST_F(TriageStore, APersonIsAskedOnlyWhereTheModelAbstainsOnAnIssueNoPersonDeci
     EXPECT_EQ(unscreened.triage(unscreened.stored_issue("o/r", kCommented)).queue,
               QueueStanding::kNotScreened);
     EXPECT_NE(reports::triage_text(unscreened.triage(unscreened.stored_issue("o/r", kCommented)))
-                  .find("would not be queued: not screened yet (run 'faultline screen')"),
+                  .find("would not be queued: not screened since it was stored or changed (run 'faultline screen')"),
               std::string::npos);
   }
   datasets::replace_screening(db, {{commented_id, "candidate", "title:error"}});
