@@ -2,7 +2,6 @@
 #include <memory>
 #include <sstream>
 
-#include "classifier/funnel/funnel.hpp"
 #include "cli/commands.hpp"
 #include "cli/counted.hpp"
 #include "common/atomic_file.hpp"
@@ -50,13 +49,11 @@ void import_snapshot(const Context& ctx, const ImportOptions& o) {
     summary = datasets::import_snapshot(db, o.snapshot);
     issues = datasets::count_issues(db);
   });
-  ctx.emit({{"inserted", summary.inserted},
-            {"updated", summary.updated},
-            {"issues", issues},
-            {"screening_outdated", summary.screening_outdated}},
-           "imported " + o.snapshot + ": " + std::to_string(summary.inserted) + " new, " +
-               std::to_string(summary.updated) + " updated; the store holds " + counted(issues, "issue") +
-               "\n" + funnel::screening_outdated_line(summary.screening_outdated));
+  nlohmann::json j = {{"inserted", summary.inserted}, {"updated", summary.updated}, {"issues", issues}};
+  j.update(datasets::outdated_json(summary.outdated));
+  ctx.emit(j, "imported " + o.snapshot + ": " + std::to_string(summary.inserted) + " new, " +
+                  std::to_string(summary.updated) + " updated; the store holds " + counted(issues, "issue") +
+                  "\n" + datasets::outdated_lines(summary.outdated));
 }
 
 void export_records(const Context& ctx, const ExportOptions& o) {

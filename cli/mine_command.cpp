@@ -6,7 +6,6 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "classifier/funnel/funnel.hpp"
 #include "cli/commands.hpp"
 #include "cli/counted.hpp"
 #include "miner/miner.hpp"
@@ -100,7 +99,7 @@ void add_mine_command(CLI::App& app, Context& ctx) {
               " recovered\n";
       for (const auto& [number, why] : v.missing) text += "  #" + std::to_string(number) + ": " + why + "\n";
     }
-    text += funnel::screening_outdated_line(summary.screening_outdated);
+    text += datasets::outdated_lines(summary.outdated);
     if (summary.stopped_early) text += summary.stop_reason + "\n";
     ctx.emit(j, text);
   });

@@ -49,18 +49,25 @@ void report(const Context& ctx, const ReportOptions& o) {
                                         : "") +
                      " written to " + o.out_dir + " (" + std::to_string(summary.files.size()) + " files)\n";
   for (const auto& finding : summary.findings) text += "  - " + finding + "\n";
-  if (data.funnel.labeled_outside > 0 || data.funnel.sample_method == "none")
+  if (data.funnel.labeled_outside > 0 || data.funnel.not_screened > 0 || data.funnel.sample_method == "none")
     text += "note: " + funnel::funnel_note(data.funnel) + "\n";
-  ctx.emit({{"cases", summary.cases},
-            {"cases_with_source_reproducer", summary.cases_with_source_reproducer},
-            {"root_causes_labeled", summary.root_causes_labeled},
-            {"root_causes_reproduced", summary.root_causes_reproduced},
-            {"sample", data.funnel.sample},
-            {"sample_method", data.funnel.sample_method},
-            {"predicted", summary.predicted},
-            {"files", summary.files},
-            {"findings", summary.findings}},
-           text);
+  if (data.not_predicted.total() > 0)
+    text += "note: " + reports::candidates_not_predicted_note(data.not_predicted) + "\n";
+  nlohmann::json j = {{"cases", summary.cases},
+                      {"cases_with_source_reproducer", summary.cases_with_source_reproducer},
+                      {"root_causes_labeled", summary.root_causes_labeled},
+                      {"root_causes_reproduced", summary.root_causes_reproduced},
+                      {"sample", data.funnel.sample},
+                      {"sample_method", data.funnel.sample_method},
+                      {"predicted", summary.predicted},
+                      {"files", summary.files},
+                      {"findings", summary.findings}};
+  if (o.with_predictions) {
+    j["not_predicted"] = {{"abstained", data.not_predicted.abstained},
+                          {"predicted_out_of_scope", data.not_predicted.predicted_out_of_scope},
+                          {"unclassified", data.not_predicted.unclassified}};
+  }
+  ctx.emit(j, text);
 }
 
 }  // namespace

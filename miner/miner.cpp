@@ -406,7 +406,7 @@ MineSummary mine(datasets::Database& db, const MineOptions& options,
   for (const auto& repo : options.repositories) common::require_repository_name(repo, "mine");
   MineSummary summary;
   GitHubApi api(options.api);
-  const int64_t decisions_before = datasets::count_screening_decisions(db);
+  const datasets::ResultCounts before = datasets::count_results(db);
   try {
     for (const auto& repo : options.repositories)
       RepositoryMiner(db, api, summary, options, progress).run(repo);
@@ -422,7 +422,7 @@ MineSummary mine(datasets::Database& db, const MineOptions& options,
                           common::format_iso8601(std::llround(w.resume_epoch));
   }
   summary.stats = api.stats();
-  summary.screening_outdated = decisions_before - datasets::count_screening_decisions(db);
+  summary.outdated = datasets::dropped_between(before, datasets::count_results(db));
   return summary;
 }
 
@@ -435,8 +435,8 @@ nlohmann::json mine_summary_json(const MineSummary& s) {
             {"retries", s.stats.retries},
             {"rate_limit_waits", s.stats.rate_limit_waits},
             {"timeline_events", s.timeline_events},
-            {"screening_outdated", s.screening_outdated},
             {"stopped_early", s.stopped_early}};
+  j.update(datasets::outdated_json(s.outdated));
   if (s.stopped_early) j["stop_reason"] = s.stop_reason;
   if (!s.renamed.empty()) {
     j["renamed"] = json::array();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "datasets/store/database.hpp"
+#include "datasets/store/outdated_results.hpp"
 #include "miner/github_api.hpp"
 
 namespace faultline::miner {
@@ -44,9 +45,9 @@ struct MineSummary {
   long pull_requests_skipped = 0;
   long comments = 0;
   long timeline_events = 0;
-  int64_t screening_outdated = 0;  // screening decisions dropped as their issues changed (migration 13)
-  bool stopped_early = false;      // --max-requests reached or a wait over --max-wait; rerun to continue
-  std::string stop_reason;         // why it stopped early, and when to run again
+  datasets::ResultCounts outdated;  // screening decisions and predictions dropped as their issues changed
+  bool stopped_early = false;       // --max-requests reached or a wait over --max-wait; rerun to continue
+  std::string stop_reason;          // why it stopped early, and when to run again
   std::vector<std::pair<std::string, std::string>> renamed;  // old → new
   std::vector<VerifyReport> verified;                        // --verify only
 };

@@ -84,6 +84,8 @@ std::string provenance_html(const ReportData& data) {
             " screened-in candidates without a manual label carry a classifier prediction, counted only in "
             "the tables titled as predictions.";
   }
+  if (data.not_predicted.total() > 0)
+    html.append(" ").append(html_escape(candidates_not_predicted_note(data.not_predicted)));
   if (data.audit_kappa) {
     char b[120];
     std::snprintf(b, sizeof b, " Audit: Cohen's kappa %.3f over %d doubly-labeled issues (study: %.2f).",

@@ -195,7 +195,7 @@ std::string issue_view_text(const IssueView& v) {
            "\n";
     }
   } else {
-    t += "predicted:  not classified yet (run 'faultline classify')\n";
+    t += "predicted:  not classified since it was stored or changed (run 'faultline classify')\n";
   }
   if (v.reproducers.empty()) {
     t += v.catalog_recorded

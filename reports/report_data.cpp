@@ -57,6 +57,14 @@ std::vector<CaseReproducer> case_reproducers(const Case& c, const std::vector<st
   return out;
 }
 
+std::string candidates_not_predicted_note(const CandidatesNotPredicted& n) {
+  if (n.total() == 0) return "";
+  return "Screened-in candidates without a manual label and without a predicted case: " +
+         std::to_string(n.total()) + " (" + std::to_string(n.abstained) + " the model abstains on; " +
+         std::to_string(n.predicted_out_of_scope) + " it predicts out of scope; " +
+         std::to_string(n.unclassified) + " with no prediction, stored or changed since the last classify).";
+}
+
 std::string issue_link_host(const std::string& api_url) {
   const std::string scheme = "https://";
   if (api_url.rfind(scheme, 0) != 0) return "https://github.com/";
@@ -98,9 +106,16 @@ ReportData report_data_of(datasets::Database& db, const ReportOptions& options) 
       c.symptom = f->second.symptom;
       c.root_cause = f->second.root_cause;
       c.provenance = f->second.provenance;
-    } else if (auto p = predictions.find(issue.id); options.include_predictions && p != predictions.end() &&
-                                                    !p->second.abstain && p->second.scope == "in" &&
-                                                    is_candidate(issue.id)) {
+    } else if (options.include_predictions && is_candidate(issue.id)) {
+      auto p = predictions.find(issue.id);
+      int* left_out = p == predictions.end()    ? &data.not_predicted.unclassified
+                      : p->second.abstain       ? &data.not_predicted.abstained
+                      : p->second.scope != "in" ? &data.not_predicted.predicted_out_of_scope
+                                                : nullptr;
+      if (left_out) {
+        ++*left_out;
+        return;
+      }
       c.symptom = p->second.symptom;
       c.root_cause = p->second.root_cause;
       c.provenance = "predicted";

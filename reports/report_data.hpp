@@ -47,11 +47,23 @@ struct ReproducerStatus {
   std::string mode;
 };
 
+// Screened-in candidates without a manual label that carry no predicted case, by why (with
+// --with-predictions only): the predicted tables count the rest.
+struct CandidatesNotPredicted {
+  int abstained = 0;               // the model is unsure of an axis
+  int predicted_out_of_scope = 0;  // the model's scope says out
+  int unclassified = 0;            // no prediction: stored or changed since the last classify
+  int total() const { return abstained + predicted_out_of_scope + unclassified; }
+};
+// One sentence on them for the report's notes; empty when there are none.
+std::string candidates_not_predicted_note(const CandidatesNotPredicted& n);
+
 struct ReportData {
   // Final manual labels of the funnel's final column (sampled candidates): what the study's tables, charts
   // and findings count, so Table II totals Table I's Final.
   std::vector<Case> cases;
-  std::vector<Case> predicted_cases;  // with --with-predictions only; shown in tables of their own
+  std::vector<Case> predicted_cases;     // with --with-predictions only; shown in tables of their own
+  CandidatesNotPredicted not_predicted;  // with --with-predictions only
   funnel::StudyFunnel funnel;
   std::optional<double> audit_kappa;
   std::optional<int> audit_n;

@@ -264,6 +264,8 @@ std::vector<Table> prediction_tables(const ReportData& data) {
   symptoms.id += "_predicted";
   symptoms.title = "Predicted symptoms by repository" + what;
   symptoms.note = "Ratios are shares of the " + n + " predicted issues; none of them is a manual label.";
+  if (data.not_predicted.total() > 0)
+    symptoms.note.append(" ").append(candidates_not_predicted_note(data.not_predicted));
   Table causes = root_cause_table(predicted);
   causes.id += "_predicted";
   causes.title = "Predicted root causes by dimension" + what;

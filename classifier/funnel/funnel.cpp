@@ -173,13 +173,6 @@ nlohmann::json funnel_json(const StudyFunnel& f) {
   return j;
 }
 
-std::string screening_outdated_line(int64_t dropped) {
-  if (dropped == 0) return "";
-  return std::to_string(dropped) + (dropped == 1 ? " issue" : " issues") +
-         " changed in what screening reads (state, title, labels or scope decision) and lost " +
-         (dropped == 1 ? "its" : "their") + " screening decision: run 'faultline screen'\n";
-}
-
 std::string funnel_note(const StudyFunnel& f) {
   std::string text;
   if (f.screened_by_person > 0)

@@ -64,9 +64,6 @@ std::string resolve_sample(datasets::Database& db, const std::string& requested)
 StudyFunnel compute_funnel(datasets::Database& db, const std::string& sample_name);
 FunnelRow funnel_total(const std::vector<FunnelRow>& rows);
 nlohmann::json funnel_json(const StudyFunnel& funnel);
-// After a mine or an import: how many screening decisions its changes dropped and what to run (empty for
-// none).
-std::string screening_outdated_line(int64_t dropped);
 // Where the candidates and the sample came from and what fell outside, for Table I's note and the chart.
 std::string funnel_note(const StudyFunnel& funnel);
 

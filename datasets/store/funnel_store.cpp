@@ -33,12 +33,6 @@ std::map<int64_t, ScreeningDecision> load_screening(Database& db) {
   return out;
 }
 
-int64_t count_screening_decisions(Database& db) {
-  Statement s = db.prepare("SELECT COUNT(*) FROM screening");
-  s.step();
-  return s.integer(0);
-}
-
 std::optional<ScreeningDecision> find_screening(Database& db, int64_t issue_id) {
   Statement s = db.prepare("SELECT issue_id, decision, rule FROM screening WHERE issue_id = ?");
   s.bind_all(issue_id);

@@ -31,8 +31,6 @@ class ScreeningWriter {
   std::string now_;
 };
 std::map<int64_t, ScreeningDecision> load_screening(Database& db);
-// How many issues hold a decision: fewer after a write that changed what screening reads (migration 13).
-int64_t count_screening_decisions(Database& db);
 // The decision on one issue; none before the first screen.
 std::optional<ScreeningDecision> find_screening(Database& db, int64_t issue_id);
 

@@ -11,7 +11,6 @@
 #include "common/repository_name.hpp"
 #include "common/strict_json.hpp"
 #include "common/text_file.hpp"
-#include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
 
 namespace faultline::datasets {
@@ -106,11 +105,11 @@ std::vector<IssueRecord> read_snapshot(const std::string& path) {
 ImportSummary import_snapshot(Database& db, const std::string& path) {
   ImportSummary summary;
   db.transaction([&] {
-    const int64_t decisions_before = count_screening_decisions(db);
+    const ResultCounts before = count_results(db);
     IssueWriter writer(db);
     read_snapshot(
         path, [&](IssueRecord&& r) { ++(writer.upsert(r).inserted ? summary.inserted : summary.updated); });
-    summary.screening_outdated = decisions_before - count_screening_decisions(db);
+    summary.outdated = dropped_between(before, count_results(db));
   });
   return summary;
 }

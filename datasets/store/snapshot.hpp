@@ -9,6 +9,7 @@
 
 #include "datasets/store/database.hpp"
 #include "datasets/store/issue_record.hpp"
+#include "datasets/store/outdated_results.hpp"
 
 namespace faultline::datasets {
 
@@ -27,7 +28,7 @@ IssueRecord parse_record(const std::string& json_line, const std::string& where)
 struct ImportSummary {
   int inserted = 0;
   int updated = 0;
-  int64_t screening_outdated = 0;  // screening decisions the import's changes dropped (migration 13)
+  ResultCounts outdated;  // screening decisions and predictions the import's changes dropped
 };
 // Streams the file into the store in one transaction: all records or, on any error, none.
 ImportSummary import_snapshot(Database& db, const std::string& path);

@@ -125,6 +125,7 @@ with tempfile.TemporaryDirectory() as tmp:
     assert not_screened() == 0
     imported = run(db, "import", "--snapshot", changed)
     assert "1 issue changed in what screening reads" in imported and "run 'faultline screen'" in imported, imported
+    assert "classifier reads" not in imported, imported  # the state is no word of the classifier's
     assert not_screened() == 1 and standing(got[0]) == "not_screened"
     assert "not screened since it was stored or changed" in run(db, "show", f"{got[0][0]}#{got[0][1]}")
     assert queue(db, tmp) == got[1:]
@@ -134,12 +135,20 @@ with tempfile.TemporaryDirectory() as tmp:
     run(db, "export", "--what", "issues", "--out", store_records)
     assert json.loads(run(db, "--json", "import", "--snapshot", store_records))["screening_outdated"] == 0
     assert not_screened() == 0 and standing(got[0]) == "not_candidate"
+    # Closed again with a sentence more in its body: screening and the classifier both read it anew.
     reopened["state"] = "closed"
+    reopened["body"] += " The reporter added a smaller script that fails the same way."
     with open(changed, "w", encoding="utf-8") as f:
         f.write(json.dumps(reopened) + "\n")
-    run(db, "import", "--snapshot", changed)
+    outdated = json.loads(run(db, "--json", "import", "--snapshot", changed))
+    assert (outdated["screening_outdated"], outdated["predictions_outdated"]) == (1, 1), outdated
+    assert "not classified since it was stored or changed" in run(db, "show", f"{got[0][0]}#{got[0][1]}")
     run(db, "screen")
-    assert queue(db, tmp) == got
+    partial = json.loads(run(db, "--json", "label", "export", "--rater", "alice", "--queue", "uncertain", "--out", sheet))
+    assert (partial["rows"], partial["unclassified"]) == (len(got) - 1, 1), partial
+    run(db, "classify")  # back in the queue, at the place its new text's margin gives it
+    after = queue(db, tmp)
+    assert set(after) == set(got) and [key for key in after if key != got[0]] == got[1:], (after, got)
 
     # The scope decisions restored (by a person, as an import of the snapshot records them): nothing queued.
     run(db, "import", "--snapshot", os.path.join(source_dir, "datasets", "snapshot", "issues.jsonl"))

@@ -12,6 +12,7 @@
 #include "datasets/store/database.hpp"
 #include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
+#include "datasets/store/prediction_store.hpp"
 #include "miner/miner.hpp"
 #include "tests/miner/fake_server.hpp"
 #include "tests/temp_dir.hpp"
@@ -156,24 +157,35 @@ TEST(Miner, RefreshAfterChangesFetchesOnlyTheChangedIssues) {
   EXPECT_EQ(mine(db, options_for(server)).stats.not_modified, 2);  // and quiet again
 }
 
-TEST(Miner, ARefreshThatRetitlesIssuesDropsTheirScreeningDecisionsAndSaysHowMany) {
+TEST(Miner, ARefreshThatRetitlesIssuesDropsTheirResultsAndSaysHowMany) {
   faultline::testing::FakeGitHub server(standard_repo());
   faultline::testing::TempDir dir;
   datasets::Database db(dir.file("m.db"));
   mine(db, options_for(server));
   std::vector<datasets::ScreeningDecision> decisions;
-  for (const auto& issue : datasets::load_issues(db))
+  std::vector<datasets::Prediction> predictions;
+  for (const auto& issue : datasets::load_issues(db)) {
     decisions.push_back({issue.id, datasets::ScreeningDecision::kCandidate, "title:crash"});
+    predictions.push_back({issue.id, "v", "in", .9, "crash", .9, "api_misuse", .9, false, "[]", .5, .5});
+  }
   datasets::replace_screening(db, decisions);
-  EXPECT_EQ(mine(db, options_for(server)).screening_outdated, 0);  // nothing changed
-  server.control("touch?repo=o/r&issues=4,8,15");                  // a new version in each title
+  datasets::replace_predictions(db, predictions);
+  auto quiet = mine(db, options_for(server));  // nothing changed
+  EXPECT_EQ(quiet.outdated.screening_decisions, 0);
+  EXPECT_EQ(quiet.outdated.predictions, 0);
+  server.control("touch?repo=o/r&issues=4,8,15");  // a new version in each title
   auto refresh = mine(db, options_for(server));
-  EXPECT_EQ(refresh.screening_outdated, 3);
+  EXPECT_EQ(refresh.outdated.screening_decisions, 3);
+  EXPECT_EQ(refresh.outdated.predictions, 3);
   EXPECT_EQ(miner::mine_summary_json(refresh)["screening_outdated"], 3);
-  EXPECT_EQ(datasets::count_screening_decisions(db), 250 - 3);
-  for (int64_t n : {4, 8, 15})
+  EXPECT_EQ(miner::mine_summary_json(refresh)["predictions_outdated"], 3);
+  EXPECT_EQ(datasets::count_results(db).screening_decisions, 250 - 3);
+  for (int64_t n : {4, 8, 15}) {
     EXPECT_FALSE(datasets::find_screening(db, *datasets::find_issue(db, "o/r", n)));
+    EXPECT_FALSE(datasets::find_prediction(db, *datasets::find_issue(db, "o/r", n)));
+  }
   EXPECT_TRUE(datasets::find_screening(db, *datasets::find_issue(db, "o/r", 16)));
+  EXPECT_TRUE(datasets::find_prediction(db, *datasets::find_issue(db, "o/r", 16)));
 }
 
 TEST(Miner, PaginationKeepsExtraQueryParameters) {

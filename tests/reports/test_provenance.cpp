@@ -10,6 +10,7 @@
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
 #include "datasets/store/prediction_store.hpp"
+#include "reports/html_report.hpp"
 #include "reports/report_data.hpp"
 #include "reports/table_display.hpp"
 #include "reports/tables.hpp"
@@ -92,6 +93,50 @@ TEST(ReportProvenance, WithPredictionsOnlyScreenedInCandidatesAreAddedAndKeptApa
   ASSERT_EQ(data.predicted_cases.size(), 1u);
   EXPECT_EQ(data.predicted_cases[0].issue, "NVIDIA/cutlass#2");  // #3 was screened out
   EXPECT_EQ(data.predicted_cases[0].provenance, "predicted");
+}
+
+TEST(ReportProvenance, CandidatesLeftOutOfThePredictedTablesAreCountedByWhy) {
+  faultline::testing::TempDir dir;
+  ds::Database db(dir.file("r.db"));
+  fill(db);
+  // Seven more: #4 and #5 candidates the model abstains on, #6 one it predicts out of scope, #7 to #9 ones
+  // with no prediction, #10 an excluded issue with no prediction (no candidate, so not counted).
+  for (int n = 4; n <= 10; ++n) {
+    ds::IssueRecord r;
+    r.repo = "NVIDIA/cutlass";
+    r.number = n;
+    r.url = "https://github.com/NVIDIA/cutlass/issues/" + std::to_string(n);
+    r.state = "closed";
+    r.title = "crash " + std::to_string(n);
+    ds::upsert_issue(db, r);
+  }
+  auto id = [&](int n) { return *ds::find_issue(db, "NVIDIA/cutlass", n); };
+  std::vector<ds::ScreeningDecision> decisions;
+  for (int n = 1; n <= 10; ++n)
+    decisions.push_back({id(n), n == 3 || n == 10 ? "excluded" : "candidate", "r"});
+  ds::replace_screening(db, decisions);
+  auto predictions = ds::load_predictions(db);
+  ds::replace_predictions(
+      db, {predictions.at(id(2)),
+           predictions.at(id(3)),
+           {id(4), "v", "in", .9, "hang", .9, "concurrency_error", .3, true, "[]", .5, .5},
+           {id(5), "v", "in", .2, "hang", .2, "concurrency_error", .9, true, "[]", .5, .5},
+           {id(6), "v", "out", .9, "hang", .9, "concurrency_error", .9, false, "[]", .5, .5}});
+  ReportOptions options;
+  options.include_predictions = true;
+  auto data = load_report_data(db, options);
+  ASSERT_EQ(data.predicted_cases.size(), 1u);  // #2 alone
+  EXPECT_EQ(data.not_predicted.abstained, 2);
+  EXPECT_EQ(data.not_predicted.predicted_out_of_scope, 1);
+  EXPECT_EQ(data.not_predicted.unclassified, 3);
+  const auto tables = all_tables(data);
+  const Table& p = table(tables, "table2_symptoms_predicted");
+  const std::string said =
+      "without a predicted case: 6 (2 the model abstains on; 1 it predicts out of scope; 3 with no "
+      "prediction";
+  EXPECT_NE(p.note.find(said), std::string::npos) << p.note;
+  EXPECT_NE(render_html(data, {}, {}).find(said), std::string::npos);         // in the provenance paragraph
+  EXPECT_EQ(load_report_data(db, ReportOptions{}).not_predicted.total(), 0);  // not asked: not looked at
 }
 
 TEST(ReportProvenance, PredictionsHaveTablesOfTheirOwnTitledAsPredictions) {
