@@ -406,7 +406,7 @@ MineSummary mine(datasets::Database& db, const MineOptions& options,
   for (const auto& repo : options.repositories) common::require_repository_name(repo, "mine");
   MineSummary summary;
   GitHubApi api(options.api);
-  const datasets::ResultCounts before = datasets::count_results(db);
+  datasets::OutdatedResultCounter outdated(db);
   try {
     for (const auto& repo : options.repositories)
       RepositoryMiner(db, api, summary, options, progress).run(repo);
@@ -422,7 +422,7 @@ MineSummary mine(datasets::Database& db, const MineOptions& options,
                           common::format_iso8601(std::llround(w.resume_epoch));
   }
   summary.stats = api.stats();
-  summary.outdated = datasets::dropped_between(before, datasets::count_results(db));
+  summary.outdated = outdated.dropped();
   return summary;
 }
 

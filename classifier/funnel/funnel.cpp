@@ -107,6 +107,7 @@ StudyFunnel funnel_of(datasets::Database& db, const std::string& sample_name) {
   }
   f.not_screened = static_cast<int>(spelling_of.size() - screened.size());
   std::set<int64_t> kept, in_sample;
+  std::set<int64_t> waiting;  // sampled members without a screening decision: counted again after a screen
   auto entries =
       sample_name.empty() ? std::vector<datasets::SampleEntry>{} : datasets::load_sample(db, sample_name);
   f.sample_method = method_of(entries);
@@ -114,7 +115,11 @@ StudyFunnel funnel_of(datasets::Database& db, const std::string& sample_name) {
     in_sample.insert(e.issue_id);
     if (e.origin == "draw") f.seed = e.seed;
     if (!candidates.count(e.issue_id)) {
-      ++(screened.count(e.issue_id) ? f.sampled_not_candidates : f.sampled_not_screened);
+      if (screened.count(e.issue_id)) {
+        ++f.sampled_not_candidates;
+      } else if (e.status == "sampled") {
+        waiting.insert(e.issue_id);
+      }
       continue;
     }
     auto& row = rows[repo_of[e.issue_id]];
@@ -125,10 +130,11 @@ StudyFunnel funnel_of(datasets::Database& db, const std::string& sample_name) {
       ++row.excluded;
     }
   }
+  f.sampled_not_screened = static_cast<int>(waiting.size());
   for (int64_t id : candidates) f.candidates_not_in_sample += !in_sample.count(id);
   for (const auto& [id, label] : datasets::load_final_labels(db)) {
     if (!kept.count(id)) {
-      ++f.labeled_outside;
+      ++(waiting.count(id) ? f.labeled_not_screened : f.labeled_outside);
       continue;
     }
     ++rows[repo_of[id]].labeled;
@@ -169,6 +175,7 @@ nlohmann::json funnel_json(const StudyFunnel& f) {
   j["sampled_not_candidates"] = f.sampled_not_candidates;
   j["not_screened"] = f.not_screened;
   j["sampled_not_screened"] = f.sampled_not_screened;
+  j["labeled_not_screened"] = f.labeled_not_screened;
   j["stored_twice"] = f.stored_twice;
   return j;
 }
@@ -196,12 +203,12 @@ std::string funnel_note(const StudyFunnel& f) {
     text += " Not counted: sample members that a later screen no longer admits (" +
             std::to_string(f.sampled_not_candidates) + ").";
   if (f.not_screened > 0) {
-    text +=
-        " Not screened since they were stored or changed, so counted as raw only: " +
-        std::to_string(f.not_screened) + " issues" +
-        (f.sampled_not_screened > 0 ? ", " + std::to_string(f.sampled_not_screened) + " of them in the sample"
-                                    : std::string()) +
-        " (run 'faultline screen').";
+    text += " Not screened since they were stored or changed, so counted as raw only: " +
+            std::to_string(f.not_screened) + " issues";
+    if (f.sampled_not_screened > 0)
+      text += ", " + std::to_string(f.sampled_not_screened) + " of them sampled, " +
+              std::to_string(f.labeled_not_screened) + " with final labels";
+    text += " (run 'faultline screen').";
   }
   if (f.stored_twice > 0)
     text +=

@@ -38,16 +38,19 @@ struct StudyFunnel {
   std::vector<FunnelRow> rows;
   std::map<std::string, std::string> row_names;  // each stored spelling → the name of its row
   std::set<int64_t> final_issues;                // the issues of the "final" column
-  // Final labels not counted as final: on issues that are not candidates or not kept in the sample.
+  // Final labels not counted as final: on issues that are not candidates or not kept in the sample, those
+  // waiting for a screen (labeled_not_screened) aside.
   int labeled_outside = 0;
   int candidates_not_in_sample = 0;  // for a census: candidates screened in after it was recorded
   int screened_by_person = 0;  // screening decisions that followed a person's scope decision, not the rules
   // Sample members that the latest screen does not admit (the pool was screened again after the draw).
   int sampled_not_candidates = 0;
   // Issues without a screening decision: stored since the last screen, or changed in what screening reads
-  // (migration 13 drops the decision); of them, the sample's members.
+  // (migration 13 drops the decision); of them, the sample's sampled members, and of those, the ones with
+  // final labels.
   int not_screened = 0;
   int sampled_not_screened = 0;
+  int labeled_not_screened = 0;
   // Issues stored again under another spelling of their repository's name, by a store written before names
   // were matched in any case (each spelling had a row of its own): each copy after the first, which the
   // rows count as another issue.

@@ -258,20 +258,24 @@ ALTER TABLE predictions ADD COLUMN symptom_threshold REAL;
 ALTER TABLE predictions ADD COLUMN root_cause_threshold REAL;
 )sql",
       // 13: a screening decision and a prediction hold only for the issue they read. When a write changes
-      // what screening reads (state, title, a person's scope decision, the labels), the decision goes; when
-      // it changes what the classifier reads (title, body, error lines, environment, discussion, comments,
-      // the repository's name in lower case), the prediction goes. The issue then counts as not screened or
-      // not classified until the next screen or classify, instead of keeping a result made on other facts.
-      // A write that changes none of them (the same snapshot imported again) keeps both. Results made stale
-      // before this step cannot be told apart and stay.
+      // what screening reads, the decision goes: the state, title and labels for a decision of the rules, a
+      // person's scope decision for any (one that followed a person's decision read nothing else). When it
+      // changes what the classifier reads, the prediction goes: the title, body, error lines, environment,
+      // discussion, the comments where the issue has no discussion of its own (they are its discussion
+      // then), the repository's name in lower case. The issue then counts as not screened or not classified
+      // until the next screen or classify, instead of keeping a result made on other facts. A write that
+      // changes none of them (the same snapshot imported again) keeps both. Results made stale before this
+      // step cannot be told apart and stay.
       R"sql(
 CREATE TRIGGER screening_outdated_by_issue AFTER UPDATE OF state, title, scope ON issues
   WHEN OLD.state IS NOT NEW.state OR OLD.title IS NOT NEW.title OR OLD.scope IS NOT NEW.scope
-  BEGIN DELETE FROM screening WHERE issue_id = NEW.id; END;
+  BEGIN
+    DELETE FROM screening WHERE issue_id = NEW.id AND (OLD.scope IS NOT NEW.scope OR rule NOT LIKE 'scope:%');
+  END;
 CREATE TRIGGER screening_outdated_by_label_added AFTER INSERT ON issue_labels
-  BEGIN DELETE FROM screening WHERE issue_id = NEW.issue_id; END;
+  BEGIN DELETE FROM screening WHERE issue_id = NEW.issue_id AND rule NOT LIKE 'scope:%'; END;
 CREATE TRIGGER screening_outdated_by_label_removed AFTER DELETE ON issue_labels
-  BEGIN DELETE FROM screening WHERE issue_id = OLD.issue_id; END;
+  BEGIN DELETE FROM screening WHERE issue_id = OLD.issue_id AND rule NOT LIKE 'scope:%'; END;
 CREATE TRIGGER prediction_outdated_by_issue
   AFTER UPDATE OF repository_id, title, body, error_lines, env, discussion ON issues
   WHEN OLD.repository_id IS NOT NEW.repository_id OR OLD.title IS NOT NEW.title OR OLD.body IS NOT NEW.body
@@ -279,22 +283,23 @@ CREATE TRIGGER prediction_outdated_by_issue
   BEGIN DELETE FROM predictions WHERE issue_id = NEW.id; END;
 CREATE TRIGGER prediction_outdated_by_comment_added AFTER INSERT ON comments
   BEGIN
-    DELETE FROM predictions WHERE issue_id IN
-      (SELECT id FROM issues WHERE repository_id = NEW.repository_id AND number = NEW.issue_number);
+    DELETE FROM predictions WHERE issue_id IN (SELECT id FROM issues WHERE repository_id = NEW.repository_id
+                                                 AND number = NEW.issue_number AND discussion = '');
   END;
 CREATE TRIGGER prediction_outdated_by_comment_changed
-  AFTER UPDATE OF repository_id, issue_number, body ON comments
+  AFTER UPDATE OF repository_id, issue_number, created, body ON comments
   WHEN OLD.repository_id IS NOT NEW.repository_id OR OLD.issue_number IS NOT NEW.issue_number
-    OR OLD.body IS NOT NEW.body
+    OR OLD.created IS NOT NEW.created OR OLD.body IS NOT NEW.body
   BEGIN
     DELETE FROM predictions WHERE issue_id IN
-      (SELECT id FROM issues WHERE (repository_id = OLD.repository_id AND number = OLD.issue_number)
-                                OR (repository_id = NEW.repository_id AND number = NEW.issue_number));
+      (SELECT id FROM issues WHERE discussion = '' AND
+         ((repository_id = OLD.repository_id AND number = OLD.issue_number)
+          OR (repository_id = NEW.repository_id AND number = NEW.issue_number)));
   END;
 CREATE TRIGGER prediction_outdated_by_comment_removed AFTER DELETE ON comments
   BEGIN
-    DELETE FROM predictions WHERE issue_id IN
-      (SELECT id FROM issues WHERE repository_id = OLD.repository_id AND number = OLD.issue_number);
+    DELETE FROM predictions WHERE issue_id IN (SELECT id FROM issues WHERE repository_id = OLD.repository_id
+                                                 AND number = OLD.issue_number AND discussion = '');
   END;
 CREATE TRIGGER prediction_outdated_by_rename AFTER UPDATE OF full_name ON repositories
   WHEN lower(OLD.full_name) IS NOT lower(NEW.full_name)

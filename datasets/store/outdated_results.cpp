@@ -6,23 +6,35 @@ namespace faultline::datasets {
 
 namespace {
 
-int64_t count_rows(Database& db, const char* sql) {
-  Statement s = db.prepare(sql);
-  s.step();
-  return s.integer(0);
-}
-
 std::string issues(int64_t n) { return std::to_string(n) + (n == 1 ? " issue" : " issues"); }
 
 }  // namespace
 
-ResultCounts count_results(Database& db) {
-  return {count_rows(db, "SELECT COUNT(*) FROM screening"),
-          count_rows(db, "SELECT COUNT(*) FROM predictions")};
+OutdatedResultCounter::OutdatedResultCounter(Database& db) : db_(db) {
+  db_.exec(R"sql(
+CREATE TEMP TABLE outdated_result_counts (screening INTEGER NOT NULL, predictions INTEGER NOT NULL);
+INSERT INTO temp.outdated_result_counts VALUES (0, 0);
+CREATE TEMP TRIGGER count_outdated_screening AFTER DELETE ON main.screening
+  BEGIN UPDATE outdated_result_counts SET screening = screening + 1; END;
+CREATE TEMP TRIGGER count_outdated_predictions AFTER DELETE ON main.predictions
+  BEGIN UPDATE outdated_result_counts SET predictions = predictions + 1; END;
+)sql");
 }
 
-ResultCounts dropped_between(const ResultCounts& before, const ResultCounts& after) {
-  return {before.screening_decisions - after.screening_decisions, before.predictions - after.predictions};
+OutdatedResultCounter::~OutdatedResultCounter() {
+  try {
+    db_.exec(
+        "DROP TRIGGER temp.count_outdated_screening; DROP TRIGGER temp.count_outdated_predictions; "
+        "DROP TABLE temp.outdated_result_counts;");
+  } catch (...) {
+    // The connection is closing with them; TEMP objects never outlive it.
+  }
+}
+
+ResultCounts OutdatedResultCounter::dropped() {
+  Statement s = db_.prepare("SELECT screening, predictions FROM temp.outdated_result_counts");
+  s.step();
+  return {s.integer(0), s.integer(1)};
 }
 
 nlohmann::json outdated_json(const ResultCounts& dropped) {
@@ -37,8 +49,8 @@ std::string outdated_lines(const ResultCounts& dropped) {
             "screening decision: run 'faultline screen'\n";
   if (dropped.predictions > 0)
     text += issues(dropped.predictions) +
-            " changed in what the classifier reads (title, text, error lines, environment or discussion) "
-            "and lost the prediction: run 'faultline classify'\n";
+            " changed in what the classifier reads (title, text, error lines, environment, discussion or "
+            "comments, or the repository's name) and lost the prediction: run 'faultline classify'\n";
   return text;
 }
 

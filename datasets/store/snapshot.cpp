@@ -105,11 +105,11 @@ std::vector<IssueRecord> read_snapshot(const std::string& path) {
 ImportSummary import_snapshot(Database& db, const std::string& path) {
   ImportSummary summary;
   db.transaction([&] {
-    const ResultCounts before = count_results(db);
+    OutdatedResultCounter outdated(db);
     IssueWriter writer(db);
     read_snapshot(
         path, [&](IssueRecord&& r) { ++(writer.upsert(r).inserted ? summary.inserted : summary.updated); });
-    summary.outdated = dropped_between(before, count_results(db));
+    summary.outdated = outdated.dropped();
   });
   return summary;
 }

@@ -128,33 +128,41 @@ TEST(Funnel, IssuesChangedOrStoredSinceTheLastScreenAreCountedApartUntilTheNextS
   Database db(dir.file("funnel.db"));
   fill(db);
   EXPECT_EQ(compute_funnel(db, "s").not_screened, 0);
-  // c/d#1 (sampled, labeled) is retitled, a/b#5 gains a label, and g/h#1 comes: three issues without a
-  // decision, one of them in the sample. c/d keeps raw 3 but loses the candidate, sampled and final c/d#1
-  // held; a/b#5 was no candidate, so a/b's row does not change.
-  IssueRecord retitled = load_issue(db, id(db, "c/d", 1));
-  retitled.title = "illegal memory access in split-k";
-  upsert_issue(db, retitled);
+  // c/d#1 (sampled, labeled) and a/b#1 (a sample member the draw excluded) are retitled, a/b#5 gains a
+  // label, and g/h#1 comes: four issues without a decision, one of them sampled and labeled. c/d keeps raw
+  // 3 but loses the candidate, sampled and final c/d#1 held; a/b loses the candidate and the excluded a/b#1
+  // held; a/b#5 was no candidate. The label of c/d#1 waits for a screen: it is not outside the sample.
+  for (auto [repo, number] : {std::pair<const char*, int>{"c/d", 1}, {"a/b", 1}}) {
+    IssueRecord retitled = load_issue(db, id(db, repo, number));
+    retitled.title += " in split-k";
+    upsert_issue(db, retitled);
+  }
   IssueRecord labeled = load_issue(db, id(db, "a/b", 5));
   labeled.labels = {"question"};
   upsert_issue(db, labeled);
   add_issue(db, "g/h", 1, "closed", "crash in decode");
   auto f = compute_funnel(db, "s");
-  expect_row(f.rows[0], "a/b", 5, 3, 2, 1, 1);
+  expect_row(f.rows[0], "a/b", 5, 2, 2, 0, 1);
   expect_row(f.rows[1], "c/d", 3, 1, 0, 0, 0);
   expect_row(f.rows[3], "g/h", 1, 0, 0, 0, 0);
-  EXPECT_EQ(f.not_screened, 3);
+  EXPECT_EQ(f.not_screened, 4);
   EXPECT_EQ(f.sampled_not_screened, 1);
-  EXPECT_EQ(f.sampled_not_candidates, 0);  // no screen excluded it: none has looked at it since
-  EXPECT_NE(funnel_note(f).find("counted as raw only: 3 issues, 1 of them in the sample (run 'faultline "
-                                "screen')."),
+  EXPECT_EQ(f.labeled_not_screened, 1);
+  EXPECT_EQ(f.labeled_outside, 0);
+  EXPECT_EQ(f.sampled_not_candidates, 0);  // no screen excluded them: none has looked at them since
+  EXPECT_NE(funnel_note(f).find("counted as raw only: 4 issues, 1 of them sampled, 1 with final labels (run "
+                                "'faultline screen')."),
             std::string::npos)
       << funnel_note(f);
+  EXPECT_EQ(funnel_note(f).find("outside it"), std::string::npos) << funnel_note(f);
   auto j = funnel_json(f);
-  EXPECT_EQ(j["not_screened"], 3);
+  EXPECT_EQ(j["not_screened"], 4);
   EXPECT_EQ(j["sampled_not_screened"], 1);
+  EXPECT_EQ(j["labeled_not_screened"], 1);
 
   screen_store(db, ScreeningRules::builtin());  // the new title still names a failure: back in every column
   auto again = compute_funnel(db, "s");
+  expect_row(again.rows[0], "a/b", 5, 3, 2, 1, 1);
   expect_row(again.rows[1], "c/d", 3, 2, 1, 0, 1);
   expect_row(again.rows[3], "g/h", 1, 1, 0, 0, 0);
   EXPECT_EQ(again.not_screened, 0);
