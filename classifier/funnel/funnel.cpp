@@ -206,8 +206,8 @@ std::string funnel_note(const StudyFunnel& f) {
     text += " Not screened since they were stored or changed, so counted as raw only: " +
             std::to_string(f.not_screened) + " issues";
     if (f.sampled_not_screened > 0)
-      text += ", " + std::to_string(f.sampled_not_screened) + " of them sampled, " +
-              std::to_string(f.labeled_not_screened) + " with final labels";
+      text += ", " + std::to_string(f.sampled_not_screened) + " of them sampled (" +
+              std::to_string(f.labeled_not_screened) + " of those with final labels)";
     text += " (run 'faultline screen').";
   }
   if (f.stored_twice > 0)

@@ -10,29 +10,48 @@ std::string issues(int64_t n) { return std::to_string(n) + (n == 1 ? " issue" : 
 
 }  // namespace
 
-OutdatedResultCounter::OutdatedResultCounter(Database& db) : db_(db) {
-  db_.exec(R"sql(
-CREATE TEMP TABLE outdated_result_counts (screening INTEGER NOT NULL, predictions INTEGER NOT NULL);
-INSERT INTO temp.outdated_result_counts VALUES (0, 0);
+namespace {
+
+// The issues whose results were dropped, each once (a concurrent screen may decide an issue again, and a
+// later page of the same mine drop it again).
+const char* const kCreate = R"sql(
+CREATE TEMP TABLE outdated_screening (issue_id INTEGER PRIMARY KEY);
+CREATE TEMP TABLE outdated_predictions (issue_id INTEGER PRIMARY KEY);
 CREATE TEMP TRIGGER count_outdated_screening AFTER DELETE ON main.screening
-  BEGIN UPDATE outdated_result_counts SET screening = screening + 1; END;
+  BEGIN INSERT OR IGNORE INTO outdated_screening VALUES (OLD.issue_id); END;
 CREATE TEMP TRIGGER count_outdated_predictions AFTER DELETE ON main.predictions
-  BEGIN UPDATE outdated_result_counts SET predictions = predictions + 1; END;
-)sql");
+  BEGIN INSERT OR IGNORE INTO outdated_predictions VALUES (OLD.issue_id); END;
+)sql";
+const char* const kDrop = R"sql(
+DROP TRIGGER IF EXISTS temp.count_outdated_screening;
+DROP TRIGGER IF EXISTS temp.count_outdated_predictions;
+DROP TABLE IF EXISTS temp.outdated_screening;
+DROP TABLE IF EXISTS temp.outdated_predictions;
+)sql";
+
+}  // namespace
+
+OutdatedResultCounter::OutdatedResultCounter(Database& db) : db_(db) {
+  try {
+    db_.exec(kCreate);
+  } catch (...) {
+    db_.exec(kDrop);  // what was made before the failing statement, so that a later counter can start
+    throw;
+  }
 }
 
 OutdatedResultCounter::~OutdatedResultCounter() {
   try {
-    db_.exec(
-        "DROP TRIGGER temp.count_outdated_screening; DROP TRIGGER temp.count_outdated_predictions; "
-        "DROP TABLE temp.outdated_result_counts;");
+    db_.exec(kDrop);
   } catch (...) {
     // The connection is closing with them; TEMP objects never outlive it.
   }
 }
 
 ResultCounts OutdatedResultCounter::dropped() {
-  Statement s = db_.prepare("SELECT screening, predictions FROM temp.outdated_result_counts");
+  Statement s = db_.prepare(
+      "SELECT (SELECT COUNT(*) FROM temp.outdated_screening), (SELECT COUNT(*) FROM "
+      "temp.outdated_predictions)");
   s.step();
   return {s.integer(0), s.integer(1)};
 }

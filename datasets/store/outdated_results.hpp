@@ -16,10 +16,10 @@ struct ResultCounts {
   int64_t predictions = 0;
 };
 
-// Counts the rows of `screening` and `predictions` deleted through `db` while it lives, by TEMP triggers,
-// which fire for this connection's writes alone: another process screening or classifying meanwhile is not
-// counted. A count made inside a transaction that rolls back is rolled back with it. One at a time per
-// connection, and not around a screen or a classify, whose own deletions it would count.
+// Counts the issues whose rows of `screening` and `predictions` were deleted through `db` while it lives, by
+// TEMP triggers, which fire for this connection's writes alone: another process screening or classifying
+// meanwhile is not counted. A count made inside a transaction that rolls back is rolled back with it. One at
+// a time per connection, and not around a screen or a classify, whose own deletions it would count.
 class OutdatedResultCounter {
  public:
   explicit OutdatedResultCounter(Database& db);

@@ -150,9 +150,10 @@ TEST(Funnel, IssuesChangedOrStoredSinceTheLastScreenAreCountedApartUntilTheNextS
   EXPECT_EQ(f.labeled_not_screened, 1);
   EXPECT_EQ(f.labeled_outside, 0);
   EXPECT_EQ(f.sampled_not_candidates, 0);  // no screen excluded them: none has looked at them since
-  EXPECT_NE(funnel_note(f).find("counted as raw only: 4 issues, 1 of them sampled, 1 with final labels (run "
-                                "'faultline screen')."),
-            std::string::npos)
+  EXPECT_NE(
+      funnel_note(f).find("counted as raw only: 4 issues, 1 of them sampled (1 of those with final labels) "
+                          "(run 'faultline screen')."),
+      std::string::npos)
       << funnel_note(f);
   EXPECT_EQ(funnel_note(f).find("outside it"), std::string::npos) << funnel_note(f);
   auto j = funnel_json(f);
