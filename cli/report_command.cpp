@@ -53,6 +53,8 @@ void report(const Context& ctx, const ReportOptions& o) {
     text += "note: " + funnel::funnel_note(data.funnel) + "\n";
   if (data.not_predicted.total() > 0)
     text += "note: " + reports::candidates_not_predicted_note(data.not_predicted) + "\n";
+  else if (o.with_predictions && summary.predicted == 0)
+    text += "note: every screened-in candidate has a manual label: no prediction to add\n";
   nlohmann::json j = {{"cases", summary.cases},
                       {"cases_with_source_reproducer", summary.cases_with_source_reproducer},
                       {"root_causes_labeled", summary.root_causes_labeled},

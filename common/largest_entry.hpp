@@ -2,6 +2,7 @@
 #pragma once
 
 #include <utility>
+#include <vector>
 
 namespace faultline::common {
 
@@ -16,6 +17,18 @@ std::pair<typename Map::key_type, typename Map::mapped_type> largest_entry(const
   }
   if (best == map.end()) return {};
   return {best->first, best->second};
+}
+
+// Every key holding the largest value, in the map's order: a tie named rather than broken. Empty for an
+// empty map.
+template <typename Map>
+std::vector<typename Map::key_type> keys_of_largest(const Map& map) {
+  const auto largest = largest_entry(map).second;
+  std::vector<typename Map::key_type> keys;
+  for (const auto& [key, value] : map) {
+    if (!(value < largest)) keys.push_back(key);
+  }
+  return keys;
 }
 
 }  // namespace faultline::common

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -46,22 +47,48 @@ std::string before_device_finding(Counts& c) {
          percent(build, c.n) + ").";
 }
 
+// "A", "A and B", "A, B and C".
+std::string joined_names(const std::vector<std::string>& names) {
+  std::string text;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) text += i + 1 == names.size() ? " and " : ", ";
+    text += names[i];
+  }
+  return text;
+}
+
+// The categories of `counts` tied for the most issues: "largest root cause is X (n; p%)" or "largest root
+// causes are X and Y (n each; p%)", for `what` "root cause".
+std::string largest_categories(const std::map<std::string, int>& counts, long long n, const std::string& what,
+                               const std::function<std::string(const std::string&)>& name) {
+  std::vector<std::string> names;
+  for (const auto& id : common::keys_of_largest(counts)) names.push_back(name(id));
+  const int count = common::largest_entry(counts).second;
+  const bool one = names.size() == 1;
+  return "largest " + what + (one ? " is " : "s are ") + joined_names(names) + " (" + std::to_string(count) +
+         (one ? "" : " each") + "; " + percent(count, n) + ")";
+}
+
 std::string top_symptom_finding(const Counts& c) {
   auto [top, count] = common::largest_entry(c.symptoms);
-  return "The most frequent symptom is " + tax().symptom(top).name + " with " + std::to_string(count) +
-         " issues (" + percent(count, c.n) + ").";
+  std::vector<std::string> names;
+  for (const auto& id : common::keys_of_largest(c.symptoms)) names.push_back(tax().symptom(id).name);
+  return "The most frequent symptom" + std::string(names.size() == 1 ? " is " : "s are ") +
+         joined_names(names) + " with " + std::to_string(count) + " issues" +
+         (names.size() == 1 ? "" : " each") + " (" + percent(count, c.n) + ").";
 }
 
 std::string top_root_cause_finding(const Counts& c) {
-  auto [top_cause, cause_n] = common::largest_entry(c.causes);
-  auto [top_dim, dim_n] = common::largest_entry(c.dimensions);
-  std::string dim_name;
-  for (const auto& d : tax().dimensions()) {
-    if (d.id == top_dim) dim_name = d.name;
-  }
-  return "The largest root cause is " + tax().root_cause(top_cause).name + " (" + std::to_string(cause_n) +
-         "; " + percent(cause_n, c.n) + "); the largest dimension is " + dim_name + " (" +
-         std::to_string(dim_n) + "; " + percent(dim_n, c.n) + ").";
+  auto dimension_name = [](const std::string& id) {
+    for (const auto& d : tax().dimensions()) {
+      if (d.id == id) return d.name;
+    }
+    return id;
+  };
+  return "The " +
+         largest_categories(c.causes, c.n, "root cause",
+                            [](const std::string& id) { return tax().root_cause(id).name; }) +
+         "; the " + largest_categories(c.dimensions, c.n, "dimension", dimension_name) + ".";
 }
 
 std::string outside_kernel_finding(Counts& c) {

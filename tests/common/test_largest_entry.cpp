@@ -29,3 +29,11 @@ TEST(LargestEntry, EmptyMapGivesEmptyKeyAndZero) {
   std::map<std::string, double> none;
   EXPECT_EQ(largest_entry(none), (std::pair<std::string, double>{"", 0.0}));
 }
+
+TEST(KeysOfLargest, NamesEveryKeyTiedForTheLargestValueInTheMapsOrder) {
+  using faultline::common::keys_of_largest;
+  EXPECT_EQ(keys_of_largest(std::map<std::string, int>{{"c", 5}, {"a", 5}, {"b", 4}}),
+            (std::vector<std::string>{"a", "c"}));
+  EXPECT_EQ(keys_of_largest(std::map<std::string, int>{{"a", 1}, {"b", 2}}), (std::vector<std::string>{"b"}));
+  EXPECT_TRUE(keys_of_largest(std::map<std::string, int>{}).empty());
+}

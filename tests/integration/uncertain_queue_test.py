@@ -35,6 +35,9 @@ with tempfile.TemporaryDirectory() as tmp:
     db = os.path.join(tmp, "demo.db")
     build_demo_store(faultline, source_dir, db)
     assert queue(db, tmp) == []
+    report_dir = os.path.join(tmp, "report")
+    assert "every screened-in candidate has a manual label: no prediction to add" in \
+        run(db, "report", "--with-predictions", "--out", report_dir)
 
     with sqlite3.connect(db) as con:
         unlabeled_out = con.execute(
@@ -66,6 +69,16 @@ with tempfile.TemporaryDirectory() as tmp:
     assert set(got) == set(expected)
     margins = [expected[key] for key in got]
     assert margins == sorted(margins) and margins[-1] < 0, margins
+    # The report's predicted tables leave out the unlabeled candidates the model abstains on or puts out of
+    # scope, and count them by why.
+    by_key = {(p["repo"], p["number"]): p for p in predictions}
+    unlabeled_candidates = [by_key[key] for key in candidates - labeled]
+    confident = sum(1 for p in unlabeled_candidates if not p["abstain"] and p["scope"] == "in")
+    out_of_scope = sum(1 for p in unlabeled_candidates if not p["abstain"] and p["scope"] != "in")
+    report = json.loads(run(db, "--json", "report", "--with-predictions", "--out", report_dir))
+    assert report["not_predicted"] == {"abstained": len(expected), "predicted_out_of_scope": out_of_scope,
+                                       "unclassified": 0}, report["not_predicted"]
+    assert report["predicted"] == confident, (report["predicted"], confident)
     # `show` tells the same standing: the first queued issue, and an abstention screening left out.
     def standing(key):
         return json.loads(run(db, "--json", "show", f"{key[0]}#{key[1]}"))["prediction"]["queue_standing"]

@@ -297,6 +297,28 @@ TEST(Findings, SayMostOnlyAboveHalf) {
   EXPECT_NE(findings[4].find("most of them Crash (3 of 5)"), std::string::npos) << findings[4];
 }
 
+TEST(Findings, NameEveryCategoryTiedForTheMost) {
+  // Two crashes from a code logic error (kernel library), two hangs from a build misconfiguration (compiler
+  // and build system): symptoms, root causes and dimensions each tied two and two, named in id order.
+  ReportData data;
+  for (int i = 0; i < 2; ++i) {
+    data.cases.push_back(case_of("crash", "code_logic_error"));
+    data.cases.push_back(case_of("hang", "build_misconfiguration"));
+  }
+  auto findings = compute_findings(data);
+  EXPECT_EQ(findings[1], "The most frequent symptoms are Crash and Hang with 2 issues each (50.00%).");
+  EXPECT_EQ(findings[2],
+            "The largest root causes are Build Misconfiguration and Code Logic Error (2 each; 50.00%); the "
+            "largest dimensions are Compiler and Build System and Kernel Library (2 each; 50.00%).");
+  data.cases.push_back(case_of("crash", "code_logic_error"));  // one more: no tie
+  findings = compute_findings(data);
+  EXPECT_EQ(findings[1], "The most frequent symptom is Crash with 3 issues (60.00%).");
+  EXPECT_EQ(
+      findings[2],
+      "The largest root cause is Code Logic Error (3; 60.00%); the largest dimension is Kernel Library (3; "
+      "60.00%).");
+}
+
 TEST(CaseReproducers, CoverageTableAndFindingCountLinkedCases) {
   ReportData data;
   for (const auto& e : kCatalog) {
