@@ -24,16 +24,18 @@ namespace {
 
 // Three issues: #1 has a final manual label and is in the sample; #2 is a screened-in candidate with a
 // confident prediction; #3 has an equally confident prediction but screening excluded it (it is open).
+void add_issue(ds::Database& db, int n, const std::string& state) {
+  ds::IssueRecord r;
+  r.repo = "NVIDIA/cutlass";
+  r.number = n;
+  r.url = "https://github.com/NVIDIA/cutlass/issues/" + std::to_string(n);
+  r.state = state;
+  r.title = "crash " + std::to_string(n);
+  ds::upsert_issue(db, r);
+}
+
 void fill(ds::Database& db) {
-  for (int n = 1; n <= 3; ++n) {
-    ds::IssueRecord r;
-    r.repo = "NVIDIA/cutlass";
-    r.number = n;
-    r.url = "https://github.com/NVIDIA/cutlass/issues/" + std::to_string(n);
-    r.state = n == 3 ? "open" : "closed";
-    r.title = "crash " + std::to_string(n);
-    ds::upsert_issue(db, r);
-  }
+  for (int n = 1; n <= 3; ++n) add_issue(db, n, n == 3 ? "open" : "closed");
   auto id = [&](int n) { return *ds::find_issue(db, "NVIDIA/cutlass", n); };
   ds::replace_screening(db,
                         {{id(1), "candidate", "r"}, {id(2), "candidate", "r"}, {id(3), "excluded", "open"}});
@@ -101,15 +103,7 @@ TEST(ReportProvenance, CandidatesLeftOutOfThePredictedTablesAreCountedByWhy) {
   fill(db);
   // Seven more: #4 and #5 candidates the model abstains on, #6 one it predicts out of scope, #7 to #9 ones
   // with no prediction, #10 an excluded issue with no prediction (no candidate, so not counted).
-  for (int n = 4; n <= 10; ++n) {
-    ds::IssueRecord r;
-    r.repo = "NVIDIA/cutlass";
-    r.number = n;
-    r.url = "https://github.com/NVIDIA/cutlass/issues/" + std::to_string(n);
-    r.state = "closed";
-    r.title = "crash " + std::to_string(n);
-    ds::upsert_issue(db, r);
-  }
+  for (int n = 4; n <= 10; ++n) add_issue(db, n, "closed");
   auto id = [&](int n) { return *ds::find_issue(db, "NVIDIA/cutlass", n); };
   std::vector<ds::ScreeningDecision> decisions;
   for (int n = 1; n <= 10; ++n)
