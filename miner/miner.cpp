@@ -276,14 +276,18 @@ class RepositoryMiner {
     ParsedPage parsed = parse_page(kind, repo_, page);
     long issues = 0, comments = 0, skipped = 0;
     db_.transaction([&] {
+      // Prepared once a page: migration 13's triggers make each statement on issues and comments costly to
+      // compile.
+      datasets::IssueWriter issue_writer(db_);
+      datasets::CommentWriter comment_writer(db_);
       for (const auto& issue : parsed.issues) {
         if (datasets::stored_issue_updated(db_, repo_id_, issue.number) == issue.updated) continue;
-        datasets::upsert_issue(db_, issue);
+        issue_writer.upsert(issue);
         ++issues;
       }
       for (const auto& comment : parsed.comments) {
         if (datasets::stored_comment_updated(db_, comment.id) == comment.updated) continue;
-        datasets::upsert_comment(db_, comment);
+        comment_writer.upsert(comment);
         ++comments;
       }
       for (const auto& pr : parsed.pull_requests) {
@@ -406,6 +410,7 @@ MineSummary mine(datasets::Database& db, const MineOptions& options,
   for (const auto& repo : options.repositories) common::require_repository_name(repo, "mine");
   MineSummary summary;
   GitHubApi api(options.api);
+  db.keep_temporary_files_in_memory();
   datasets::OutdatedResultCounter outdated(db);
   try {
     for (const auto& repo : options.repositories)

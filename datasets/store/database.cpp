@@ -267,6 +267,8 @@ void Database::exec(const std::string& sql) {
   }
 }
 
+void Database::keep_temporary_files_in_memory() { exec("PRAGMA temp_store=MEMORY"); }
+
 int Database::user_version() {
   Statement s = prepare("PRAGMA user_version");
   s.step();

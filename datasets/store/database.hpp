@@ -76,6 +76,11 @@ class Database {
 
   Statement prepare(const std::string& sql) { return Statement(db_, sql, options_.busy_timeout_ms); }
   void exec(const std::string& sql);
+  // Temporary files in memory rather than on disk, for a command that writes many rows: each write to a
+  // table with triggers (migration 13's) keeps a statement journal, a few pages, which on disk costs a
+  // file's system calls per statement. Not for a reader of large sorted results, whose temporary B-trees
+  // would then take memory.
+  void keep_temporary_files_in_memory();
   int user_version();
   int64_t last_insert_id() const;
   const std::string& path() const { return path_; }

@@ -208,14 +208,21 @@ int64_t count_issues(Database& db) {
   return s.integer(0);
 }
 
-void upsert_comment(Database& db, const CommentRecord& c) {
-  int64_t repo_id = ensure_repository(db, c.repo);
-  db.prepare(
-        "INSERT INTO comments(id, repository_id, issue_number, author, created, updated, body, raw_json) "
-        "VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET repository_id=excluded.repository_id, "
-        "issue_number=excluded.issue_number, author=excluded.author, created=excluded.created, "
-        "updated=excluded.updated, body=excluded.body, raw_json=excluded.raw_json")
-      .bind_all(c.id, repo_id, c.issue_number, c.author, c.created, c.updated, c.body, c.raw_json)
+void upsert_comment(Database& db, const CommentRecord& c) { CommentWriter(db).upsert(c); }
+
+CommentWriter::CommentWriter(Database& db)
+    : db_(db),
+      upsert_(db.prepare(
+          "INSERT INTO comments(id, repository_id, issue_number, author, created, updated, body, raw_json) "
+          "VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET repository_id=excluded.repository_id, "
+          "issue_number=excluded.issue_number, author=excluded.author, created=excluded.created, "
+          "updated=excluded.updated, body=excluded.body, raw_json=excluded.raw_json")) {}
+
+void CommentWriter::upsert(const CommentRecord& c) {
+  auto known = repositories_.find(c.repo);
+  if (known == repositories_.end())
+    known = repositories_.emplace(c.repo, ensure_repository(db_, c.repo)).first;
+  upsert_.bind_all(c.id, known->second, c.issue_number, c.author, c.created, c.updated, c.body, c.raw_json)
       .run();
 }
 

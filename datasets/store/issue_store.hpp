@@ -67,6 +67,18 @@ struct CommentRecord {
   std::optional<std::string> raw_json;
 };
 void upsert_comment(Database& db, const CommentRecord& comment);
+// upsert_comment for many comments, its statement prepared once (with migration 13's triggers compiled
+// into it) and repository ids remembered. Lives no longer than the transaction it writes in.
+class CommentWriter {
+ public:
+  explicit CommentWriter(Database& db);
+  void upsert(const CommentRecord& comment);
+
+ private:
+  Database& db_;
+  Statement upsert_;
+  std::unordered_map<std::string, int64_t> repositories_;
+};
 // Mined issues carry their discussion as comments: joins each issue's comment bodies, oldest first, into
 // the discussion of issues that have none (imported corpus records keep their own). At most `limit` bytes
 // each.

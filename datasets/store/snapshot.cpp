@@ -104,6 +104,7 @@ std::vector<IssueRecord> read_snapshot(const std::string& path) {
 
 ImportSummary import_snapshot(Database& db, const std::string& path) {
   ImportSummary summary;
+  db.keep_temporary_files_in_memory();
   db.transaction([&] {
     OutdatedResultCounter outdated(db);
     IssueWriter writer(db);

@@ -132,9 +132,10 @@ TEST(Funnel, IssuesChangedOrStoredSinceTheLastScreenAreCountedApartUntilTheNextS
   // label, and g/h#1 comes: four issues without a decision, one of them sampled and labeled. c/d keeps raw
   // 3 but loses the candidate, sampled and final c/d#1 held; a/b loses the candidate and the excluded a/b#1
   // held; a/b#5 was no candidate. The label of c/d#1 waits for a screen: it is not outside the sample.
-  for (auto [repo, number] : {std::pair<const char*, int>{"c/d", 1}, {"a/b", 1}}) {
-    IssueRecord retitled = load_issue(db, id(db, repo, number));
-    retitled.title += " in split-k";
+  for (const auto& [repo, title] : std::map<std::string, std::string>{
+           {"c/d", "illegal memory access in split-k"}, {"a/b", "crash in kernel with split-k"}}) {
+    IssueRecord retitled = load_issue(db, id(db, repo, 1));
+    retitled.title = title;
     upsert_issue(db, retitled);
   }
   IssueRecord labeled = load_issue(db, id(db, "a/b", 5));
