@@ -12,9 +12,9 @@
 #include "classifier/model/label_threshold.hpp"
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
-#include "cli/counted.hpp"
 #include "cli/text_table.hpp"
 #include "common/atomic_file.hpp"
+#include "common/counted.hpp"
 #include "common/error.hpp"
 #include "common/parallel_tasks.hpp"
 
@@ -234,7 +234,8 @@ std::string fold_assignments_text(int n, int folds,
   add("lowest", s.lowest, c.lowest);
   add("highest", s.highest, c.highest);
   return std::to_string(folds) + "-fold cross-validation over " + std::to_string(n) +
-         " manually labeled issues, " + counted(static_cast<long long>(figures.size()), "fold assignment") +
+         " manually labeled issues, " +
+         common::counted(static_cast<long long>(figures.size()), "fold assignment") +
          " (labels, at: the share of the issues each fold's model labels by its label thresholds, and the "
          "accuracy there)\n" +
          text_table(rows);

@@ -3,8 +3,8 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
-#include "cli/counted.hpp"
 #include "common/atomic_file.hpp"
+#include "common/counted.hpp"
 #include "common/error.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
@@ -53,8 +53,8 @@ void import_snapshot(const Context& ctx, const ImportOptions& o) {
   j.update(datasets::outdated_json(summary.outdated));
   ctx.emit(j, "imported " + o.snapshot + ": " + std::to_string(summary.inserted) + " new, " +
                   std::to_string(summary.updated) +
-                  " already stored (rewritten from the file); the store holds " + counted(issues, "issue") +
-                  "\n" + datasets::outdated_lines(summary.outdated));
+                  " already stored (rewritten from the file); the store holds " +
+                  common::counted(issues, "issue") + "\n" + datasets::outdated_lines(summary.outdated));
 }
 
 void export_records(const Context& ctx, const ExportOptions& o) {

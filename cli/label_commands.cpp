@@ -9,9 +9,9 @@
 #include "classifier/annotation/uncertain_queue.hpp"
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
-#include "cli/counted.hpp"
 #include "cli/text_table.hpp"
 #include "common/atomic_file.hpp"
+#include "common/counted.hpp"
 #include "common/error.hpp"
 
 namespace faultline::cli {
@@ -115,7 +115,7 @@ void add_label_commands(CLI::App& app, Context& ctx) {
     }
     common::write_file_atomically(o.out, out.str());
     nlohmann::json j = {{"rows", rows}, {"out", o.out}, {"rater", o.rater}};
-    std::string text = "wrote " + counted(rows, "issue") + " to " + o.out + " for " + o.rater;
+    std::string text = "wrote " + common::counted(rows, "issue") + " to " + o.out + " for " + o.rater;
     if (uncertain) {
       j["abstained_excluded"] = uncertain->counts.abstained_excluded;
       j["abstained_unscreened"] = uncertain->counts.abstained_unscreened;
@@ -145,7 +145,7 @@ void add_label_commands(CLI::App& app, Context& ctx) {
     const annotation::LabelImport r = annotation::import_label_sheet(*db, o.rater, o.file);
     ctx.emit({{"batch", r.batch_id}, {"labeled", r.labeled}, {"blank", r.skipped_blank}},
              "imported batch " + std::to_string(r.batch_id) + " of " + o.rater + ": " +
-                 counted(r.labeled, "label") + " (" + counted(r.skipped_blank, "blank row") +
+                 common::counted(r.labeled, "label") + " (" + common::counted(r.skipped_blank, "blank row") +
                  " skipped); run 'faultline audit'\n");
   });
 
@@ -177,7 +177,7 @@ void add_label_commands(CLI::App& app, Context& ctx) {
     auto db = ctx.open_db();
     auto r = annotation::import_adjudications(*db, adjudicate_options->file);
     nlohmann::json j = {{"imported", r.imported}};
-    std::string text = "imported " + counted(r.imported, "adjudication") + "\n";
+    std::string text = "imported " + common::counted(r.imported, "adjudication") + "\n";
     if (r.audited) {
       j["audit"] = annotation::audit_json(r.audit);
       text += audit_text(r.audit);

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
-#include "cli/counted.hpp"
+#include "common/counted.hpp"
 #include "miner/miner.hpp"
 
 namespace faultline::cli {
@@ -84,9 +84,10 @@ void add_mine_command(CLI::App& app, Context& ctx) {
     progress->finish(last_status.empty() ? "mine: nothing to fetch" : last_status);
     auto j = miner::mine_summary_json(summary);
     std::string text =
-        "mined " + counted(static_cast<long long>(o.repositories.size()), "repository", "repositories") +
-        ": " + counted(summary.issues, "issue") + ", " + counted(summary.comments, "comment") + ", " +
-        counted(summary.pull_requests_skipped, "pull request") + " skipped; " +
+        "mined " +
+        common::counted(static_cast<long long>(o.repositories.size()), "repository", "repositories") + ": " +
+        common::counted(summary.issues, "issue") + ", " + common::counted(summary.comments, "comment") +
+        ", " + common::counted(summary.pull_requests_skipped, "pull request") + " skipped; " +
         std::to_string(summary.stats.requests) + " requests (" + std::to_string(summary.stats.not_modified) +
         " not modified), " + std::to_string(summary.stats.retries) + " retries, " +
         std::to_string(summary.stats.rate_limit_waits) + " rate-limit waits\n";

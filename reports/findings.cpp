@@ -57,25 +57,32 @@ std::string joined_names(const std::vector<std::string>& names) {
   return text;
 }
 
-// The categories of `counts` tied for the most issues: "largest root cause is X (n; p%)" or "largest root
-// causes are X and Y (n each; p%)", for `what` "root cause".
-std::string largest_categories(const std::map<std::string, int>& counts, long long n, const std::string& what,
-                               const std::function<std::string(const std::string&)>& name) {
+// The categories of `counts` tied for the most issues, by name, and how many each has.
+struct Largest {
+  std::string names;  // "A", "A and B"
+  int count = 0;
+  bool tied = false;
+};
+Largest largest_of(const std::map<std::string, int>& counts,
+                   const std::function<std::string(const std::string&)>& name) {
   std::vector<std::string> names;
   for (const auto& id : common::keys_of_largest(counts)) names.push_back(name(id));
-  const int count = common::largest_entry(counts).second;
-  const bool one = names.size() == 1;
-  return "largest " + what + (one ? " is " : "s are ") + joined_names(names) + " (" + std::to_string(count) +
-         (one ? "" : " each") + "; " + percent(count, n) + ")";
+  return {joined_names(names), common::largest_entry(counts).second, names.size() > 1};
+}
+
+// "largest root cause is X (n; p%)" or "largest root causes are X and Y (n each; p%)", for `what` "root
+// cause".
+std::string largest_categories(const std::map<std::string, int>& counts, long long n, const std::string& what,
+                               const std::function<std::string(const std::string&)>& name) {
+  const Largest l = largest_of(counts, name);
+  return "largest " + what + (l.tied ? "s are " : " is ") + l.names + " (" + std::to_string(l.count) +
+         (l.tied ? " each" : "") + "; " + percent(l.count, n) + ")";
 }
 
 std::string top_symptom_finding(const Counts& c) {
-  auto [top, count] = common::largest_entry(c.symptoms);
-  std::vector<std::string> names;
-  for (const auto& id : common::keys_of_largest(c.symptoms)) names.push_back(tax().symptom(id).name);
-  return "The most frequent symptom" + std::string(names.size() == 1 ? " is " : "s are ") +
-         joined_names(names) + " with " + std::to_string(count) + " issues" +
-         (names.size() == 1 ? "" : " each") + " (" + percent(count, c.n) + ").";
+  const Largest l = largest_of(c.symptoms, [](const std::string& id) { return tax().symptom(id).name; });
+  return "The most frequent symptom" + std::string(l.tied ? "s are " : " is ") + l.names + " with " +
+         std::to_string(l.count) + " issues" + (l.tied ? " each" : "") + " (" + percent(l.count, c.n) + ").";
 }
 
 std::string top_root_cause_finding(const Counts& c) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "common/counted.hpp"
 #include "common/error.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
@@ -115,7 +116,7 @@ std::string queue_clause(const QueueCounts& counts) {
   const int queued = counts.queued;
   std::string clause =
       queued == 0 ? std::string("no unlabeled issue queued as uncertain")
-                  : std::to_string(queued) + " unlabeled issue" + (queued == 1 ? "" : "s") +
+                  : common::counted(queued, "unlabeled issue") +
                         " queued as uncertain (export them with 'faultline label export --rater NAME --queue "
                         "uncertain --out uncertain.csv')";
   const std::string left_out = left_out_clause(counts);

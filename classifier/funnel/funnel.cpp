@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "common/counted.hpp"
 #include "common/error.hpp"
 #include "common/repository_name.hpp"
 #include "datasets/store/funnel_store.hpp"
@@ -204,7 +205,7 @@ std::string funnel_note(const StudyFunnel& f) {
             std::to_string(f.sampled_not_candidates) + ").";
   if (f.not_screened > 0) {
     text += " Not screened since they were stored or changed, so counted as raw only: " +
-            std::to_string(f.not_screened) + (f.not_screened == 1 ? " issue" : " issues");
+            common::counted(f.not_screened, "issue");
     if (f.sampled_not_screened > 0)
       text += ", " + std::to_string(f.sampled_not_screened) + " of them sampled (" +
               std::to_string(f.labeled_not_screened) + " of those with final labels)";

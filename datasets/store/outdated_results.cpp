@@ -2,13 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/counted.hpp"
+
 namespace faultline::datasets {
-
-namespace {
-
-std::string issues(int64_t n) { return std::to_string(n) + (n == 1 ? " issue" : " issues"); }
-
-}  // namespace
 
 namespace {
 
@@ -63,11 +59,11 @@ nlohmann::json outdated_json(const ResultCounts& dropped) {
 std::string outdated_lines(const ResultCounts& dropped) {
   std::string text;
   if (dropped.screening_decisions > 0)
-    text += issues(dropped.screening_decisions) +
+    text += common::counted(dropped.screening_decisions, "issue") +
             " changed in what screening reads (state, title, labels or scope decision) and lost the "
             "screening decision: run 'faultline screen'\n";
   if (dropped.predictions > 0)
-    text += issues(dropped.predictions) +
+    text += common::counted(dropped.predictions, "issue") +
             " changed in what the classifier reads (title, text, error lines, environment, discussion or "
             "comments, or the repository's name) and lost the prediction: run 'faultline classify'\n";
   return text;

@@ -3,11 +3,11 @@
 
 #include <string>
 
-namespace faultline::cli {
+namespace faultline::common {
 
 // `plural` defaults to `singular` + "s".
 inline std::string counted(long long n, const std::string& singular, const std::string& plural = "") {
   return std::to_string(n) + " " + (n == 1 ? singular : plural.empty() ? singular + "s" : plural);
 }
 
-}  // namespace faultline::cli
+}  // namespace faultline::common
