@@ -38,9 +38,15 @@ Table funnel_table(const ReportData& data) {
                {"candidate", "Candidate", ColumnType::count},
                {"sampled", "Sampled", ColumnType::count},
                {"final", "Final", ColumnType::count}};
+  // Every repository the store holds has a row, so that the rows add up to the total: the study's order
+  // first, then those with labeled cases, then those with none yet (sorted by name).
   std::map<std::string, funnel::FunnelRow> by_repo;
   for (const auto& r : data.funnel.rows) by_repo[r.repo] = r;
-  for (const auto& repo : repository_order(data.cases)) {
+  auto order = repository_order(data.cases);
+  for (const auto& [repo, row] : by_repo) {
+    if (std::find(order.begin(), order.end(), repo) == order.end()) order.push_back(repo);
+  }
+  for (const auto& repo : order) {
     auto it = by_repo.find(repo);
     if (it == by_repo.end()) continue;
     t.rows.push_back({{text(repo), text(repository_name(repo)), count(it->second.raw),

@@ -132,6 +132,26 @@ TEST(StudyTables, FunnelTableReproducesTableOne) {
   EXPECT_NE(table.note.find("stratified draw"), std::string::npos) << table.note;
 }
 
+// A repository the store holds whose issues have no final label yet still has its row: the total row
+// counts it, so without the row the rows would not add up to the total.
+TEST(StudyTables, FunnelTableHasARowForARepositoryWithoutLabeledCases) {
+  auto data = faultline::testing::study_report_data();
+  faultline::funnel::FunnelRow unlabeled;
+  unlabeled.repo = "example/kernels";
+  unlabeled.raw = 10;
+  unlabeled.candidates = 7;
+  unlabeled.sampled = 3;
+  data.funnel.rows.push_back(unlabeled);
+  DisplayGrid t = display_grid(funnel_table(data));
+  EXPECT_EQ(row_named(t, "example/kernels"),
+            (std::vector<std::string>{"example/kernels", "10", "7", "3", "0"}));
+  // The study's 9099 / 3181 / 300 / 300 and this repository's 10 / 7 / 3 / 0.
+  EXPECT_EQ(t.rows.back(), (std::vector<std::string>{"Total", "9109", "3188", "303", "300"}));
+  long long raw = 0;
+  for (size_t r = 0; r + 1 < t.rows.size(); ++r) raw += std::stoll(t.rows[r][1]);
+  EXPECT_EQ(raw, 9109);
+}
+
 TEST(Findings, AreComputedFromTheNumbers) {
   auto findings = compute_findings(faultline::testing::study_report_data());
   ASSERT_GE(findings.size(), 4u);
