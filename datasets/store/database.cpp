@@ -28,10 +28,19 @@ std::string failure_text(sqlite3* db, int rc, int busy_timeout_ms) {
              " s (raise --busy-timeout or FAULTLINE_BUSY_TIMEOUT)";
     }
     case SQLITE_READONLY:
-      return "the store is read-only here (no write permission); this command needs to write it";
+      // SQLite makes the -wal and -shm files with the store's permissions, so a store once read while it
+      // was write-protected keeps write-protected ones after the store itself is writable again.
+      return "the store is read-only here (no write permission on it, on its -wal or -shm file beside it, "
+             "or on its folder); this command needs to write it";
     default:
       return sqlite3_errmsg(db);
   }
+}
+
+// "database PATH: " for an error of the store behind `db` (an in-memory one has no path).
+std::string store_prefix(sqlite3* db) {
+  const char* file = sqlite3_db_filename(db, "main");
+  return file && *file ? std::string("database ") + file + ": " : std::string("database: ");
 }
 
 // A file name as the path of a file: URI, where ?, # and % would otherwise end or escape it.
@@ -74,7 +83,7 @@ void refuse_dangling_link(const std::string& path) {
 Statement::Statement(sqlite3* db, const std::string& sql, int busy_timeout_ms)
     : db_(db), stmt_(nullptr), sql_(sql), busy_timeout_ms_(busy_timeout_ms) {
   if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt_, nullptr) != SQLITE_OK) {
-    throw Error(std::string("database: cannot prepare statement: ") + sqlite3_errmsg(db_) + " in: " + sql);
+    throw Error(store_prefix(db_) + "cannot prepare statement: " + sqlite3_errmsg(db_) + " in: " + sql);
   }
 }
 
@@ -127,7 +136,7 @@ bool Statement::step() {
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
   std::string text = failure_text(db_, rc, busy_timeout_ms_);
-  throw Error("database: " + (is_access_failure(rc) ? text : text + " in: " + sql_));
+  throw Error(store_prefix(db_) + (is_access_failure(rc) ? text : text + " in: " + sql_));
 }
 
 void Statement::run() {
@@ -218,10 +227,15 @@ void Database::prepare_schema(int target_version, bool read_only) {
   // changed), and a verb that only reads refuses an empty one (a file that merely exists). The figures come
   // from one statement, one snapshot: a store another faultline is making is seen before or after.
   {
+    refuse_non_database();
     Statement s = prepare(
         "SELECT (SELECT user_version FROM pragma_user_version), (SELECT COUNT(*) FROM sqlite_master), "
         "(SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'repositories')");
     s.step();
+    // No faultline writes a version under 0; the migrations are indexed by it.
+    if (s.integer(0) < 0)
+      throw Error("database " + path_ + ": not a faultline store (schema version " +
+                  std::to_string(s.integer(0)) + ", which no faultline writes); check --db");
     const bool is_new = s.integer(0) == 0 && s.integer(1) == 0;
     if (!is_new && (s.integer(0) == 0 || s.integer(2) == 0))
       throw Error("database " + path_ +
@@ -244,6 +258,17 @@ void Database::prepare_schema(int target_version, bool read_only) {
                 " needs an upgrade, but the store is read-only here; open it once with write permission");
   }
   migrate(target_version);
+}
+
+void Database::refuse_non_database() {
+  // SQLite reads the file's header only at the first statement, and its own words for a file that is not
+  // a database name neither the file nor what to do.
+  const int rc = sqlite3_exec(db_, "SELECT COUNT(*) FROM sqlite_master", nullptr, nullptr, nullptr);
+  if (rc == SQLITE_NOTADB)
+    throw Error("database " + path_ + ": not a faultline store (not an SQLite database); check --db");
+  if ((rc & 0xff) == SQLITE_CORRUPT)
+    throw Error("database " + path_ + ": a damaged SQLite database (" + sqlite3_errstr(rc) +
+                "); restore it from a copy, or check --db");
 }
 
 void Database::migrate(int target_version) {

@@ -94,6 +94,8 @@ class Database {
  private:
   void connect(const std::string& name, int flags);
   void open(int target_version);
+  // Refuses a file that is not an SQLite database, or a damaged one, with its path.
+  void refuse_non_database();
   void prepare_schema(int target_version, bool read_only);
   void migrate(int target_version);
   // `work` between `begin` and COMMIT; any exception rolls everything back and propagates.

@@ -103,6 +103,26 @@ with tempfile.TemporaryDirectory() as tmp:
         os.remove(os.path.join(tmp, name))
     check(run("funnel", db=db).returncode == 0, "funnel on an existing store failed")
 
+    # A file that is not a database at all, and a faultline store whose schema version is under 0 (no
+    # faultline writes one; the migrations are indexed by it, and such a store once crashed every verb),
+    # are refused with their path and left as they were.
+    text = os.path.join(tmp, "notes.db")
+    with open(text, "w") as f:
+        f.write("these are notes, not a database\n" * 200)
+    negative = os.path.join(tmp, "negative.db")
+    with sqlite3.connect(db) as source, sqlite3.connect(negative) as copy:
+        source.backup(copy)
+    with sqlite3.connect(negative) as c:
+        c.execute("PRAGMA user_version=-7")
+    for path, why in ((text, "not an SQLite database"), (negative, "schema version -7, which no faultline writes")):
+        for verb in (["funnel"], ["import", "--snapshot", os.path.join(snapshot, "issues.jsonl")]):
+            out = run(*verb, db=path)
+            check(out.returncode == 1 and f"{path}: not a faultline store ({why})" in out.stderr,
+                  f"{verb} on {path}: exit {out.returncode}, {out.stderr!r}")
+    check(open(text).read() == "these are notes, not a database\n" * 200, "the text file was written")
+    with sqlite3.connect(negative) as c:
+        check(c.execute("PRAGMA user_version").fetchone()[0] == -7, "the negative version was changed")
+
     # A busy store: another connection holds the write lock; the verb waits --busy-timeout and says so.
     holder = sqlite3.connect(db, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
