@@ -61,6 +61,21 @@ int first_invalid_utf8_line(std::string_view text) {
   return 0;
 }
 
+// parse_csv refuses a NUL byte, so none is written (issue text from JSON may hold \u0000): each becomes
+// U+FFFD, the character that stands for one that cannot be shown.
+std::string without_nul(const std::string& cell) {
+  if (cell.find('\0') == std::string::npos) return cell;
+  std::string out;
+  for (char c : cell) {
+    if (c == '\0') {
+      out += "\xEF\xBF\xBD";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<CsvRow> parse_csv(const std::string& text, const std::string& origin) {
@@ -141,7 +156,8 @@ std::vector<CsvRow> read_csv_file(const std::string& path) { return parse_csv(re
 void write_csv_row(std::ostream& out, const std::vector<std::string>& fields) {
   for (size_t i = 0; i < fields.size(); ++i) {
     if (i) out << ',';
-    const std::string f = needs_formula_guard(fields[i]) ? kFormulaGuard + fields[i] : fields[i];
+    const std::string cell = without_nul(fields[i]);
+    const std::string f = needs_formula_guard(cell) ? kFormulaGuard + cell : cell;
     if (f.find_first_of(",\"\n\r") == std::string::npos) {
       out << f;
       continue;

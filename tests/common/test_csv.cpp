@@ -68,6 +68,19 @@ TEST(Csv, ANulByteIsRefusedNamingItsLine) {
   }
 }
 
+// Issue text decoded from JSON may hold \u0000; a sheet written with it could not be read back.
+TEST(Csv, ANulByteIsWrittenAsTheReplacementCharacterSoTheRowReadsBack) {
+  std::ostringstream out;
+  common::write_csv_row(out, {std::string("a\0b", 3), std::string("\0=1", 3)});
+  EXPECT_EQ(out.str().find('\0'), std::string::npos);
+  auto rows = common::parse_csv(out.str(), "sheet.csv");
+  ASSERT_EQ(rows.size(), 1u);
+  // U+FFFD is EF BF BD in UTF-8; the second cell starts with it, so it needs no formula guard.
+  EXPECT_EQ(rows[0].fields, (std::vector<std::string>{"a\xEF\xBF\xBD"
+                                                      "b",
+                                                      "\xEF\xBF\xBD=1"}));
+}
+
 TEST(Csv, CellsASpreadsheetWouldRunAsFormulasAreWrittenInertAndReadBackUnchanged) {
   std::vector<std::string> fields{
       "=cmd|' /C calc'!A0", "+SUM(A1:A2)", "-2+3", "@SUM(A1)", "\tTAB", "'quoted", "-0.027", "3", "plain"};
