@@ -288,8 +288,9 @@ void eval(const Context& ctx, const EvalOptions& o) {
     progress->finish("eval: time split done");
   }
   auto json = model::evaluation_json(e);
-  if (!o.out.empty()) common::write_file_atomically(o.out, json.dump(2) + "\n");
-  ctx.emit(json, evaluation_text(e));
+  if (o.out.empty()) return ctx.emit(json, evaluation_text(e));
+  common::write_file_atomically(o.out, json.dump(2) + "\n");
+  ctx.emit_about_output(o.out, json, evaluation_text(e));
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "common/progress.hpp"
 #include "common/version.hpp"
@@ -43,22 +44,32 @@ struct Context {
   // Prints `object` on stdout, with the version of faultline that wrote it, when --json is set; otherwise
   // the human text.
   void emit(const nlohmann::json& object, const std::string& human) const {
-    if (json) {
-      print_json(object);
-    } else {
-      std::cout << human;
-    }
+    emit_to(std::cout, object, human);
+  }
+
+  // The same for a verb that wrote its output to `out_path`: on stderr when that is stdout itself
+  // (`--out /dev/stdout`), so that the output stays only what it says it is.
+  void emit_about_output(const std::string& out_path, const nlohmann::json& object,
+                         const std::string& human) const {
+    emit_to(common::names_standard_output(out_path) ? std::cerr : std::cout, object, human);
   }
 
   // Prints `object` on stdout as one line, with the version of faultline that wrote it.
-  static void print_json(nlohmann::json object) {
+  static void print_json(nlohmann::json object, std::ostream& to = std::cout) {
     object["faultline_version"] = common::version();
     // Text from the command line or the store may not be UTF-8; JSON must be, so such bytes print as U+FFFD
     // instead of aborting the command after its work is done.
-    std::cout << object.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    to << object.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   }
 
  private:
+  void emit_to(std::ostream& to, const nlohmann::json& object, const std::string& human) const {
+    if (json) {
+      print_json(object, to);
+    } else {
+      to << human;
+    }
+  }
   datasets::OpenOptions options(bool create_if_missing) const {
     return {create_if_missing, static_cast<int>(busy_timeout_s * 1000)};
   }

@@ -77,8 +77,8 @@ void export_records(const Context& ctx, const ExportOptions& o) {
   }
   common::write_file_atomically(o.out_path, out.str());
   const std::string what = o.what == "labels" ? "final labels" : o.what;
-  ctx.emit(
-      {{"what", o.what}, {"format", o.format}, {"out", o.out_path}, {"records", records}},
+  ctx.emit_about_output(
+      o.out_path, {{"what", o.what}, {"format", o.format}, {"out", o.out_path}, {"records", records}},
       "exported " + std::to_string(records) + " " + what + " (" + o.format + ") to " + o.out_path + "\n");
 }
 

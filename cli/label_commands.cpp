@@ -127,7 +127,7 @@ void add_label_commands(CLI::App& app, Context& ctx) {
       if (uncertain->unclassified_unscreened)
         text += "; " + annotation::unclassified_unscreened_clause(uncertain->unclassified_unscreened);
     }
-    ctx.emit(j, text + "\n");
+    ctx.emit_about_output(o.out, j, text + "\n");
   });
 
   auto* imp = label->add_subcommand(

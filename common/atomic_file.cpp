@@ -62,6 +62,13 @@ void write_all(int fd, std::string_view content, const std::string& path) {
 
 }  // namespace
 
+bool names_standard_output(const std::string& path) {
+  struct stat out {
+  }, named{};
+  if (fstat(1, &out) != 0 || stat(path.c_str(), &named) != 0) return false;
+  return out.st_dev == named.st_dev && out.st_ino == named.st_ino;
+}
+
 void remember_inherited_descriptors() {
   std::set<int>& open = inherited_descriptors();
   open.clear();

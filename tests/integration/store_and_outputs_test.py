@@ -103,6 +103,21 @@ with tempfile.TemporaryDirectory() as tmp:
         os.remove(os.path.join(tmp, name))
     check(run("funnel", db=db).returncode == 0, "funnel on an existing store failed")
 
+    # Output written to stdout by name (--out /dev/stdout) is only that output: what the verb says about it
+    # goes to stderr. A file elsewhere keeps the message on stdout.
+    out = run("export", "--what", "issues", "--out", "/dev/stdout", db=db)
+    lines = out.stdout.splitlines()
+    check(out.returncode == 0 and len(lines) == 432, f"export to /dev/stdout: {len(lines)} lines, {out.stderr!r}")
+    for line in lines:
+        json.loads(line)
+    check("exported 432 issues (jsonl) to /dev/stdout" in out.stderr, f"export's message: {out.stderr!r}")
+    out = run("--json", "label", "export", "--rater", "a", "--out", "/dev/stdout", db=db)
+    check(out.returncode == 0 and out.stdout.startswith("repo,number,") and '"rows":432' in out.stderr
+          and "faultline_version" not in out.stdout, f"label export to /dev/stdout: {out.stderr!r}")
+    out = run("export", "--what", "issues", "--out", os.path.join(tmp, "issues.jsonl"), db=db)
+    check(out.stdout.startswith("exported 432 issues (jsonl) to ") and out.stderr == "",
+          f"export to a file: {out.stdout!r}, {out.stderr!r}")
+
     # A file that is not a database at all, and a faultline store whose schema version is under 0 (no
     # faultline writes one; the migrations are indexed by it, and such a store once crashed every verb),
     # are refused with their path and left as they were.
