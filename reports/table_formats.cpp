@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string_view>
 
 #include "common/csv.hpp"
 #include "common/markup_escape.hpp"
@@ -108,7 +109,16 @@ std::string to_csv(const Table& t) {
 
 std::string latex_escape(const std::string& text) {
   std::string out;
-  for (char c : text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    // Pairs that TeX's fonts set as one glyph (-- an en dash, '' a closing quote, << a guillemet in T1,
+    // !` an inverted mark) are kept apart, so that a name prints as it is stored.
+    if (i + 1 < text.size() && std::string_view("-`'<>,!?").find(c) != std::string_view::npos &&
+        std::string_view("-`'<>,").find(text[i + 1]) != std::string_view::npos) {
+      out += c;
+      out += "{}";
+      continue;
+    }
     switch (c) {
       case '&':
       case '%':

@@ -194,6 +194,14 @@ TEST(Formats, LatexUsesBooktabsAndEscapes) {
   EXPECT_NE(to_markdown(t).find("|:---|---:|"), std::string::npos);
 }
 
+// GitHub allows a repository named a--b; TeX would set its -- as an en dash, '' as a closing quote and <<
+// as a guillemet (T1). A lone - (a negative number) and other text stay as they are.
+TEST(Formats, LatexKeepsApartThePairsTeXSetsAsOneGlyph) {
+  EXPECT_EQ(latex_escape("evil/a--b"), "evil/a-{}-b");
+  EXPECT_EQ(latex_escape("a---b ``q'' <<x>> !`"), "a-{}-{}-b `{}`q'{}' <{}<x>{}> !{}`");
+  EXPECT_EQ(latex_escape("-0.027 a-b it's"), "-0.027 a-b it's");
+}
+
 TEST(Formats, CsvIsTidyWithIdsFractionsAndMarkedTotals) {
   std::string csv = to_csv(symptom_table(faultline::testing::study_report_data()));
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
