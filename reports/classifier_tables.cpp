@@ -1,5 +1,10 @@
 #include "reports/classifier_tables.hpp"
 
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+#include <stdexcept>
+
 #include "common/error.hpp"
 
 namespace faultline::reports {
@@ -8,10 +13,39 @@ namespace {
 
 using nlohmann::json;
 
+// More issues than any store holds (SQLite's rowids stop at 2^63; eval holds them all in memory).
+constexpr long long kMostIssues = 1LL << 40;
+
 const std::pair<const char*, const char*> kAxes[] = {{"symptom", "Symptom"}, {"root_cause", "Root cause"}};
 
+// A figure that eval cannot write (an accuracy over 1, a kappa under -1, a count under 0): a hand-edited or
+// foreign file, whose figures would otherwise print as results.
+struct ImpossibleFigure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+double figure(const json& j, const char* key, double lowest, double highest) {
+  const double value = j.at(key).get<double>();
+  if (!(value >= lowest && value <= highest)) {
+    std::ostringstream bounds;
+    bounds << std::setprecision(15) << lowest << " to " << highest;
+    throw ImpossibleFigure(std::string(key) + " is " + j.at(key).dump() + ", outside " + bounds.str());
+  }
+  return value;
+}
+
+long long count_of(const json& j, const char* key, long long lowest, long long highest) {
+  const double value = figure(j, key, static_cast<double>(lowest), static_cast<double>(highest));
+  if (!j.at(key).is_number_integer() || value != std::floor(value))
+    throw ImpossibleFigure(std::string(key) + " is " + j.at(key).dump() + ", not a whole number");
+  return j.at(key).get<long long>();
+}
+
 Value text(std::string s) { return Value::of_text(std::move(s)); }
-Value measure(const json& j, const char* key) { return Value::of_measure(j.at(key).get<double>()); }
+// Accuracy, macro-F1, coverage and thresholds lie in [0, 1]; Cohen's kappa in [-1, 1].
+Value measure(const json& j, const char* key) {
+  return Value::of_measure(figure(j, key, std::string(key) == "kappa" ? -1 : 0, 1));
+}
 
 void add_method_rows(Table& t, const std::string& evaluation_id, const std::string& evaluation,
                      const json& e) {
@@ -42,14 +76,14 @@ Table evaluation_table(const json& e, std::optional<double> human_kappa) {
                {"accuracy", "Accuracy", ColumnType::measure},
                {"macro_f1", "Macro-F1", ColumnType::measure},
                {"kappa", "Kappa", ColumnType::measure}};
-  const int n = e.at("n").get<int>(), folds = e.at("folds").get<int>();
+  const long long n = count_of(e, "n", 1, kMostIssues), folds = count_of(e, "folds", 2, n);
   add_method_rows(t, "cross_validation",
                   std::to_string(folds) + "-fold CV (" + std::to_string(n) + " issues)", e);
   if (e.contains("time_split")) {
     const json& s = e.at("time_split");
     add_method_rows(t, "time_split",
-                    "Time split (" + std::to_string(s.at("train").get<int>()) + " older, " +
-                        std::to_string(s.at("test").get<int>()) + " newer)",
+                    "Time split (" + std::to_string(count_of(s, "train", 0, kMostIssues)) + " older, " +
+                        std::to_string(count_of(s, "test", 0, kMostIssues)) + " newer)",
                     s);
   }
   t.note =
@@ -73,12 +107,12 @@ Table threshold_table(const json& e) {
                {"accuracy", "Accuracy", ColumnType::measure},
                {"macro_f1", "Macro-F1", ColumnType::measure}};
   t.spread = Spread{"axis_id", "axis", {"coverage", "accuracy", "macro_f1"}};
-  const long long n = e.at("n").get<long long>();
+  const long long n = count_of(e, "n", 1, kMostIssues);
   const json& first = e.at(kAxes[0].first).at("thresholds");
   for (size_t i = 0; i < first.size(); ++i) {
     for (const auto& [axis_id, axis] : kAxes) {
       const json& r = e.at(axis_id).at("thresholds").at(i);
-      const long long labeled = r.at("labeled").get<long long>();
+      const long long labeled = count_of(r, "labeled", 0, n);
       t.rows.push_back({{measure(r, "threshold"), text(axis_id), text(axis), Value::of_count(labeled),
                          Value::of_share(labeled, n), measure(r, "accuracy"), measure(r, "macro_f1")}});
     }
@@ -92,13 +126,13 @@ Table threshold_table(const json& e) {
     std::string own;
     for (const auto& [axis_id, axis] : kAxes) {
       const json& o = e.at(axis_id).at("own_threshold");
-      const double asked = o.at("label_accuracy").get<double>();
+      const double asked = figure(o, "label_accuracy", 0, 1);
       own += std::string(own.empty() ? " By its own label thresholds, each fold's model labels: " : "; ") +
-             axis + " " + measure_text(o.at("coverage").get<double>()) + " of the issues at accuracy " +
-             (o.at("accuracy").is_null() ? std::string("-") : measure_text(o.at("accuracy").get<double>())) +
+             axis + " " + measure_text(figure(o, "coverage", 0, 1)) + " of the issues at accuracy " +
+             (o.at("accuracy").is_null() ? std::string("-") : measure_text(figure(o, "accuracy", 0, 1))) +
              (asked > 0 ? " (asked " + measure_text(asked) + ")"
                         : " (a threshold fixed by hand at " +
-                              measure_text(o.at("mean_threshold").get<double>()) + ")");
+                              measure_text(figure(o, "mean_threshold", 0, 1)) + ")");
     }
     t.note += own + ".";
   }
@@ -112,6 +146,8 @@ std::vector<Table> classifier_tables(const json& evaluation, std::optional<doubl
   try {
     return {evaluation_table(evaluation, human_kappa), threshold_table(evaluation)};
   } catch (const json::exception& e) {
+    throw Error(origin + ": not what 'faultline eval --json' writes (" + e.what() + ")");
+  } catch (const ImpossibleFigure& e) {
     throw Error(origin + ": not what 'faultline eval --json' writes (" + e.what() + ")");
   }
 }

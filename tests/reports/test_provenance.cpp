@@ -150,6 +150,44 @@ TEST(ReportProvenance, PredictionsHaveTablesOfTheirOwnTitledAsPredictions) {
   EXPECT_EQ(display_grid(table(tables, "table3_root_causes_predicted")).rows.back()[2], "2");
 }
 
+// Figures eval cannot write (an accuracy over 1, a kappa under -1, fewer than 2 folds, a count that is not
+// whole) would be printed as results; each is refused naming the file and the figure. A file eval wrote
+// itself passes (ReportProvenance tests above read them).
+TEST(ReportProvenance, AnEvaluationWithFiguresEvalCannotWriteIsRefused) {
+  faultline::testing::TempDir dir;
+  ds::Database db(dir.file("r.db"));
+  fill(db);
+  const std::string axis = R"({"accuracy": 0.5, "macro_f1": 0.5, "kappa": 0.5, "thresholds": []})";
+  auto evaluation = [&](const std::string& n, const std::string& folds, const std::string& symptom) {
+    return R"({"n": )" + n + R"(, "folds": )" + folds + R"(, "symptom": )" + symptom + R"(, "root_cause": )" +
+           axis + R"(, "baselines": {"fasttext": {"symptom": )" + axis + R"(, "root_cause": )" + axis +
+           R"(}, "rules": {"symptom": )" + axis + R"(, "root_cause": )" + axis +
+           R"(}, "majority": {"symptom": )" + axis + R"(, "root_cause": )" + axis + "}}}";
+  };
+  auto refusal = [&](const std::string& content) {
+    ReportOptions options;
+    options.evaluation_path = dir.file("eval.json");
+    faultline::common::write_file_atomically(options.evaluation_path, content);
+    try {
+      load_report_data(db, options);
+      return std::string("read");
+    } catch (const faultline::Error& e) {
+      return std::string(e.what()).substr(options.evaluation_path.size());
+    }
+  };
+  const std::string refused = ": not what 'faultline eval --json' writes (";
+  EXPECT_EQ(refusal(evaluation("10", "2", axis)), "read");
+  EXPECT_EQ(refusal(evaluation("10", "2", R"({"accuracy": 1e308, "macro_f1": 0.5, "kappa": 0.5})")),
+            refused + "accuracy is 1e+308, outside 0 to 1)");
+  EXPECT_EQ(refusal(evaluation("10", "2", R"({"accuracy": 0.5, "macro_f1": 0.5, "kappa": -5})")),
+            refused + "kappa is -5, outside -1 to 1)");
+  EXPECT_EQ(refusal(evaluation("10", "2", R"({"accuracy": 0.5, "macro_f1": -0.1, "kappa": 0.5})")),
+            refused + "macro_f1 is -0.1, outside 0 to 1)");
+  EXPECT_EQ(refusal(evaluation("-3", "2", axis)), refused + "n is -3, outside 1 to 1099511627776)");
+  EXPECT_EQ(refusal(evaluation("10", "0", axis)), refused + "folds is 0, outside 2 to 10)");
+  EXPECT_EQ(refusal(evaluation("10.5", "2", axis)), refused + "n is 10.5, not a whole number)");
+}
+
 TEST(ReportProvenance, AnEvaluationWithAKeyTwiceIsRefused) {
   // The classifier tables would show whichever of the two figures the parser kept.
   faultline::testing::TempDir dir;
