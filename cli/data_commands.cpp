@@ -6,6 +6,7 @@
 #include "common/atomic_file.hpp"
 #include "common/counted.hpp"
 #include "common/error.hpp"
+#include "common/one_line.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
 #include "datasets/store/prediction_store.hpp"
@@ -77,9 +78,10 @@ void export_records(const Context& ctx, const ExportOptions& o) {
   }
   common::write_file_atomically(o.out_path, out.str());
   const std::string what = o.what == "labels" ? "final labels" : o.what;
-  ctx.emit_about_output(
-      o.out_path, {{"what", o.what}, {"format", o.format}, {"out", o.out_path}, {"records", records}},
-      "exported " + std::to_string(records) + " " + what + " (" + o.format + ") to " + o.out_path + "\n");
+  ctx.emit_about_output(o.out_path,
+                        {{"what", o.what}, {"format", o.format}, {"out", o.out_path}, {"records", records}},
+                        "exported " + std::to_string(records) + " " + what + " (" + o.format + ") to " +
+                            common::one_line(o.out_path) + "\n");
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "cli/text_table.hpp"
+#include "common/one_line.hpp"
 #include "common/repository_name.hpp"
 
 namespace faultline::cli {
@@ -100,8 +101,9 @@ void replace(const Context& ctx, const std::string& sample_name, const ReplaceOp
   ctx.emit({{"excluded", o.issue_key},
             {"replacement", r.replacement_key},
             {"distance_seconds", r.distance_seconds}},
-           "excluded " + o.issue_key + " (" + o.reason + "); replaced by " + r.replacement_key +
-               ", created " + std::to_string(r.distance_seconds / 86400) + " days apart\n");
+           "excluded " + o.issue_key + " (" + common::one_line(o.reason) + "); replaced by " +
+               r.replacement_key + ", created " + std::to_string(r.distance_seconds / 86400) +
+               " days apart\n");
 }
 
 void funnel(const Context& ctx, const FunnelOptions& o) {

@@ -13,6 +13,7 @@
 #include "common/atomic_file.hpp"
 #include "common/counted.hpp"
 #include "common/error.hpp"
+#include "common/one_line.hpp"
 
 namespace faultline::cli {
 
@@ -115,7 +116,8 @@ void add_label_commands(CLI::App& app, Context& ctx) {
     }
     common::write_file_atomically(o.out, out.str());
     nlohmann::json j = {{"rows", rows}, {"out", o.out}, {"rater", o.rater}};
-    std::string text = "wrote " + common::counted(rows, "issue") + " to " + o.out + " for " + o.rater;
+    std::string text = "wrote " + common::counted(rows, "issue") + " to " + common::one_line(o.out) +
+                       " for " + common::one_line(o.rater);
     if (uncertain) {
       j["abstained_excluded"] = uncertain->counts.abstained_excluded;
       j["abstained_unscreened"] = uncertain->counts.abstained_unscreened;
@@ -144,7 +146,7 @@ void add_label_commands(CLI::App& app, Context& ctx) {
     auto db = ctx.open_db();
     const annotation::LabelImport r = annotation::import_label_sheet(*db, o.rater, o.file);
     ctx.emit({{"batch", r.batch_id}, {"labeled", r.labeled}, {"blank", r.skipped_blank}},
-             "imported batch " + std::to_string(r.batch_id) + " of " + o.rater + ": " +
+             "imported batch " + std::to_string(r.batch_id) + " of " + common::one_line(o.rater) + ": " +
                  common::counted(r.labeled, "label") + " (" + common::counted(r.skipped_blank, "blank row") +
                  " skipped); run 'faultline audit'\n");
   });

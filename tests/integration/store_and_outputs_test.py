@@ -216,4 +216,19 @@ with tempfile.TemporaryDirectory() as tmp:
     check(out.returncode != 0 and out.stderr == "faultline: label import: --rater is not valid UTF-8 text\n",
           out.stderr)
 
+    # A reason given on the command line is echoed in one line, its escape, newline and right-to-left override
+    # written out, as every message writes text from outside.
+    check(run("screen", db=db).returncode == 0 and run("sample", "--total", "20", "--seed", "1", db=db).returncode == 0,
+          "screen and sample")
+    with sqlite3.connect(db) as c:
+        repo, number = c.execute("SELECT r.full_name, i.number FROM samples s JOIN issues i ON i.id = s.issue_id "
+                                 "JOIN repositories r ON r.id = i.repository_id WHERE s.status = 'sampled' "
+                                 "ORDER BY i.id LIMIT 1").fetchone()
+    out = run("sample", "replace", f"{repo}#{number}", "--reason", "a\x1b[31mRED\nsecond\u202e", db=db)
+    check(out.returncode == 0 and out.stdout.count("\n") == 1 and "\x1b" not in out.stdout and "\u202e" not in out.stdout
+          and f"excluded {repo}#{number} (a\\x1b[31mRED\\nsecond\\u202e); replaced by " in out.stdout,
+          f"sample replace: {out.stdout!r}, {out.stderr!r}")
+    out = run("label", "export", "--rater", "a\x1bb", "--out", os.path.join(tmp, "esc.csv"), db=db)
+    check(out.returncode == 0 and out.stdout.endswith(" for a\\x1bb\n"), f"label export: {out.stdout!r}")
+
 print("ok")
