@@ -335,6 +335,7 @@ void add_classifier_commands(CLI::App& app, Context& ctx) {
   auto* out = eval_cmd->add_option(
       "--out", eval_options->out,
       "also write the JSON evaluation to this file (for 'faultline report --evaluation')");
+  out->check(not_empty());
   eval_cmd
       ->add_option(
           "--seeds", eval_options->seeds,

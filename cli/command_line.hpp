@@ -76,7 +76,8 @@ inline const CLI::Validator& unsigned_64() {
   return check;
 }
 
-// For a name the user chooses (a sample's): an empty one would silently mean the default.
+// For a name the user chooses (a sample's, an output file's): an empty one would silently mean the
+// default (stdout, for export), or fail late.
 inline const CLI::Validator& not_empty() {
   static const CLI::Validator check(
       [](std::string& text) {

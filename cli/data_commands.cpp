@@ -2,6 +2,7 @@
 #include <memory>
 #include <sstream>
 
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "common/atomic_file.hpp"
 #include "common/counted.hpp"
@@ -109,7 +110,8 @@ void add_data_commands(CLI::App& app, Context& ctx) {
       ->check(CLI::IsMember({"issues", "labels", "predictions"}));
   export_cmd->add_option("--format", export_options->format, "jsonl | csv")
       ->check(CLI::IsMember({"jsonl", "csv"}));
-  export_cmd->add_option("--out", export_options->out_path, "output file (default: stdout)");
+  export_cmd->add_option("--out", export_options->out_path, "output file (default: stdout)")
+      ->check(not_empty());
   export_cmd->callback([&ctx, export_options] { export_records(ctx, *export_options); });
 }
 

@@ -1,3 +1,4 @@
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -142,7 +143,8 @@ void add_funnel_commands(CLI::App& app, Context& ctx) {
                                  "Draw a repository-stratified proportional sample of the candidates, or "
                                  "record a census of them (--census).\n"
                                  "Example: faultline sample --total 150 --seed 7");
-  smp->add_option("--total", sample_options->total, "sample size");
+  smp->add_option("--total", sample_options->total, "sample size")
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
   smp->add_option("--seed", sample_options->seed, "random seed (same seed, same sample)")
       ->check(unsigned_64());
   smp->add_option("--name", sample_options->name,

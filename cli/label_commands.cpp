@@ -82,7 +82,7 @@ void add_label_commands(CLI::App& app, Context& ctx) {
                             "Example: faultline label export --rater alice --sample main --out alice.csv");
   auto export_options = std::make_shared<SheetExportOptions>();
   exp->add_option("--rater", export_options->rater, "who will fill it in")->required();
-  exp->add_option("--out", export_options->out, "CSV file to write")->required();
+  exp->add_option("--out", export_options->out, "CSV file to write")->required()->check(not_empty());
   auto* sample = exp->add_option("--sample", export_options->sample,
                                  "the issues of this sample (with neither --sample nor --queue: every issue "
                                  "without a final label)");

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "reports/demo_summary.hpp"
 #include "reports/report_writer.hpp"
@@ -14,7 +15,7 @@ namespace {
 
 struct ReportOptions {
   std::string out_dir;
-  std::string formats = "md,csv,tex,json,html";
+  std::set<std::string> formats{"md", "csv", "tex", "json", "html"};
   bool with_predictions = false;
   std::string sample;
   std::string evaluation;
@@ -22,12 +23,6 @@ struct ReportOptions {
 
 void report(const Context& ctx, const ReportOptions& o) {
   auto db = ctx.open_db();
-  std::set<std::string> chosen;
-  std::stringstream in(o.formats);
-  std::string f;
-  while (std::getline(in, f, ',')) {
-    if (!f.empty()) chosen.insert(f);
-  }
   reports::ReportOptions options;
   // The catalog as the manifests are now, so which cases a reproducer was modeled on never depends on
   // whether `suite` or `repro list` ran before; read, not registered, so a read-only store can be reported.
@@ -38,7 +33,7 @@ void report(const Context& ctx, const ReportOptions& o) {
   const char* api_url = std::getenv("GITHUB_API_URL");
   options.issue_link_host = reports::issue_link_host(api_url ? api_url : "");
   auto data = reports::load_report_data(*db, options);
-  auto summary = reports::write_report(data, o.out_dir, chosen);
+  auto summary = reports::write_report(data, o.out_dir, o.formats);
   std::string text = "report of " + std::to_string(summary.cases) + " labeled issues (" +
                      std::to_string(summary.cases_with_source_reproducer) +
                      " with a reproducer modeled on them; " + std::to_string(summary.root_causes_reproduced) +
@@ -82,8 +77,10 @@ void add_report_command(CLI::App& app, Context& ctx) {
                          "with charts, counting the final manual labels; --with-predictions adds "
                          "the classifier's confident predictions for unlabeled candidates.\n"
                          "Example: faultline report --out out/report --format md,html");
-  report_cmd->add_option("--out", o->out_dir, "output directory")->required();
-  report_cmd->add_option("--format", o->formats, "comma-separated: md,csv,tex,json,html");
+  report_cmd->add_option("--out", o->out_dir, "output directory")->required()->check(not_empty());
+  report_cmd->add_option("--format", o->formats, "comma-separated: md,csv,tex,json,html (default: all)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"md", "csv", "tex", "json", "html"}));
   report_cmd->add_option("--sample", o->sample,
                          "the sample whose labeled issues the tables count (default: 'main', or the store's "
                          "only sample)");

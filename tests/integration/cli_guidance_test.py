@@ -74,6 +74,15 @@ with tempfile.TemporaryDirectory() as tmp:
                                   (["sample", "--name", ""], "--name", "an empty name names nothing"),
                                   (["funnel", "--name", ""], "--name", "an empty name names nothing")):
         usage_error(db, args, f"{option}: {message}")
+    # An empty --out (an unset shell variable) would have exported to stdout or failed late; a sample of no
+    # issues and a report format there is none of are usage errors too.
+    for args in (["export", "--out", ""], ["label", "export", "--rater", "a", "--out", ""], ["eval", "--out", ""],
+                 ["report", "--out", ""]):
+        usage_error(db, args, "--out: an empty name names nothing")
+    usage_error(db, ["sample", "--total", "-5"], "--total: Value -5 not in range 1 to 2147483647")
+    usage_error(db, ["sample", "--total", "0"], "--total: Value 0 not in range 1 to 2147483647")
+    usage_error(db, ["report", "--out", os.path.join(tmp, "r"), "--format", "md,pdf"],
+                "--format: pdf not in {md,csv,tex,json,html}")
 
     build_demo_store(faultline, source_dir, db)
 
