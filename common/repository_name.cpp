@@ -64,17 +64,23 @@ void require_repository_name(std::string_view name, const std::string& where) {
   }
 }
 
+std::optional<int64_t> issue_number_of(std::string_view text) {
+  int64_t number = 0;
+  const char* last = text.data() + text.size();
+  auto [end, error] = std::from_chars(text.data(), last, number);
+  if (text.empty() || error != std::errc() || end != last || number <= 0) return std::nullopt;
+  return number;
+}
+
 IssueKey parse_issue_key(const std::string& key) {
   auto hash = key.rfind('#');
   if (hash == std::string::npos)
     throw Error("issue '" + key + "': expected OWNER/NAME#NUMBER, e.g. NVIDIA/cutlass#1270");
   IssueKey parsed{key.substr(0, hash), 0};
   require_repository_name(parsed.repo, "issue '" + key + "'");
-  const char* first = key.data() + hash + 1;
-  const char* last = key.data() + key.size();
-  auto [end, error] = std::from_chars(first, last, parsed.number);
-  if (first == last || error != std::errc() || end != last || parsed.number <= 0)
-    throw Error("issue '" + key + "': the part after '#' must be a positive issue number");
+  const auto number = issue_number_of(std::string_view(key).substr(hash + 1));
+  if (!number) throw Error("issue '" + key + "': the part after '#' must be a positive issue number");
+  parsed.number = *number;
   return parsed;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -27,6 +28,10 @@ struct IssueKey {
   std::string repo;
   int64_t number = 0;
 };
+// The issue number `text` is, all of it: decimal digits making a number from 1 to 2^63 - 1 (no sign, no
+// spaces); nullopt otherwise.
+std::optional<int64_t> issue_number_of(std::string_view text);
+
 // Splits "OWNER/NAME#NUMBER" into a checked repository name and a positive number; throws faultline::Error
 // naming the key otherwise.
 IssueKey parse_issue_key(const std::string& key);

@@ -142,15 +142,10 @@ std::vector<LabelRow> read_label_csv(datasets::Database& db, const std::string& 
     if (!taxonomy.is_symptom(symptom)) throw Error(where + ": unknown symptom '" + symptom + "'");
     if (!taxonomy.is_root_cause(root_cause)) throw Error(where + ": unknown root cause '" + root_cause + "'");
     std::string number_text = field(row, "number");
-    int64_t number = 0;
-    try {
-      size_t used = 0;
-      number = std::stoll(number_text, &used);
-      if (used != number_text.size()) throw std::invalid_argument("number");
-    } catch (const std::logic_error&) {
-      throw Error(where + ": number '" + number_text + "' is not an issue number");
-    }
-    int64_t issue_id = datasets::require_issue(db, field(row, "repo"), number, where);
+    const auto number = common::issue_number_of(number_text);
+    if (!number)
+      throw Error(where + ": number '" + common::one_line(number_text) + "' is not an issue number");
+    int64_t issue_id = datasets::require_issue(db, field(row, "repo"), *number, where);
     if (!seen.insert(issue_id).second) {
       throw Error(where + ": " + field(row, "repo") + "#" + number_text + " is labeled twice in this file");
     }

@@ -64,6 +64,11 @@ TEST(LabelImport, PartlyInvalidCsvChangesNothingAndNamesLineAndValue) {
   EXPECT_EQ(import_error(db, path), path + ":3: a/b#1 is labeled twice in this file");
   dir.write("a.csv", std::string(kHeader) + "a/b,1,alice,crash,api_misuse,\na/b,9,alice,hang,api_misuse,\n");
   EXPECT_EQ(import_error(db, path), path + ":3: issue a/b#9 is not in the store (import or mine it first)");
+  // A number is decimal digits and nothing else: a sign or a space made it another number, or none.
+  for (const std::string number : {"-1", "+1", " 1", "1.0", "0", "1e0", "x"}) {
+    dir.write("a.csv", std::string(kHeader) + "a/b," + number + ",alice,crash,api_misuse,\n");
+    EXPECT_EQ(import_error(db, path), path + ":2: number '" + number + "' is not an issue number");
+  }
   dir.write("a.csv", std::string(kHeader) + "a/b,1,alice,crash,,\n");
   EXPECT_EQ(import_error(db, path),
             path + ":2: a label needs one symptom and one root cause; 'root_cause' is empty");
