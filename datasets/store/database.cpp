@@ -187,6 +187,8 @@ void Database::connect(const std::string& name, int flags) {
 
 void Database::open(int target_version) {
   std::error_code error;
+  if (std::filesystem::is_directory(path_, error))
+    throw Error("database " + path_ + ": a directory, not a store file; check --db or FAULTLINE_DB");
   if (!options_.create_if_missing && !std::filesystem::is_regular_file(path_, error)) {
     if (error && !nothing_there(error)) throw Error("no store at " + path_ + ": " + error.message());
     throw Error("no store at " + path_ +

@@ -135,6 +135,12 @@ with tempfile.TemporaryDirectory() as tmp:
             check(out.returncode == 1 and f"{path}: not a faultline store ({why})" in out.stderr,
                   f"{verb} on {path}: exit {out.returncode}, {out.stderr!r}")
     check(open(text).read() == "these are notes, not a database\n" * 200, "the text file was written")
+    folder = os.path.join(tmp, "folder")
+    os.mkdir(folder)
+    for verb in (["funnel"], ["import", "--snapshot", os.path.join(snapshot, "issues.jsonl")]):
+        out = run(*verb, db=folder)
+        check(out.returncode == 1 and f"database {folder}: a directory, not a store file" in out.stderr
+              and os.listdir(folder) == [], f"{verb} on a directory: exit {out.returncode}, {out.stderr!r}")
     with sqlite3.connect(negative) as c:
         check(c.execute("PRAGMA user_version").fetchone()[0] == -7, "the negative version was changed")
 
