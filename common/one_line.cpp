@@ -6,18 +6,6 @@
 
 namespace faultline::common {
 
-namespace {
-
-// Characters that are well-formed but act on the terminal or on the text around them rather than show:
-// the C1 controls (U+009B is a terminal's CSI) and the marks, embeddings, overrides and isolates of
-// bidirectional text, which can make a line read otherwise than its bytes do.
-bool is_hidden_control(char32_t code) {
-  return (code >= 0x80 && code <= 0x9F) || code == 0x061C || code == 0x200E || code == 0x200F ||
-         (code >= 0x202A && code <= 0x202E) || (code >= 0x2066 && code <= 0x2069);
-}
-
-}  // namespace
-
 std::string one_line(std::string_view text) {
   std::string out;
   out.reserve(text.size());

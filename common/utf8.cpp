@@ -45,4 +45,9 @@ bool is_valid_utf8(std::string_view text) {
   return true;
 }
 
+bool is_hidden_control(char32_t code) {
+  return (code >= 0x80 && code <= 0x9F) || code == 0x061C || code == 0x200E || code == 0x200F ||
+         (code >= 0x202A && code <= 0x202E) || (code >= 0x2066 && code <= 0x2069);
+}
+
 }  // namespace faultline::common

@@ -19,6 +19,11 @@ std::optional<Utf8Character> first_utf8_character(std::string_view text);
 // True when `text` is well-formed UTF-8 (no overlong forms, surrogates or code points above U+10FFFF).
 bool is_valid_utf8(std::string_view text);
 
+// Characters that are well-formed but act on a terminal or on the text around them rather than show: the
+// C1 controls (U+009B is a terminal's CSI) and the marks, embeddings, overrides and isolates of
+// bidirectional text, which can make a line read otherwise than its bytes do.
+bool is_hidden_control(char32_t code);
+
 // The length of `text`'s longest prefix of at most `limit` bytes that does not end inside a UTF-8 sequence:
 // a cut there splits no character. Only the bytes at the cut are looked at (at most three continuation
 // bytes step back), so text that is not UTF-8 is cut at `limit` or up to three bytes before it.

@@ -1,0 +1,44 @@
+#include "common/markup_escape.hpp"
+
+#include "common/utf8.hpp"
+
+namespace faultline::common {
+
+std::string escape_markup(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      // A well-formed sequence is kept whole unless it is hidden; a stray byte passes as it is (the
+      // report's text is checked as UTF-8 where it enters).
+      if (const auto character = first_utf8_character(std::string_view(text).substr(i))) {
+        if (!is_hidden_control(character->code)) out.append(text, i, character->length);
+        i += character->length - 1;
+        continue;
+      }
+    }
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) >= 0x20 || c == '\n' || c == '\t') out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace faultline::common
