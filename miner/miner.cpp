@@ -82,12 +82,11 @@ datasets::CommentRecord parse_comment(const json& item, const std::string& repo,
   c.id = common::json_integer(item, "id", where);
   c.repo = repo;
   std::string issue_url = common::json_string(item, "issue_url", where);
-  try {
-    c.issue_number = std::stoll(issue_url.substr(issue_url.rfind('/') + 1));
-  } catch (const std::exception&) {
+  const auto number = common::issue_number_of(std::string_view(issue_url).substr(issue_url.rfind('/') + 1));
+  if (!number)
     throw Error(where + ": comment " + std::to_string(c.id) + " has an unreadable issue_url '" + issue_url +
                 "'");
-  }
+  c.issue_number = *number;
   c.author = author_login(item);
   c.created = moment(item, "created_at", where);
   c.updated = moment(item, "updated_at", where);

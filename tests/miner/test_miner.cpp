@@ -357,7 +357,17 @@ TEST(Miner, AnItemWhoseUrlTimeOrStateIsNotGitHubsFormIsRefused) {
             "updated_at '2024-01-01 00:10:00' is not a UTC"},
            {"comments", "3", "created_at", "yesterday", "created_at 'yesterday' is not a UTC time"},
            {"comments", "3", "updated_at", "2024-01-01T00:00:00+01:00",
-            "updated_at '2024-01-01T00:00:00+01:00'"}}) {
+            "updated_at '2024-01-01T00:00:00+01:00'"},
+           // The issue a comment belongs to is the number its issue_url ends with, and nothing else: a sign,
+           // a space or a trailing letter made it another issue, or a negative one.
+           {"comments", "3", "issue_url", "https://api.github.com/repos/o/r/issues/+12",
+            "comment 1000003 has an unreadable issue_url 'https://api.github.com/repos/o/r/issues/+12'"},
+           {"comments", "3", "issue_url", "https://api.github.com/repos/o/r/issues/-7",
+            "unreadable issue_url"},
+           {"comments", "3", "issue_url", "https://api.github.com/repos/o/r/issues/12x",
+            "unreadable issue_url"},
+           {"comments", "3", "issue_url", "https://api.github.com/repos/o/r/issues/ 12",
+            "unreadable issue_url"}}) {
     json config = standard_repo();
     config["repos"]["o/r"]["overrides"] = {{c.listing, {{c.item, {{c.field, c.value}}}}}};
     faultline::testing::FakeGitHub server(config);
