@@ -2,6 +2,9 @@
 // screened-in candidates, and never in the tables that count labels.
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <nlohmann/json.hpp>
+
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "datasets/store/audit_store.hpp"
@@ -186,6 +189,36 @@ TEST(ReportProvenance, AnEvaluationWithFiguresEvalCannotWriteIsRefused) {
   EXPECT_EQ(refusal(evaluation("-3", "2", axis)), refused + "n is -3, outside 1 to 1099511627776)");
   EXPECT_EQ(refusal(evaluation("10", "0", axis)), refused + "folds is 0, outside 2 to 10)");
   EXPECT_EQ(refusal(evaluation("10.5", "2", axis)), refused + "n is 10.5, not a whole number)");
+  // The threshold table's rows, each axis's own thresholds and the time split are held to the same.
+  const auto valid = nlohmann::json::parse(evaluation("10", "2", axis));
+  auto changed = [&](const std::function<void(nlohmann::json&)>& change) {
+    nlohmann::json e = valid;
+    for (const char* a : {"symptom", "root_cause"}) {
+      e[a]["thresholds"] = {{{"threshold", 0.5}, {"labeled", 4}, {"accuracy", 0.75}, {"macro_f1", 0.5}}};
+      e[a]["own_threshold"] = {{"label_accuracy", 0.85}, {"coverage", 0.4}, {"accuracy", 0.75}};
+    }
+    e["time_split"] = valid;
+    e["time_split"].erase("n");
+    e["time_split"].erase("folds");
+    e["time_split"]["train"] = 8;
+    e["time_split"]["test"] = 2;
+    e["time_split"]["cut"] = "2025-01-01";
+    change(e);
+    return refusal(e.dump());
+  };
+  EXPECT_EQ(changed([](nlohmann::json&) {}), "read");
+  EXPECT_EQ(changed([](nlohmann::json& e) { e["root_cause"]["thresholds"][0]["labeled"] = 11; }),
+            refused + "labeled is 11, outside 0 to 10)");
+  EXPECT_EQ(changed([](nlohmann::json& e) { e["symptom"]["thresholds"][0]["threshold"] = 1.5; }),
+            refused + "threshold is 1.5, outside 0 to 1)");
+  EXPECT_EQ(changed([](nlohmann::json& e) { e["root_cause"]["own_threshold"]["coverage"] = 2; }),
+            refused + "coverage is 2, outside 0 to 1)");
+  EXPECT_EQ(changed([](nlohmann::json& e) { e["symptom"]["own_threshold"]["label_accuracy"] = -1; }),
+            refused + "label_accuracy is -1, outside 0 to 1)");
+  EXPECT_EQ(changed([](nlohmann::json& e) { e["time_split"]["train"] = -8; }),
+            refused + "train is -8, outside 0 to 1099511627776)");
+  EXPECT_EQ(changed([](nlohmann::json& e) { e["time_split"]["root_cause"]["kappa"] = 1.01; }),
+            refused + "kappa is 1.01, outside -1 to 1)");
 }
 
 TEST(ReportProvenance, AnEvaluationWithAKeyTwiceIsRefused) {
