@@ -20,7 +20,7 @@ std::vector<CsvRow> read_csv_file(const std::string& path);
 // Spreadsheet programs run a cell that starts with = + - @ tab or CR as a formula, and issue titles come
 // from the internet: such a cell (unless it is a plain number) is written with a leading ', as
 // spreadsheet-safe CSV writers do; so is a cell that already starts with ', so that reading is exact.
-// A NUL byte, which parse_csv refuses, is written as U+FFFD: whatever it writes, parse_csv reads.
+// A NUL byte, which parse_csv refuses, is written as U+FFFD, so a sheet of issue text reads back.
 void write_csv_row(std::ostream& out, const std::vector<std::string>& fields);
 
 }  // namespace faultline::common
