@@ -304,7 +304,8 @@ void add_classifier_commands(CLI::App& app, Context& ctx) {
                          "chosen by 3-fold CV, and so is each axis's label threshold: the probability from "
                          "which it labels, so that its labels are right as often as asked.\n"
                          "Example: faultline train --root-cause-accuracy 0.9");
-  train_cmd->add_option("--models", train_options->model_dir, "model directory (default: <db>.models)");
+  train_cmd->add_option("--models", train_options->model_dir, "model directory (default: <db>.models)")
+      ->check(not_empty());
   add_label_options(train_cmd, train_options->labels);
   train_cmd->callback([&ctx, train_options] { train(ctx, *train_options); });
 
@@ -314,7 +315,8 @@ void add_classifier_commands(CLI::App& app, Context& ctx) {
                          "Predict scope, symptom and root cause of every issue; manual labels "
                          "stay in force and are never overwritten.\n"
                          "Example: faultline classify --json");
-  classify_cmd->add_option("--models", classify_options->model_dir, "model directory (default: <db>.models)");
+  classify_cmd->add_option("--models", classify_options->model_dir, "model directory (default: <db>.models)")
+      ->check(not_empty());
   classify_cmd->callback([&ctx, classify_options] { classify(ctx, *classify_options); });
 
   auto eval_options = std::make_shared<EvalOptions>();

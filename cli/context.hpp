@@ -49,9 +49,11 @@ struct Context {
 
   // The same for a verb that wrote its output to `out_path`: on stderr when that is stdout itself
   // (`--out /dev/stdout`), so that the output stays only what it says it is.
+  // No output file (an empty path): on stdout.
   void emit_about_output(const std::string& out_path, const nlohmann::json& object,
                          const std::string& human) const {
-    emit_to(common::names_standard_output(out_path) ? std::cerr : std::cout, object, human);
+    emit_to(!out_path.empty() && common::names_standard_output(out_path) ? std::cerr : std::cout, object,
+            human);
   }
 
   // Prints `object` on stdout as one line, with the version of faultline that wrote it.

@@ -53,8 +53,8 @@ void import_snapshot(const Context& ctx, const ImportOptions& o) {
   });
   nlohmann::json j = {{"inserted", summary.inserted}, {"updated", summary.updated}, {"issues", issues}};
   j.update(datasets::outdated_json(summary.outdated));
-  ctx.emit(j, "imported " + o.snapshot + ": " + std::to_string(summary.inserted) + " new, " +
-                  std::to_string(summary.updated) +
+  ctx.emit(j, "imported " + common::one_line(o.snapshot) + ": " + std::to_string(summary.inserted) +
+                  " new, " + std::to_string(summary.updated) +
                   " already stored (rewritten from the file); the store holds " +
                   common::counted(issues, "issue") + "\n" + datasets::outdated_lines(summary.outdated));
 }

@@ -81,11 +81,12 @@ void add_label_commands(CLI::App& app, Context& ctx) {
                             "Write a labeling sheet (CSV) for a rater.\n"
                             "Example: faultline label export --rater alice --sample main --out alice.csv");
   auto export_options = std::make_shared<SheetExportOptions>();
-  exp->add_option("--rater", export_options->rater, "who will fill it in")->required();
+  exp->add_option("--rater", export_options->rater, "who will fill it in")->required()->check(not_empty());
   exp->add_option("--out", export_options->out, "CSV file to write")->required()->check(not_empty());
   auto* sample = exp->add_option("--sample", export_options->sample,
                                  "the issues of this sample (with neither --sample nor --queue: every issue "
                                  "without a final label)");
+  sample->check(not_empty());
   exp->add_option(
          "--queue", export_options->queue,
          "'uncertain': the unlabeled issues the classifier abstained on, except those a person put "
@@ -137,7 +138,7 @@ void add_label_commands(CLI::App& app, Context& ctx) {
       "Import a rater's filled-in sheet as one batch, or nothing on any error.\n"
       "Example: faultline label import --rater rater_a datasets/snapshot/labels_rater_a.csv");
   auto import_options = std::make_shared<SheetImportOptions>();
-  imp->add_option("--rater", import_options->rater, "whose labels these are")->required();
+  imp->add_option("--rater", import_options->rater, "whose labels these are")->required()->check(not_empty());
   imp->add_option("file", import_options->file, "the CSV (repo,number,[rater],symptom,root_cause,[note])")
       ->required();
   imp->callback([&ctx, import_options] {

@@ -10,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/one_line.hpp"
 #include "common/version.hpp"
 
 namespace {
@@ -51,7 +52,8 @@ int run(int argc, char** argv) {
   app.fallthrough();
   app.option_defaults()->always_capture_default();
   app.set_version_flag("--version", std::string("faultline ") + faultline::common::version());
-  app.add_option("--db", ctx.db_path, "SQLite store (default $FAULTLINE_DB or faultline.db)");
+  app.add_option("--db", ctx.db_path, "SQLite store (default $FAULTLINE_DB or faultline.db)")
+      ->check(faultline::cli::not_empty());
   app.add_option(
          "--busy-timeout", ctx.busy_timeout_s,
          "seconds to wait for another faultline writing the store (default $FAULTLINE_BUSY_TIMEOUT or 5)")
@@ -81,13 +83,15 @@ int run(int argc, char** argv) {
     return e.get_exit_code();  // a verb that reported its own failures (suite, repro run)
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    std::cerr << "faultline: " << e.what() << " (see '" << reading.command << " --help')\n";
+    // CLI11's text quotes the word it refused, which came from the command line.
+    std::cerr << "faultline: " << faultline::common::one_line(e.what()) << " (see '" << reading.command
+              << " --help')\n";
     return kUsageError;
   } catch (const faultline::Error& e) {
     std::cerr << "faultline: " << e.what() << '\n';
     return kCommandFailed;
   } catch (const std::exception& e) {
-    std::cerr << "faultline: unexpected error: " << e.what() << '\n';
+    std::cerr << "faultline: unexpected error: " << faultline::common::one_line(e.what()) << '\n';
     return kCommandFailed;
   }
   return 0;

@@ -6,6 +6,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "common/counted.hpp"
 #include "miner/miner.hpp"
@@ -49,7 +50,7 @@ void add_mine_command(CLI::App& app, Context& ctx) {
                  "account for every issue number: fetch the ones the listings missed, report what is gone");
   mine->add_flag("--timeline", o.timeline,
                  "also fetch the timelines (fix evidence) of the issues in --sample");
-  mine->add_option("--sample", o.sample, "sample whose issues get timelines");
+  mine->add_option("--sample", o.sample, "sample whose issues get timelines")->check(not_empty());
   mine->callback([&ctx, options] {
     miner::MineOptions& o = options->mine;
     const std::string& api_url = options->api_url;

@@ -1,10 +1,10 @@
 #include <cstdlib>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
+#include "common/one_line.hpp"
 #include "reports/demo_summary.hpp"
 #include "reports/report_writer.hpp"
 #include "reproducers/suite.hpp"
@@ -42,7 +42,8 @@ void report(const Context& ctx, const ReportOptions& o) {
                      (summary.predicted ? " and " + std::to_string(summary.predicted) +
                                               " predicted candidates in tables of their own"
                                         : "") +
-                     " written to " + o.out_dir + " (" + std::to_string(summary.files.size()) + " files)\n";
+                     " written to " + common::one_line(o.out_dir) + " (" +
+                     std::to_string(summary.files.size()) + " files)\n";
   for (const auto& finding : summary.findings) text += "  - " + finding + "\n";
   if (data.funnel.labeled_outside > 0 || data.funnel.not_screened > 0 || data.funnel.sample_method == "none")
     text += "note: " + funnel::funnel_note(data.funnel) + "\n";
@@ -81,9 +82,11 @@ void add_report_command(CLI::App& app, Context& ctx) {
   report_cmd->add_option("--format", o->formats, "comma-separated: md,csv,tex,json,html (default: all)")
       ->delimiter(',')
       ->check(CLI::IsMember({"md", "csv", "tex", "json", "html"}));
-  report_cmd->add_option("--sample", o->sample,
-                         "the sample whose labeled issues the tables count (default: 'main', or the store's "
-                         "only sample)");
+  report_cmd
+      ->add_option("--sample", o->sample,
+                   "the sample whose labeled issues the tables count (default: 'main', or the store's "
+                   "only sample)")
+      ->check(not_empty());
   report_cmd->add_flag("--with-predictions", o->with_predictions,
                        "also count predictions for screened-in candidates without a manual label");
   report_cmd

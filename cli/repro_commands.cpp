@@ -6,11 +6,13 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "cli/text_table.hpp"
 #include "common/atomic_file.hpp"
 #include "common/clock.hpp"
 #include "common/error.hpp"
+#include "common/one_line.hpp"
 #include "common/repository_name.hpp"
 #include "datasets/store/issue_record.hpp"
 #include "datasets/store/issue_store.hpp"
@@ -153,10 +155,12 @@ int suite(const Context& ctx, const ReproOptions& o) {
   auto db = ctx.open_or_create_db();
   reproducers::register_manifests(*db, manifests);
   bool tty = isatty(STDERR_FILENO);
+  // With the JUnit file on stdout (--junit /dev/stdout), stdout holds it alone; the lines go to stderr.
+  std::ostream& lines = !o.junit.empty() && common::names_standard_output(o.junit) ? std::cerr : std::cout;
   auto summary =
       reproducers::run_suite(*db, manifests, {o.mode, o.repeat}, env, [&](const reproducers::RunResult& r) {
         if (!ctx.json)
-          std::cout << result_line(r) << "\n" << std::flush;
+          lines << result_line(r) << "\n" << std::flush;
         else if (tty)
           std::cerr << "\r" << r.id << " [" << r.mode << "/" << r.variant << "] " << r.outcome << "\033[K"
                     << std::flush;
@@ -164,9 +168,9 @@ int suite(const Context& ctx, const ReproOptions& o) {
   if (tty && ctx.json) std::cerr << "\r\033[K";
   if (!o.junit.empty()) write_junit(o.junit, summary.results);
   auto problems = summary.problems();
-  ctx.emit(summary_json(summary, o.repeat), "suite run " + std::to_string(summary.run_id) + " (" + o.mode +
-                                                ", repeat " + std::to_string(o.repeat) +
-                                                "): " + summary.counts_line() + "\n");
+  ctx.emit_about_output(o.junit, summary_json(summary, o.repeat),
+                        "suite run " + std::to_string(summary.run_id) + " (" + o.mode + ", repeat " +
+                            std::to_string(o.repeat) + "): " + summary.counts_line() + "\n");
   for (const auto& p : problems) std::cerr << "suite: " << p << "\n";
   return problems.empty() ? 0 : 1;
 }
@@ -180,12 +184,14 @@ int run_shard_task(const Context& ctx, const SuiteCommandOptions& o) {
   reproducers::write_task_results(o.results, task);
   std::string text;
   for (const auto& r : task.results) text += result_line(r) + "\n";
-  ctx.emit({{"shard", task.shard},
-            {"node", task.node},
-            {"results_file", o.results},
-            {"runs", task.results.size()}},
-           text + "shard " + std::to_string(task.shard) + " on " + task.node + ": " +
-               std::to_string(task.results.size()) + " runs written to " + o.results + "\n");
+  ctx.emit_about_output(o.results,
+                        {{"shard", task.shard},
+                         {"node", task.node},
+                         {"results_file", o.results},
+                         {"runs", task.results.size()}},
+                        text + "shard " + std::to_string(task.shard) + " on " + task.node + ": " +
+                            std::to_string(task.results.size()) + " runs written to " +
+                            common::one_line(o.results) + "\n");
   return 0;  // the outcomes are judged when the run is collected
 }
 
@@ -345,7 +351,8 @@ int collect(const Context& ctx, const SuiteCommandOptions& o) {
     all.insert(all.end(), summary.results.begin(), summary.results.end());
   }
   if (!o.junit.empty()) write_junit(o.junit, all);
-  ctx.emit({{"run_dir", run_dir}, {"arrays", arrays}, {"healthy", problems.empty()}}, text);
+  ctx.emit_about_output(o.junit, {{"run_dir", run_dir}, {"arrays", arrays}, {"healthy", problems.empty()}},
+                        text);
   for (const auto& p : problems) std::cerr << "suite collect: " << p << "\n";
   return problems.empty() ? 0 : 1;
 }
@@ -396,8 +403,10 @@ void add_repro_list_and_run(CLI::App& app, Context& ctx) {
       "List the reproducers: id, symptom, root cause, source issue, fix, what each mode checks and the last "
       "outcome in the store.\nExample: faultline repro list --format md");
   auto list_options = std::make_shared<ReproOptions>();
-  list_cmd->add_option("--manifests", list_options->manifests,
-                       "manifest directory (default: the source tree's reproducers/)");
+  list_cmd
+      ->add_option("--manifests", list_options->manifests,
+                   "manifest directory (default: the source tree's reproducers/)")
+      ->check(not_empty());
   list_cmd->add_option("--format", list_options->format, "text | md | csv | json")
       ->check(CLI::IsMember({"text", "md", "csv", "json"}));
   list_cmd->callback([&ctx, list_options] { list(ctx, *list_options); });
@@ -408,7 +417,7 @@ void add_repro_list_and_run(CLI::App& app, Context& ctx) {
   run_cmd->add_option("id", run_options->id, "reproducer id")->required();
   run_cmd->add_option("--mode", run_options->mode, "auto | build | host | gpu")
       ->check(CLI::IsMember({"auto", "build", "host", "gpu"}));
-  run_cmd->add_option("--manifests", run_options->manifests, "manifest directory");
+  run_cmd->add_option("--manifests", run_options->manifests, "manifest directory")->check(not_empty());
   run_cmd->add_option("--build-dir", run_options->build_dir, kBuildDirHelp);
   run_cmd->callback([&ctx, run_options] {
     if (run_one(ctx, *run_options) != 0) throw CLI::RuntimeError(1);
@@ -428,8 +437,8 @@ void add_suite(CLI::App& app, Context& ctx) {
       ->check(CLI::IsMember({"auto", "build", "host", "gpu"}));
   suite_cmd->add_option("--repeat", o->repeat, "runs per variant, for stability (build mode runs once)")
       ->check(CLI::PositiveNumber);
-  suite_cmd->add_option("--junit", o->junit, "write JUnit XML here");
-  suite_cmd->add_option("--manifests", o->manifests, "manifest directory");
+  suite_cmd->add_option("--junit", o->junit, "write JUnit XML here")->check(not_empty());
+  suite_cmd->add_option("--manifests", o->manifests, "manifest directory")->check(not_empty());
   suite_cmd->add_option("--build-dir", o->build_dir, kBuildDirHelp);
   auto* slurm =
       suite_cmd->add_flag("--slurm", o->slurm,
@@ -468,7 +477,9 @@ void add_suite(CLI::App& app, Context& ctx) {
   auto* shard_file =
       suite_cmd->add_option("--shard-file", o->shard_file, "run one shard (what an array task does)")
           ->excludes(slurm);
-  suite_cmd->add_option("--results", o->results, "the shard's results file")->needs(shard_file);
+  suite_cmd->add_option("--results", o->results, "the shard's results file")
+      ->check(not_empty())
+      ->needs(shard_file);
   shard_file->needs(suite_cmd->get_option("--results"));
 
   auto* collect_cmd = suite_cmd->add_subcommand(
@@ -477,7 +488,7 @@ void add_suite(CLI::App& app, Context& ctx) {
       "wrote no results are lost (and the command exits non-zero).\nExample: faultline suite collect "
       "slurm-run");
   collect_cmd->add_option("run_dir", o->collect_dir, "the run directory of suite --slurm")->required();
-  collect_cmd->add_option("--junit", o->junit, "write JUnit XML here");
+  collect_cmd->add_option("--junit", o->junit, "write JUnit XML here")->check(not_empty());
   collect_cmd->callback([&ctx, o] {
     int code = collect(ctx, *o);
     if (code != 0) throw CLI::RuntimeError(code);
@@ -500,7 +511,7 @@ void add_link_and_doctor(CLI::App& app, Context& ctx) {
   auto link_options = std::make_shared<ReproOptions>();
   link_cmd->add_option("issue", link_options->issue, "OWNER/NAME#NUMBER")->required();
   link_cmd->add_option("id", link_options->id, "reproducer id")->required();
-  link_cmd->add_option("--manifests", link_options->manifests, "manifest directory");
+  link_cmd->add_option("--manifests", link_options->manifests, "manifest directory")->check(not_empty());
   link_cmd->callback([&ctx, link_options] { link(ctx, *link_options); });
 
   auto* doctor_cmd =
@@ -509,7 +520,7 @@ void add_link_and_doctor(CLI::App& app, Context& ctx) {
                          "and which reproducers' GPU mode applies; with --slurm, whether the Slurm "
                          "commands and the partition are there.\nExample: faultline doctor");
   auto doctor_options = std::make_shared<DoctorOptions>();
-  doctor_cmd->add_option("--manifests", doctor_options->manifests, "manifest directory");
+  doctor_cmd->add_option("--manifests", doctor_options->manifests, "manifest directory")->check(not_empty());
   doctor_cmd->add_option("--build-dir", doctor_options->build_dir, kBuildDirHelp);
   auto* slurm = doctor_cmd->add_flag("--slurm", doctor_options->slurm,
                                      "check sbatch, squeue, scontrol and the partition");

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "classifier/model/classify_store.hpp"
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "common/repository_name.hpp"
 #include "common/text_file.hpp"
@@ -105,7 +106,8 @@ void add_triage_command(CLI::App& app, Context& ctx) {
       "Example: faultline triage NVIDIA/cutlass#12");
   auto* issue = cmd->add_option("issue", options->issue, "OWNER/NAME#NUMBER, FILE.json or - (stdin)");
   cmd->add_option("--batch", options->batch, "JSONL file of corpus records, one per line")->excludes(issue);
-  cmd->add_option("--models", options->model_dir, "model directory (default: <db>.models)");
+  cmd->add_option("--models", options->model_dir, "model directory (default: <db>.models)")
+      ->check(not_empty());
   cmd->callback([&ctx, options] { triage(ctx, *options); });
 }
 

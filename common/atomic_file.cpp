@@ -63,9 +63,11 @@ void write_all(int fd, std::string_view content, const std::string& path) {
 }  // namespace
 
 bool names_standard_output(const std::string& path) {
-  struct stat out {
-  }, named{};
+  struct stat out = {};
+  struct stat named = {};
   if (fstat(1, &out) != 0 || stat(path.c_str(), &named) != 0) return false;
+  // A device other than a terminal (/dev/null) mixes nothing: what is written there is not read back.
+  if (S_ISCHR(out.st_mode) && !isatty(1)) return false;
   return out.st_dev == named.st_dev && out.st_ino == named.st_ino;
 }
 

@@ -19,8 +19,9 @@ namespace faultline::common {
 // if the process was handed it (remember_inherited_descriptors). A directory is an error.
 void write_file_atomically(const std::string& path, std::string_view content);
 
-// Whether `path` names the file, pipe or device that standard output is (/dev/stdout, /dev/fd/1, or the
-// same file by another name): what a command says about its output belongs elsewhere, not inside it.
+// Whether `path` names the pipe, file or terminal that standard output is (/dev/stdout, /dev/fd/1, or the
+// same pipe or terminal by another name; not /dev/null, whose contents nobody reads): what a command says
+// about its output then belongs elsewhere, not inside it.
 bool names_standard_output(const std::string& path);
 
 // Notes the descriptors open now, at the start of the process: the only ones a path like /dev/fd/N may

@@ -259,3 +259,46 @@ TEST(AtomicFile, ADirectoryIsSwappedInOnlyWhenComplete) {
   EXPECT_EQ(read_text_file(models + "/model.json"), "new model\n");
   EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"store.db.models"});
 }
+
+namespace {
+
+// names_standard_output of each path while standard output is on `fd` (asked then, and judged after
+// standard output is restored, so that a failure's message is seen).
+std::vector<bool> names_stdout_while_on(int fd, const std::vector<std::string>& paths) {
+  std::fflush(stdout);
+  const int saved = dup(1);
+  std::vector<bool> answers;
+  if (saved < 0 || dup2(fd, 1) != 1) return answers;
+  for (const auto& path : paths) answers.push_back(faultline::common::names_standard_output(path));
+  dup2(saved, 1);
+  close(saved);
+  return answers;
+}
+
+}  // namespace
+
+// What a command says about the file it wrote goes to stderr only when that file is stdout itself: a pipe
+// or file by any of its names, never another file, and never /dev/null (nothing read there mixes).
+TEST(NamesStandardOutput, IsTrueForStdoutByAnyNameAndFalseForOtherFilesAndForDevNull) {
+  faultline::testing::TempDir dir;
+  const std::string file = dir.file("out.txt"), other = dir.file("other.txt");
+  std::ofstream(file) << "";
+  std::ofstream(other) << "";
+  int pipe_fds[2];
+  ASSERT_EQ(pipe(pipe_fds), 0);
+  EXPECT_EQ(names_stdout_while_on(pipe_fds[1], {"/dev/stdout", "/dev/fd/1", "/proc/self/fd/1", file,
+                                                "/dev/null", dir.file("missing.txt")}),
+            (std::vector<bool>{true, true, true, false, false, false}));
+  close(pipe_fds[0]);
+  close(pipe_fds[1]);
+  // A shell's `> out.txt` with --out out.txt.
+  const int file_fd = open(file.c_str(), O_WRONLY);
+  ASSERT_GE(file_fd, 0);
+  EXPECT_EQ(names_stdout_while_on(file_fd, {file, "/dev/stdout", other}),
+            (std::vector<bool>{true, true, false}));
+  close(file_fd);
+  const int null_fd = open("/dev/null", O_WRONLY);
+  ASSERT_GE(null_fd, 0);
+  EXPECT_EQ(names_stdout_while_on(null_fd, {"/dev/null", "/dev/stdout"}), (std::vector<bool>{false, false}));
+  close(null_fd);
+}

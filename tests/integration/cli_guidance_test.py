@@ -79,12 +79,30 @@ with tempfile.TemporaryDirectory() as tmp:
     for args in (["export", "--out", ""], ["label", "export", "--rater", "a", "--out", ""], ["eval", "--out", ""],
                  ["report", "--out", ""]):
         usage_error(db, args, "--out: an empty name names nothing")
+    # So would any other name left empty: a store, a sample, a rater, a model, manifest or results place.
+    for args, option in ((["--db", "", "funnel"], "--db"), (["suite", "--junit", ""], "--junit"),
+                         (["suite", "collect", "x", "--junit", ""], "--junit"),
+                         (["label", "export", "--rater", "a", "--out", "a.csv", "--sample", ""], "--sample"),
+                         (["label", "export", "--rater", "", "--out", "a.csv"], "--rater"),
+                         (["report", "--out", "r", "--sample", ""], "--sample"), (["mine", "--sample", ""], "--sample"),
+                         (["train", "--models", ""], "--models"), (["classify", "--models", ""], "--models"),
+                         (["triage", "a/b#1", "--models", ""], "--models"), (["repro", "list", "--manifests", ""], "--manifests"),
+                         (["suite", "--shard-file", "s", "--results", ""], "--results")):
+        usage_error(db, args, f"{option}: an empty name names nothing")
     usage_error(db, ["sample", "--total", "-5"], "--total: Value -5 not in range 1 to 2147483647")
     usage_error(db, ["sample", "--total", "0"], "--total: Value 0 not in range 1 to 2147483647")
     usage_error(db, ["report", "--out", os.path.join(tmp, "r"), "--format", "md,pdf"],
                 "--format: pdf not in {md,csv,tex,json,html}")
 
     build_demo_store(faultline, source_dir, db)
+
+    # eval --out /dev/stdout: stdout is the evaluation file alone (one JSON document, as eval writes it
+    # indented), and the text eval prints of it goes to stderr.
+    out = run(db, "eval", "--folds", "2", "--time-split", "0", "--out", "/dev/stdout")
+    assert out.returncode == 0, out.stderr
+    evaluation = json.loads(out.stdout)
+    assert evaluation["folds"] == 2 and "faultline_version" not in evaluation, sorted(evaluation)
+    assert "2-fold cross-validation" in out.stderr, out.stderr[-500:]
 
     # export --out: the file holds the records; stdout, one JSON object saying how many (--json) or one line.
     # The reference count is the file's own records, read back with Python's csv and json modules.
