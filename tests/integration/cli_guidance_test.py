@@ -93,6 +93,10 @@ with tempfile.TemporaryDirectory() as tmp:
     usage_error(db, ["sample", "--total", "0"], "--total: Value 0 not in range 1 to 2147483647")
     usage_error(db, ["report", "--out", os.path.join(tmp, "r"), "--format", "md,pdf"],
                 "--format: pdf not in {md,csv,tex,json,html}")
+    # CLI11's own messages quote the refused word: an escape in it is written out, not sent to the terminal.
+    usage_error(db, ["report", "--out", os.path.join(tmp, "r"), "--format", "md,\x1b[2J"],
+                "--format: \\x1b[2J not in {md,csv,tex,json,html}")
+    usage_error(db, ["sample", "--total", "5\x1b[31mX"], "--total: Value 5\\x1b[31mX not in range 1 to 2147483647")
 
     build_demo_store(faultline, source_dir, db)
 
