@@ -66,6 +66,11 @@ std::string audit_text(const annotation::AuditResult& a) {
     text += "  final labels: " + std::to_string(a.promoted_agreed) + " agreed, " +
             std::to_string(a.promoted_adjudicated) + " adjudicated\n";
   }
+  if (!a.overruled_agreements.empty()) {
+    text += "  adjudications that overrule labels every rater agreed on: " +
+            std::to_string(a.overruled_agreements.size()) + "\n";
+    for (const auto& key : a.overruled_agreements) text += "    " + key + "\n";
+  }
   return text;
 }
 

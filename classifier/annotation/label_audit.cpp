@@ -91,6 +91,9 @@ RatedItems decide(datasets::Database& db, const LabelsByIssue& by_issue, AuditRe
       causes.push_back(l->root_cause);
     }
     bool agreed = std::set<std::string>(joint.begin(), joint.end()).size() == 1;
+    if (adjudicated && agreed &&
+        adjudication->second.symptom + "/" + adjudication->second.root_cause != joint.front())
+      result.overruled_agreements.push_back(issue_key(db, issue_id));
     if (adjudicated) {
       result.finals.push_back({issue_id, adjudication->second.symptom, adjudication->second.root_cause,
                                "adjudicated", raters + "+" + adjudication->second.adjudicator});
@@ -236,6 +239,7 @@ nlohmann::json audit_json(const AuditResult& a) {
                       {"promoted", {{"agreed", a.promoted_agreed}, {"adjudicated", a.promoted_adjudicated}}},
                       {"pending", a.pending},
                       {"pending_partially_labeled", a.partially_labeled},
+                      {"overruled_agreements", a.overruled_agreements},
                       {"symptom", agreement(a.symptom)},
                       {"root_cause", agreement(a.root_cause)}};
   if (a.raters.size() > 2) j["kappa_fleiss_joint"] = a.fleiss_joint;

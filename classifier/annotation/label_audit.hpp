@@ -34,6 +34,9 @@ struct AuditResult {
   double gate_kappa = 0;  // Cohen's joint kappa for two raters, Fleiss' for more
   int promoted_agreed = 0;
   int promoted_adjudicated = 0;
+  // Adjudications that set other labels than every rater agreed on: an adjudicator may settle any issue,
+  // and where the raters agreed, saying so is all that shows it.
+  std::vector<std::string> overruled_agreements;
   // Not final and awaiting an adjudicator: unadjudicated disagreements and issues only some raters labeled.
   std::vector<std::string> pending;
   std::vector<std::string> partially_labeled;  // the pending issues that only some raters labeled

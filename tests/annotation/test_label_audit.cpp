@@ -166,6 +166,24 @@ TEST(Audit, PassingGatePromotesAgreedLabelsAndKeepsDisagreementPending) {
   EXPECT_EQ(ten.raters, "alice,bob+carol");
 }
 
+// An adjudicator may settle any issue. Of three adjudications, one sets other labels than both raters gave
+// issue 2 (crash/api_misuse): only that one overrules an agreement. Issue 3 is confirmed as agreed, and
+// issue 10 was a disagreement.
+TEST(Audit, AnAdjudicationThatOverrulesAnAgreementIsNamed) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("l.db"));
+  two_raters(dir, db);
+  EXPECT_TRUE(run_audit(db, {"alice", "bob"}, 0.8).overruled_agreements.empty());
+  auto adj = import_adjudications(
+      db, dir.write("adj.csv", std::string(kHeader) + "a/b,2,carol,hang,api_misuse,\n"
+                                                      "a/b,3,carol,crash,api_misuse,\n"
+                                                      "a/b,10,carol,hang,concurrency_error,\n"));
+  EXPECT_EQ(adj.audit.overruled_agreements, (std::vector<std::string>{"a/b#2"}));
+  EXPECT_EQ(audit_json(adj.audit).at("overruled_agreements"), nlohmann::json::array({"a/b#2"}));
+  EXPECT_EQ(adj.audit.promoted_adjudicated, 3);
+  EXPECT_EQ(load_final_labels(db)[*find_issue(db, "a/b", 2)].symptom, "hang");
+}
+
 TEST(Audit, FailingGateLeavesFinalLabelsAsTheyWere) {
   faultline::testing::TempDir dir;
   Database db(dir.file("l.db"));
