@@ -16,7 +16,10 @@ namespace {
 
 constexpr const char* kBusyText = "the store is busy (another faultline is writing)";
 
-bool is_access_failure(int rc) { return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_READONLY; }
+// Failures of the store as a whole rather than of one statement: their message needs no SQL.
+bool is_store_failure(int rc) {
+  return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CORRUPT;
+}
 
 // SQLite's texts for a locked or write-protected store say neither who holds it nor what to do.
 std::string failure_text(sqlite3* db, int rc, int busy_timeout_ms) {
@@ -27,6 +30,9 @@ std::string failure_text(sqlite3* db, int rc, int busy_timeout_ms) {
       return std::string(kBusyText) + "; waited " + waited +
              " s (raise --busy-timeout or FAULTLINE_BUSY_TIMEOUT)";
     }
+    case SQLITE_CORRUPT:
+      return std::string("the store is damaged (SQLite: ") + sqlite3_errmsg(db) +
+             "); restore it from a copy, or export what still reads";
     case SQLITE_READONLY:
       // SQLite makes the -wal and -shm files with the store's permissions, so a store once read while it
       // was write-protected keeps write-protected ones after the store itself is writable again.
@@ -136,7 +142,7 @@ bool Statement::step() {
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
   std::string text = failure_text(db_, rc, busy_timeout_ms_);
-  throw Error(store_prefix(db_) + (is_access_failure(rc) ? text : text + " in: " + sql_));
+  throw Error(store_prefix(db_) + (is_store_failure(rc) ? text : text + " in: " + sql_));
 }
 
 void Statement::run() {
@@ -288,7 +294,7 @@ void Database::exec(const std::string& sql) {
   int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message);
   if (rc != SQLITE_OK) {
     std::string text =
-        is_access_failure(rc) || !message ? failure_text(db_, rc, options_.busy_timeout_ms) : message;
+        is_store_failure(rc) || !message ? failure_text(db_, rc, options_.busy_timeout_ms) : message;
     sqlite3_free(message);
     throw Error("database " + path_ + ": " + text);
   }

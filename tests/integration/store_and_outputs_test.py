@@ -135,6 +135,21 @@ with tempfile.TemporaryDirectory() as tmp:
             check(out.returncode == 1 and f"{path}: not a faultline store ({why})" in out.stderr,
                   f"{verb} on {path}: exit {out.returncode}, {out.stderr!r}")
     check(open(text).read() == "these are notes, not a database\n" * 200, "the text file was written")
+    # A store damaged where a verb reads it (the issues table's first page made unreadable) says so, and
+    # what to do, rather than SQLite's words and the statement it ran.
+    damaged = os.path.join(tmp, "damaged.db")
+    with sqlite3.connect(db) as source, sqlite3.connect(damaged) as copy:
+        source.backup(copy)
+    with sqlite3.connect(damaged) as c:
+        page_size = c.execute("PRAGMA page_size").fetchone()[0]
+        root = c.execute("SELECT rootpage FROM sqlite_master WHERE name = 'issues'").fetchone()[0]
+    with open(damaged, "r+b") as f:
+        f.seek((root - 1) * page_size)
+        f.write(b"\xff")  # no b-tree page has this type
+    out = run("export", "--what", "issues", db=damaged)
+    check(out.returncode == 1 and f"database {damaged}: the store is damaged (SQLite: database disk image is "
+          "malformed); restore it from a copy" in out.stderr and " in: SELECT" not in out.stderr,
+          f"export of a damaged store: exit {out.returncode}, {out.stderr!r}")
     folder = os.path.join(tmp, "folder")
     os.mkdir(folder)
     for verb in (["funnel"], ["import", "--snapshot", os.path.join(snapshot, "issues.jsonl")]):
