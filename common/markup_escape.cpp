@@ -4,7 +4,7 @@
 
 namespace faultline::common {
 
-std::string escape_markup(const std::string& text) {
+std::string escape_markup(const std::string& text, Quotes quotes) {
   std::string out;
   out.reserve(text.size());
   for (size_t i = 0; i < text.size(); ++i) {
@@ -29,10 +29,10 @@ std::string escape_markup(const std::string& text) {
         out += "&gt;";
         break;
       case '"':
-        out += "&quot;";
+        out += quotes == Quotes::kEscaped ? "&quot;" : "\"";
         break;
       case '\'':
-        out += "&#39;";
+        out += quotes == Quotes::kEscaped ? "&#39;" : "'";
         break;
       default:
         if (static_cast<unsigned char>(c) >= 0x20 || c == '\n' || c == '\t') out += c;

@@ -9,6 +9,8 @@ namespace faultline::common {
 // and so are the well-formed characters that act on the text around them rather than show
 // (is_hidden_control: a right-to-left override in an issue title would make its cell read otherwise than
 // its text).
-std::string escape_markup(const std::string& text);
+// With kKept, " and ' stay as they are (text, not an attribute: Markdown, whose readers see the source).
+enum class Quotes { kEscaped, kKept };
+std::string escape_markup(const std::string& text, Quotes quotes = Quotes::kEscaped);
 
 }  // namespace faultline::common

@@ -14,30 +14,10 @@ namespace faultline::reports {
 std::string markdown_escape(const std::string& text) {
   std::string out;
   for (char c : text) {
-    switch (c) {
-      case '|':
-      case '\\':
-        out += '\\';
-        out += c;
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '\n':
-      case '\r':
-        out += ' ';
-        break;
-      default:
-        out += c;
-    }
+    if (c == '|' || c == '\\') out += '\\';
+    out += c == '\n' || c == '\r' ? ' ' : c;
   }
-  return out;
+  return common::escape_markup(out, common::Quotes::kKept);
 }
 
 namespace {

@@ -202,6 +202,15 @@ TEST(Formats, LatexKeepsApartThePairsTeXSetsAsOneGlyph) {
   EXPECT_EQ(latex_escape("-0.027 a-b it's"), "-0.027 a-b it's");
 }
 
+// Markdown is read as source and rendered as HTML: a table's | and \ are escaped, line breaks become spaces,
+// raw HTML is shown as text, and the characters a page would act on (an escape, a right-to-left override)
+// are dropped, while quotes stay as typed.
+TEST(Formats, MarkdownEscapesItsOwnMarksAndDropsWhatAPageWouldActOn) {
+  EXPECT_EQ(markdown_escape("a|b\\c <x> & \"q\" it's\r\nd\x1b[31m\xE2\x80\xAE"
+                            "e"),
+            "a\\|b\\\\c &lt;x&gt; &amp; \"q\" it's  d[31me");
+}
+
 TEST(Formats, CsvIsTidyWithIdsFractionsAndMarkedTotals) {
   std::string csv = to_csv(symptom_table(faultline::testing::study_report_data()));
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
