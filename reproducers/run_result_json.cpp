@@ -2,9 +2,40 @@
 
 #include <algorithm>
 
+#include "common/error.hpp"
 #include "common/json_fields.hpp"
 
 namespace faultline::reproducers {
+
+namespace {
+
+// What no run writes: a mode or variant there is none of, a buggy variant that "passed" or a fixed one
+// that "reproduced", more runs as expected than runs, a status its counts do not give, or a GPU result
+// that names no GPU. Results read back (a Slurm task's file) are held to it, so that a file edited or
+// mixed up by hand is refused rather than counted.
+void require_consistent(const RunResult& r, const std::string& where) {
+  auto refuse = [&](const std::string& why) { throw Error(where + ": " + why + ", which no run writes"); };
+  if (r.mode != "build" && r.mode != "host" && r.mode != "gpu") refuse("mode '" + r.mode + "'");
+  if (r.variant != "buggy" && r.variant != "fixed") refuse("variant '" + r.variant + "'");
+  const bool buggy_word = r.outcome == "reproduced" || r.outcome == "not-reproduced";
+  const bool fixed_word = r.outcome == "pass" || r.outcome == "fail";
+  if (r.outcome == "lost" || (r.variant == "buggy" && fixed_word) || (r.variant == "fixed" && buggy_word))
+    refuse("outcome '" + r.outcome + "' for a " + r.variant + " variant");
+  const Stability& s = r.stability;
+  if (s.runs < 0 || s.as_expected < 0 || s.as_expected > s.runs)
+    refuse(std::to_string(s.as_expected) + " of " + std::to_string(s.runs) + " runs as expected");
+  if (s.status != stability_status(s.as_expected, s.runs))
+    refuse("stability '" + s.status + "' for " + std::to_string(s.as_expected) + " of " +
+           std::to_string(s.runs) + " runs as expected");
+  if ((r.outcome == "skipped") != (s.runs == 0))
+    refuse("outcome '" + r.outcome + "' after " + std::to_string(s.runs) + " runs");
+  if (r.mode == "gpu" && r.outcome != "skipped" && (r.device == "none" || r.compute_capability == "none"))
+    refuse("a GPU result on no GPU (device '" + r.device + "', compute capability '" + r.compute_capability +
+           "')");
+  if (!(r.seconds >= 0) || r.seconds > 1e9) refuse("seconds " + std::to_string(r.seconds));
+}
+
+}  // namespace
 
 nlohmann::json run_result_json(const RunResult& r) {
   return {{"id", r.id},
@@ -49,6 +80,7 @@ RunResult run_result_from_json(const nlohmann::json& j, const std::string& where
   r.compute_capability = common::json_string(j, "compute_capability", where);
   r.node = common::json_string(j, "node", where);
   r.device = common::json_string(j, "device", where);
+  require_consistent(r, where);
   return r;
 }
 

@@ -196,13 +196,13 @@ bool as_expected(const std::string& outcome) {
   return outcome == "reproduced" || outcome == "pass" || outcome == "built" || outcome == "modeled";
 }
 
+}  // namespace
+
 std::string stability_status(int as_expected_runs, int runs) {
   if (runs == 0) return "";
   if (as_expected_runs == runs) return "reproducible";
   return as_expected_runs == 0 ? "unreproducible" : "flaky";
 }
-
-}  // namespace
 
 const std::vector<std::string>& outcome_vocabulary() {
   static const std::vector<std::string> words{"reproduced",     "pass", "built",   "modeled",

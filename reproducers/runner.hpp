@@ -24,6 +24,10 @@ struct Stability {
   std::string status;
 };
 
+// "reproducible" when every one of `runs` went as expected, "unreproducible" when none did, "flaky"
+// between; empty for no runs.
+std::string stability_status(int as_expected_runs, int runs);
+
 struct RunResult {
   std::string id;
   std::string mode;

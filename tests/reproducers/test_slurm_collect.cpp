@@ -7,6 +7,7 @@
 #include "common/text_file.hpp"
 #include "datasets/store/suite_store.hpp"
 #include "reproducers/manifest.hpp"
+#include "reproducers/run_result_json.hpp"
 #include "reproducers/slurm_collect.hpp"
 #include "reproducers/slurm_submission.hpp"
 #include "reproducers/slurm_task_results.hpp"
@@ -200,4 +201,62 @@ TEST(SlurmCollect, ClusterAutoModeAddsGpuOnlyWhenAGpuIsRequested) {
   EXPECT_EQ(cluster_modes("auto", ""), (std::vector<std::string>{"build", "host"}));
   EXPECT_EQ(cluster_modes("auto", "gpu:1"), (std::vector<std::string>{"build", "host", "gpu"}));
   EXPECT_EQ(cluster_modes("host", "gpu:1"), (std::vector<std::string>{"host"}));
+}
+
+// A task's file edited or mixed up by hand is refused, its shard lost, never counted: a buggy variant that
+// "passed", more runs as expected than runs, a stability its counts do not give.
+TEST(SlurmCollect, AResultNoRunWritesLosesTheShard) {
+  Fixture f;
+  f.task(1, {f.result("a", "fixed", "pass"), f.result("b", "fixed", "pass")});
+  auto detail_of_shard_0 = [&](std::vector<RunResult> results) {
+    f.task(0, std::move(results));
+    const auto run = collect_run(f.run_dir);
+    if (run.arrays[0].lost_shards != std::vector<int>{0}) return std::string("not lost");
+    return run.arrays[0].results[0].result.detail;
+  };
+  EXPECT_EQ(detail_of_shard_0({f.result("a", "buggy", "reproduced"), f.result("b", "buggy", "reproduced")}),
+            "not lost");
+  EXPECT_NE(detail_of_shard_0({f.result("a", "buggy", "pass"), f.result("b", "buggy", "reproduced")})
+                .find("result 0: outcome 'pass' for a buggy variant, which no run writes"),
+            std::string::npos);
+  RunResult five_of_one = f.result("b", "buggy", "reproduced");
+  five_of_one.stability = {1, 5, "reproducible"};
+  EXPECT_NE(detail_of_shard_0({f.result("a", "buggy", "reproduced"), five_of_one})
+                .find("result 1: 5 of 1 runs as expected, which no run writes"),
+            std::string::npos);
+  RunResult flaky_named_reproducible = f.result("b", "buggy", "reproduced");
+  flaky_named_reproducible.stability = {30, 12, "reproducible"};
+  EXPECT_NE(detail_of_shard_0({f.result("a", "buggy", "reproduced"), flaky_named_reproducible})
+                .find("stability 'reproducible' for 12 of 30 runs as expected"),
+            std::string::npos);
+  RunResult skipped_after_runs = f.result("a", "buggy", "skipped");
+  EXPECT_NE(detail_of_shard_0({skipped_after_runs, f.result("b", "buggy", "reproduced")})
+                .find("outcome 'skipped' after 1 runs"),
+            std::string::npos);
+}
+
+// A GPU result must name the GPU it ran on; one that names none did not run on one.
+TEST(RunResultJson, AGpuResultOnNoGpuIsRefusedAndOneOnAGpuReadsBack) {
+  RunResult r;
+  r.id = "a";
+  r.mode = "gpu";
+  r.variant = "buggy";
+  r.outcome = "reproduced";
+  r.stability = {1, 1, "reproducible"};
+  try {
+    run_result_from_json(run_result_json(r), "task-0.json: result 0");
+    ADD_FAILURE() << "read";
+  } catch (const faultline::Error& e) {
+    EXPECT_EQ(
+        std::string(e.what()),
+        "task-0.json: result 0: a GPU result on no GPU (device 'none', compute capability 'none'), which "
+        "no run writes");
+  }
+  r.device = "NVIDIA H200";
+  r.compute_capability = "9.0";
+  EXPECT_EQ(run_result_from_json(run_result_json(r), "x").device, "NVIDIA H200");
+  r.outcome = "skipped";  // a skip names no GPU, having run on none
+  r.stability = {0, 0, ""};
+  r.device = r.compute_capability = "none";
+  EXPECT_EQ(run_result_from_json(run_result_json(r), "x").outcome, "skipped");
 }
