@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include "common/error.hpp"
 #include "reproducers/slurm_task_results.hpp"
@@ -63,11 +64,22 @@ CollectedRun collect_run(const std::string& run_dir) {
   CollectedRun run;
   run.plan = read_run_plan(run_dir);
   std::vector<ShardFile> shards;
+  std::set<std::string> planned;  // each run once, in one shard
   for (int k = 0; k < run.plan.shards; ++k) {
     shards.push_back(read_shard_file(shard_path(run_dir, k)));
     if (shards.back().shard != k)
       throw Error(shard_path(run_dir, k) + ": says it is shard " + std::to_string(shards.back().shard));
+    for (const auto& r : shards.back().runs) {
+      if (!planned.insert(r.id + " [" + r.mode + "/" + r.variant + "]").second)
+        throw Error(shard_path(run_dir, k) + ": " + r.id + " [" + r.mode + "/" + r.variant +
+                    "] is in an earlier shard too; the run directory was changed since it was planned");
+    }
   }
+  // Shard files past the plan's count would have their runs dropped unseen.
+  if (std::filesystem::exists(shard_path(run_dir, run.plan.shards)))
+    throw Error(plan_path(run_dir) + ": plans " + std::to_string(run.plan.shards) + " shards, but " +
+                shard_path(run_dir, run.plan.shards) +
+                " is there too; the run directory was changed since it was planned");
   for (const auto& array : run.plan.arrays) {
     CollectedArray collected{array, {}, {}};
     for (const auto& shard : shards) {

@@ -260,3 +260,35 @@ TEST(RunResultJson, AGpuResultOnNoGpuIsRefusedAndOneOnAGpuReadsBack) {
   r.device = r.compute_capability = "none";
   EXPECT_EQ(run_result_from_json(run_result_json(r), "x").outcome, "skipped");
 }
+
+// A run directory changed by hand since it was planned: a shard file copied over another (its runs would
+// count twice, the other's not at all), or the plan's shard count lowered (the last shard's runs dropped).
+TEST(SlurmCollect, ARunDirectoryChangedSinceItWasPlannedIsRefused) {
+  Fixture f;
+  const std::string shard0 = faultline::common::read_text_file(shard_path(f.run_dir, 0));
+  const std::string shard1 = faultline::common::read_text_file(shard_path(f.run_dir, 1));
+  std::string copy = shard0;
+  copy.replace(copy.find("\"shard\": 0"), 10, "\"shard\": 1");
+  std::ofstream(shard_path(f.run_dir, 1)) << copy;
+  try {
+    collect_run(f.run_dir);
+    ADD_FAILURE() << "collected";
+  } catch (const faultline::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("shard-1.json: a [host/buggy] is in an earlier shard too"),
+              std::string::npos)
+        << e.what();
+  }
+  std::ofstream(shard_path(f.run_dir, 1)) << shard1;
+  EXPECT_NO_THROW(collect_run(f.run_dir));
+  std::string plan = faultline::common::read_text_file(plan_path(f.run_dir));
+  plan.replace(plan.find("\"shards\": 2"), 11, "\"shards\": 1");
+  std::ofstream(plan_path(f.run_dir)) << plan;
+  try {
+    collect_run(f.run_dir);
+    ADD_FAILURE() << "collected";
+  } catch (const faultline::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("plans 1 shards, but " + shard_path(f.run_dir, 1) + " is there too"),
+              std::string::npos)
+        << e.what();
+  }
+}
