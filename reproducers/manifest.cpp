@@ -132,11 +132,16 @@ std::vector<Manifest> load_manifests(const std::string& directory) {
   std::vector<Manifest> out;
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(directory, ec)) {
-    if (entry.path().extension() == ".json") {
-      out.push_back(parse_manifest(common::read_text_file(entry.path().string()), entry.path().string()));
-    }
+    if (entry.path().extension() != ".json") continue;
+    // A link to a device or a FIFO would be read until memory runs out, or forever.
+    std::error_code type_error;
+    if (!entry.is_regular_file(type_error))
+      throw Error(entry.path().string() + ": not a regular file; a manifest is a JSON file");
+    out.push_back(parse_manifest(common::read_text_file(entry.path().string()), entry.path().string()));
   }
   if (ec) throw Error(directory + ": cannot list reproducer manifests: " + ec.message());
+  // An empty or mistyped --manifests folder would make a suite of nothing pass.
+  if (out.empty()) throw Error(directory + ": no reproducer manifests (*.json) here; check --manifests");
   std::sort(out.begin(), out.end(), [](const Manifest& a, const Manifest& b) { return a.id < b.id; });
   return out;
 }

@@ -54,7 +54,7 @@ struct Manifest {
 // an artifact only in build mode and with a pattern, a timeout of 1 to kMaxTimeout seconds, a source issue
 // or a stated documented mechanism, id = file name); errors name `path`.
 Manifest parse_manifest(const std::string& text, const std::string& path);
-// Every *.json in `directory`, sorted by id.
+// Every *.json in `directory`, sorted by id; an error when there is none, or when one is not a regular file.
 std::vector<Manifest> load_manifests(const std::string& directory);
 const Manifest& find_manifest(const std::vector<Manifest>& all, const std::string& id);
 

@@ -599,3 +599,29 @@ TEST(Verdict, DetailsWithControlCharactersStayValidJson) {
   EXPECT_EQ(parsed["detail"].get<std::string>(), detail);
   EXPECT_EQ(faultline::repro::json_escape("\t"), "\\u0009");
 }
+
+// An empty or mistyped --manifests folder made a suite of nothing that passed; a link to a device among the
+// manifests was read until memory ran out, a FIFO forever.
+TEST(Manifest, AFolderWithoutManifestsOrWithOneThatIsNoFileIsRefused) {
+  faultline::testing::TempDir dir;
+  std::filesystem::create_directories(dir.file("empty"));
+  std::ofstream(dir.file("empty/notes.txt")) << "not a manifest";
+  try {
+    load_manifests(dir.file("empty"));
+    ADD_FAILURE() << "loaded";
+  } catch (const faultline::Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              dir.file("empty") + ": no reproducer manifests (*.json) here; check --manifests");
+  }
+  std::filesystem::create_directories(dir.file("odd"));
+  std::filesystem::create_symlink("/dev/zero", dir.file("odd/zero.json"));
+  try {
+    load_manifests(dir.file("odd"));
+    ADD_FAILURE() << "loaded";
+  } catch (const faultline::Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              dir.file("odd/zero.json") + ": not a regular file; a manifest is a JSON file");
+  }
+  // The bundled folder loads (every manifest in it a file).
+  EXPECT_FALSE(load_manifests(std::string(FAULTLINE_SOURCE_DIR) + "/reproducers").empty());
+}
