@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "common/issue_url.hpp"
 #include "common/strict_json.hpp"
 #include "common/text_file.hpp"
 #include "reproducers/process.hpp"
@@ -70,6 +71,34 @@ Expectation parse_expectation(const nlohmann::json& e, const std::string& mode, 
   return x;
 }
 
+// "9.0", "12.1": a compute capability as NVIDIA writes it (a number that is not one would make the GPU
+// check always or never run).
+double compute_capability(const nlohmann::json& requirements, const char* key, const std::string& path) {
+  const std::string text = requirements.at(key).get<std::string>();
+  static const RE2 form(R"([1-9][0-9]?\.[0-9])");
+  if (!RE2::FullMatch(text, form))
+    throw Error(path + ": requirements: " + key + " '" + text + "' is not a compute capability like \"9.0\"");
+  return std::stod(text);
+}
+
+// A build target or artifact path runs or reads something of the build tree, and nothing else: a target is
+// a name (not a path, nor one of CMake's own such as clean), an artifact a relative path that stays inside.
+void require_inside_build(const Expectation& x, const std::string& where) {
+  static const RE2 target_form(R"([A-Za-z0-9][A-Za-z0-9_.-]*)");
+  for (const char* own :
+       {"all", "clean", "install", "help", "edit_cache", "rebuild_cache", "test", "package"}) {
+    if (x.target == own)
+      throw Error(where + ": target '" + x.target + "' is CMake's own, not a reproducer's");
+  }
+  if (!x.target.empty() && !RE2::FullMatch(x.target, target_form))
+    throw Error(where + ": target '" + x.target + "' is not a target name");
+  if (x.artifact.empty()) return;
+  const std::filesystem::path artifact(x.artifact);
+  const bool leaves = artifact.is_absolute() || std::any_of(artifact.begin(), artifact.end(),
+                                                            [](const auto& part) { return part == ".."; });
+  if (leaves) throw Error(where + ": artifact '" + x.artifact + "' must be a path inside the build tree");
+}
+
 }  // namespace
 
 Manifest parse_manifest(const std::string& text, const std::string& path) {
@@ -92,12 +121,28 @@ Manifest parse_manifest(const std::string& text, const std::string& path) {
     const auto& req = j.at("requirements");
     reject_unknown_keys(req, {"min_compute_capability", "max_compute_capability", "cuda_toolkit"},
                         path + ": requirements");
-    m.min_compute_capability = std::stod(req.at("min_compute_capability").get<std::string>());
+    m.min_compute_capability = compute_capability(req, "min_compute_capability", path);
     if (req.contains("max_compute_capability")) {
-      m.max_compute_capability = std::stod(req.at("max_compute_capability").get<std::string>());
+      m.max_compute_capability = compute_capability(req, "max_compute_capability", path);
+      if (*m.max_compute_capability < m.min_compute_capability)
+        throw Error(path + ": requirements: max_compute_capability is under min_compute_capability");
     }
     m.needs_cuda_toolkit = req.value("cuda_toolkit", false);
-    m.timeout_s = j.value("timeout_s", 60);
+    if (j.contains("timeout_s")) {
+      const auto& t = j.at("timeout_s");
+      if (!t.is_number_integer())
+        throw Error(path + ": timeout_s must be a whole number of seconds, not " + t.dump());
+      // A number past int64's range is read as unsigned, where it would wrap as signed.
+      const bool in_range =
+          t.is_number_unsigned()
+              ? t.get<uint64_t>() >= 1 && t.get<uint64_t>() <= static_cast<uint64_t>(kMaxTimeout)
+              : t.get<int64_t>() >= 1 && t.get<int64_t>() <= kMaxTimeout;
+      if (!in_range)
+        throw Error(path + ": timeout_s must be 1 to " + std::to_string(kMaxTimeout) + " seconds, not " +
+                    t.dump());
+    }
+    const int64_t timeout = j.value("timeout_s", int64_t{60});
+    m.timeout_s = static_cast<int>(timeout);
     for (const auto& [mode, variants] : j.at("modes").items()) {
       if (mode != "build" && mode != "host" && mode != "gpu")
         throw Error(path + ": unknown mode '" + mode + "'");
@@ -105,18 +150,26 @@ Manifest parse_manifest(const std::string& text, const std::string& path) {
         if (variant != "buggy" && variant != "fixed")
           throw Error(path + ": unknown variant '" + variant + "'");
         m.modes[mode][variant] = parse_expectation(e, mode, path + ": " + mode + "/" + variant);
+        require_inside_build(m.modes[mode][variant], path + ": " + mode + "/" + variant);
       }
     }
   } catch (const nlohmann::json::exception& e) {
     throw Error(path + ": " + e.what());
-  } catch (const std::invalid_argument&) {
-    throw Error(path + ": a compute capability must be written like \"9.0\"");
+  }
+  // The id names files, folders and build targets, and is printed in every line of the suite.
+  static const RE2 id_form(R"([a-z0-9][a-z0-9-]{0,63})");
+  if (!RE2::FullMatch(m.id, id_form))
+    throw Error(path + ": id '" + m.id + "' is not 1 to 64 lower-case letters, digits and '-'");
+  if (m.modes.empty()) throw Error(path + ": no mode to run (\"modes\" is empty)");
+  for (size_t i = 0; i < m.issues.size(); ++i) {
+    if (std::string problem; !common::read_issue_page(m.issues[i], &problem))
+      throw Error(path + ": issues: '" + m.issues[i] + "' is not an issue's page (" + problem + ")");
+    if (std::find(m.issues.begin(), m.issues.begin() + static_cast<long>(i), m.issues[i]) !=
+        m.issues.begin() + static_cast<long>(i))
+      throw Error(path + ": issues: '" + m.issues[i] + "' is listed twice");
   }
   if (!tax.is_symptom(m.symptom)) throw Error(path + ": unknown symptom '" + m.symptom + "'");
   if (!tax.is_root_cause(m.root_cause)) throw Error(path + ": unknown root cause '" + m.root_cause + "'");
-  if (m.timeout_s <= 0 || m.timeout_s > kMaxTimeout)
-    throw Error(path + ": timeout_s must be 1 to " + std::to_string(kMaxTimeout) + " seconds, not " +
-                std::to_string(m.timeout_s));
   if (m.issues.empty() == m.no_single_issue.empty())
     throw Error(path +
                 (m.issues.empty()

@@ -50,9 +50,12 @@ struct Manifest {
   int timeout_s = 60;
 };
 
-// Parses and validates (no unknown keys, taxonomy ids, known modes and expectations, patterns that compile,
-// an artifact only in build mode and with a pattern, a timeout of 1 to kMaxTimeout seconds, a source issue
-// or a stated documented mechanism, id = file name); errors name `path`.
+// Parses and validates (no unknown keys, taxonomy ids, known modes and expectations, at least one mode,
+// patterns that compile, an artifact only in build mode and with a pattern, build targets and artifacts
+// inside the build tree, compute capabilities like "9.0" with the maximum not under the minimum, a whole
+// timeout of 1 to kMaxTimeout seconds, source issues that are issue pages, each once, or a stated
+// documented mechanism, an id of lower-case letters, digits and '-' equal to the file name); errors name
+// `path`.
 Manifest parse_manifest(const std::string& text, const std::string& path);
 // Every *.json in `directory`, sorted by id; an error when there is none, or when one is not a regular file.
 std::vector<Manifest> load_manifests(const std::string& directory);

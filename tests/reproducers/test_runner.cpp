@@ -129,7 +129,7 @@ TEST(Runner, BuildModeIsSkippedWithoutABuildTree) {
   // Prebuilt harnesses (a GPU bundle) have no CMakeCache.txt: nothing can be rebuilt there.
   faultline::testing::TempDir dir;
   Manifest m = parse_manifest(R"({
-    "id": "demo", "title": "t", "symptom": "crash", "root_cause": "api_misuse", "issues": ["u"],
+    "id": "demo", "title": "t", "symptom": "crash", "root_cause": "api_misuse", "issues": ["https://github.com/o/r/issues/1"],
     "mechanism": "m", "requirements": {"min_compute_capability": "8.0"}, "timeout_s": 2,
     "modes": {"build": {"buggy": {"expect": "builds"}, "fixed": {"expect": "builds"}}}})",
                               "demo.json");
@@ -317,17 +317,84 @@ TEST(Manifest, PatternsTimeoutsSourcesAndModeledNotesAreValidatedAtLoad) {
       "message": "unclosed (group"}}}})"),
             "/repo/reproducers/demo.json: build/buggy: message /unclosed (group/ is not a valid pattern: "
             "missing ): unclosed (group");
-  EXPECT_EQ(manifest_error(head + issues + R"("timeout_s": 0, "modes": {}})"),
+  EXPECT_EQ(manifest_error(head + issues +
+                           R"("timeout_s": 0, "modes": {"host": {"buggy": {"expect": "symptom"}}}})"),
             "/repo/reproducers/demo.json: timeout_s must be 1 to 3600 seconds, not 0");
-  EXPECT_NE(manifest_error(head + R"("issues": [], "modes": {}})").find("no source issue"),
+  EXPECT_NE(manifest_error(head + R"("issues": [], "modes": {"host": {"buggy": {"expect": "symptom"}}}})")
+                .find("no source issue"),
             std::string::npos);
-  EXPECT_EQ(
-      manifest_error(head + R"("issues": [], "no_single_issue": "documented: nvcc -fmad", "modes": {}})"),
-      "");
+  EXPECT_EQ(manifest_error(head + R"("issues": [], "no_single_issue": "documented: nvcc -fmad",
+      "modes": {"host": {"buggy": {"expect": "symptom"}}}})"),
+            "");
   EXPECT_EQ(manifest_error(head + issues +
                            R"("modes": {"host": {"buggy": {"expect": "symptom", "modeled": ""}}}})"),
             "/repo/reproducers/demo.json: host/buggy: \"modeled\" must say why this run cannot observe the "
             "symptom");
+}
+
+// What a manifest's numbers, id, source issues and build targets may be: each refused case would have made
+// a check run always or never (a capability that is no number, a maximum under the minimum, a timeout cut
+// to a whole second), printed an escape in every suite line, pointed "modeled on this issue" nowhere, or
+// run and read what is not the reproducer's (CMake's clean target, a file outside the build tree).
+TEST(Manifest, NumbersIdsSourcesAndBuildPathsAreValidatedAtLoad) {
+  auto manifest = [](const std::string& id, const std::string& requirements, const std::string& issues,
+                     const std::string& rest) {
+    return R"({"id": ")" + id + R"(", "title": "t", "symptom": "crash", "root_cause": "api_misuse",
+      "mechanism": "m", "requirements": )" +
+           requirements + R"(, "issues": )" + issues + ", " + rest + "}";
+  };
+  const std::string req = R"({"min_compute_capability": "8.0"})";
+  const std::string issue = R"(["https://github.com/o/r/issues/1"])";
+  const std::string host = R"("modes": {"host": {"buggy": {"expect": "symptom"}}})";
+  const std::string at = "/repo/reproducers/demo.json: ";
+  auto error = [](const std::string& text) {
+    try {
+      parse_manifest(
+          text, "/repo/reproducers/" + nlohmann::json::parse(text).at("id").get<std::string>() + ".json");
+      return std::string();
+    } catch (const faultline::Error& e) {
+      return std::string(e.what());
+    }
+  };
+  EXPECT_EQ(error(manifest("demo", req, issue, host)), "");
+  for (const char* bad : {"1e999", "nan", "-3", "9.0abc", "9", ""}) {
+    EXPECT_EQ(
+        error(manifest("demo", R"({"min_compute_capability": ")" + std::string(bad) + R"("})", issue, host)),
+        at + "requirements: min_compute_capability '" + bad + "' is not a compute capability like \"9.0\"");
+  }
+  EXPECT_EQ(error(manifest("demo", R"({"min_compute_capability": "9.0", "max_compute_capability": "8.9"})",
+                           issue, host)),
+            at + "requirements: max_compute_capability is under min_compute_capability");
+  EXPECT_EQ(error(manifest("demo", req, issue, host + R"(, "timeout_s": 1.9)")),
+            at + "timeout_s must be a whole number of seconds, not 1.9");
+  EXPECT_EQ(error(manifest("demo", req, issue, host + R"(, "timeout_s": 10000000000000000000)")),
+            at + "timeout_s must be 1 to 3600 seconds, not 10000000000000000000");
+  EXPECT_EQ(error(manifest("demo", req, issue, R"("modes": {})")),
+            at + "no mode to run (\"modes\" is empty)");
+  EXPECT_EQ(
+      error(manifest("Demo\\u001b", req, issue, host)),
+      "/repo/reproducers/Demo\\x1b.json: id 'Demo\\x1b' is not 1 to 64 lower-case letters, digits and '-'");
+  EXPECT_EQ(error(manifest("demo", req, R"x(["javascript:alert(1)"])x", host)),
+            at + "issues: 'javascript:alert(1)' is not an issue's page (it does not start with https:// or "
+                 "http://)");
+  EXPECT_EQ(
+      error(manifest("demo", req, R"(["https://github.com/o/r/issues/1", "https://github.com/o/r/issues/1"])",
+                     host)),
+      at + "issues: 'https://github.com/o/r/issues/1' is listed twice");
+  EXPECT_EQ(error(manifest(
+                "demo", req, issue,
+                R"("modes": {"build": {"buggy": {"expect": "fails", "target": "clean", "message": "x"}}})")),
+            at + "build/buggy: target 'clean' is CMake's own, not a reproducer's");
+  EXPECT_EQ(error(manifest(
+                "demo", req, issue,
+                R"("modes": {"build": {"buggy": {"expect": "fails", "target": "a/b", "message": "x"}}})")),
+            at + "build/buggy: target 'a/b' is not a target name");
+  EXPECT_EQ(error(manifest("demo", req, issue, R"("modes": {"build": {"buggy": {"expect": "builds",
+      "artifact": "../../../etc/passwd", "artifact_matches": "root"}}})")),
+            at + "build/buggy: artifact '../../../etc/passwd' must be a path inside the build tree");
+  EXPECT_EQ(error(manifest("demo", req, issue, R"("modes": {"build": {"buggy": {"expect": "builds",
+      "artifact": "/etc/passwd", "artifact_matches": "root"}}})")),
+            at + "build/buggy: artifact '/etc/passwd' must be a path inside the build tree");
 }
 
 TEST(Process, KeepsTheLastMegabyteAndCountsWhatItDropped) {
@@ -498,7 +565,7 @@ TEST(Process, TimeoutsAreBoundedAndOutputUnderTwiceTheLimitIsStillCut) {
   // poll() takes an int of milliseconds: an unbounded timeout would overflow it.
   EXPECT_THROW(run_process({"true"}, kMaxTimeout + 1), faultline::Error);
   EXPECT_EQ(manifest_error(R"({"id": "demo", "title": "t", "symptom": "crash", "root_cause": "api_misuse",
-    "issues": ["u"], "mechanism": "m", "requirements": {"min_compute_capability": "8.0"},
+    "issues": ["https://github.com/o/r/issues/1"], "mechanism": "m", "requirements": {"min_compute_capability": "8.0"},
     "timeout_s": 3601, "modes": {}})"),
             "/repo/reproducers/demo.json: timeout_s must be 1 to 3600 seconds, not 3601");
   // 1,500,000 bytes: above the limit, below twice it, so only the final cut applies.
@@ -510,7 +577,7 @@ TEST(Process, TimeoutsAreBoundedAndOutputUnderTwiceTheLimitIsStillCut) {
 
 TEST(Manifest, ArtifactsNeedBuildModeAndAPatternAndUnknownKeysAreNamed) {
   const std::string head = R"({"id": "demo", "title": "t", "symptom": "crash", "root_cause": "api_misuse",
-    "issues": ["u"], "mechanism": "m", "requirements": {"min_compute_capability": "8.0"}, )";
+    "issues": ["https://github.com/o/r/issues/1"], "mechanism": "m", "requirements": {"min_compute_capability": "8.0"}, )";
   EXPECT_EQ(
       manifest_error(head + R"("modes": {"build": {"buggy": {"expect": "builds", "artifact": "a.ptx"}}}})"),
       "/repo/reproducers/demo.json: build/buggy: \"artifact\" needs \"artifact_matches\" or "
