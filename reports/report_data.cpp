@@ -39,8 +39,11 @@ bool names_issue(const std::string& url, const std::string& repo, int64_t number
 
 std::vector<CaseReproducer> case_reproducers(const Case& c, const std::vector<std::string>& manual_links,
                                              const std::vector<datasets::CatalogEntry>& catalog) {
-  std::set<std::string> modeled(manual_links.begin(), manual_links.end());
+  std::set<std::string> modeled;
   for (const auto& e : catalog) {
+    // A link counts only to a reproducer the catalog holds (one linked from another manifest folder, or
+    // since removed, has no row, page or result here).
+    if (std::find(manual_links.begin(), manual_links.end(), e.id) != manual_links.end()) modeled.insert(e.id);
     for (const auto& url : e.source_issues) {
       if (names_issue(url, c.repo, c.number)) modeled.insert(e.id);
     }
@@ -124,6 +127,13 @@ ReportData report_data_of(datasets::Database& db, const ReportOptions& options) 
       return;
     }
     auto l = links.find(issue.id);
+    if (l != links.end()) {
+      for (const auto& id : l->second) {
+        const bool known =
+            std::any_of(catalog.begin(), catalog.end(), [&](const auto& e) { return e.id == id; });
+        data.links_to_unknown_reproducers += !known;
+      }
+    }
     c.reproducers = case_reproducers(c, l == links.end() ? std::vector<std::string>{} : l->second, catalog);
     (c.provenance == "predicted" ? data.predicted_cases : data.cases).push_back(std::move(c));
   };

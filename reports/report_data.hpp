@@ -68,6 +68,8 @@ struct ReportData {
   std::optional<double> audit_kappa;
   std::optional<int> audit_n;
   std::map<std::string, ReproducerStatus> reproducers;
+  // Links (faultline link) of counted cases to reproducers the catalog does not hold: not counted.
+  int links_to_unknown_reproducers = 0;
   // The latest gpu-mode result per reproducer, variant and compute capability (several GPU architectures
   // come from Slurm arrays with one --constraint each).
   std::vector<datasets::SuiteResult> gpu_results_by_architecture;
@@ -77,10 +79,11 @@ struct ReportData {
   std::string evaluation_origin;
 };
 
-// The reproducers of a case: those modeled on it — `manual_links` (from `faultline link`) and every
-// catalog entry whose source issues include the case's URL — when it has any, else the catalog's related
-// reproducer of its root cause (the first, by id, of those with its symptom; failing that, the first of the
-// root cause). Only the store's contents decide, not the order in which they got there.
+// The reproducers of a case: those modeled on it — the `manual_links` (from `faultline link`) the catalog
+// holds, and every catalog entry whose source issues include the case's URL — when it has any, else the
+// catalog's related reproducer of its root cause (the first, by id, of those with its symptom; failing
+// that, the first of the root cause). Only the store's contents decide, not the order in which they got
+// there.
 std::vector<CaseReproducer> case_reproducers(const Case& c, const std::vector<std::string>& manual_links,
                                              const std::vector<datasets::CatalogEntry>& catalog);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "common/counted.hpp"
 #include "reports/architecture_table.hpp"
 #include "reports/classifier_tables.hpp"
 #include "taxonomy/taxonomy.hpp"
@@ -226,6 +227,9 @@ Table reproducer_coverage_table(const ReportData& data) {
       "only reproducer shares their root cause but was not modeled on them. Fixed passing: fixed "
       "variants whose latest suite result (one that ran over a skip; gpu over host over build) is pass, "
       "not built or modeled.";
+  if (data.links_to_unknown_reproducers > 0)
+    t.note += " Not counted: " + common::counted(data.links_to_unknown_reproducers, "link") +
+              " of these cases to a reproducer that is not among the manifests.";
   std::map<std::string, std::vector<std::string>> ids;
   for (const auto& [id, status] : data.reproducers) {
     if (!status.root_cause.empty()) ids[status.root_cause].push_back(id);

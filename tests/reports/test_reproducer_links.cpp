@@ -7,6 +7,7 @@
 #include "datasets/store/label_store.hpp"
 #include "datasets/store/suite_store.hpp"
 #include "reports/report_data.hpp"
+#include "reports/tables.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace faultline;
@@ -103,4 +104,30 @@ TEST(ReproducerLinks, TheSameStoreGivesTheSameLinksWhateverRanFirst) {
   // A manual `faultline link` makes #1270 modeled-on too.
   early.transaction([&] { datasets::link_reproducer(early, d, "tf32-vs-fp32-reference"); });
   EXPECT_EQ(links(early)["NVIDIA/cutlass#1270"], "tf32-vs-fp32-reference (source)");
+}
+
+// A link to a reproducer the catalog does not hold (linked from another manifest folder, or since removed)
+// has no row, page or result in the report: it is not counted as modeled on the case, and the coverage
+// table says how many such links there are.
+TEST(ReproducerLinks, ALinkToAReproducerNotInTheCatalogIsNotCountedButSaid) {
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("s.db"));
+  int64_t a = add_issue(db, 1270);
+  label_all(db, {{a, "incorrect_numerical_computation"}});
+  db.transaction([&] {
+    datasets::replace_reproducer_catalog(db, kCatalog);
+    datasets::link_reproducer(db, a, "ghost-kernel");
+  });
+  EXPECT_EQ(links(db)["NVIDIA/cutlass#1270"], "tf32-vs-fp32-reference (related)");
+  const auto data = reports::load_report_data(db, {});
+  EXPECT_EQ(data.links_to_unknown_reproducers, 1);
+  const auto coverage = reports::reproducer_coverage_table(data);
+  EXPECT_NE(coverage.note.find(
+                "Not counted: 1 link of these cases to a reproducer that is not among the manifests."),
+            std::string::npos)
+      << coverage.note;
+  // Linked to one the catalog holds as well: that one counts, the other is still said.
+  db.transaction([&] { datasets::link_reproducer(db, a, "tf32-vs-fp32-reference"); });
+  EXPECT_EQ(links(db)["NVIDIA/cutlass#1270"], "tf32-vs-fp32-reference (source)");
+  EXPECT_EQ(reports::load_report_data(db, {}).links_to_unknown_reproducers, 1);
 }
