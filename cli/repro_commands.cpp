@@ -88,8 +88,9 @@ std::string result_line(const reproducers::RunResult& r) {
   std::string stable = r.stability.runs > 1 ? ", stable " + std::to_string(r.stability.as_expected) + "/" +
                                                   std::to_string(r.stability.runs) + " " + r.stability.status
                                             : "";
+  // The detail quotes a harness's or compiler's output: escapes and line breaks in it are written out.
   return r.id + " [" + r.mode + "/" + r.variant + "] " + r.outcome + " (" + seconds + stable + ") — " +
-         r.detail;
+         common::one_line(r.detail);
 }
 
 void list(const Context& ctx, const ReproOptions& o) {

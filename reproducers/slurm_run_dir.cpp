@@ -34,6 +34,8 @@ std::string array_name(const std::string& constraint) {
   for (char& c : out) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
   }
+  // A name starting with '.' could be "..", a folder outside results/, or a hidden one.
+  if (out.front() == '.') out.front() = '_';
   return out;
 }
 

@@ -26,7 +26,8 @@ struct RunPlan {
   std::vector<SlurmArray> arrays;
 };
 
-// The array name for a constraint: letters, digits, '.', '-' and '_' kept, anything else '_'.
+// The array name for a constraint: letters, digits, '.', '-' and '_' kept, anything else '_', and a leading
+// '.' '_' (so never "." or "..").
 std::string array_name(const std::string& constraint);
 
 std::string plan_path(const std::string& run_dir);

@@ -21,6 +21,14 @@ std::vector<std::string> cluster_modes(const std::string& mode, const std::strin
 PreparedRun prepare_slurm_run(const SlurmSuiteOptions& o, const std::vector<Manifest>& manifests,
                               const Durations& durations) {
   if (o.run_dir.empty()) throw Error("a Slurm run needs a run directory");
+  // The scripts write each task's number where "{task}" stands: in a path of the user's it would be too.
+  for (const auto& [option, path] : {std::pair<const char*, const std::string&>{"--run-dir", o.run_dir},
+                                     {"--build-dir", o.build_dir},
+                                     {"--manifests", o.manifest_dir},
+                                     {"faultline's path", o.faultline}}) {
+    if (path.find("{task}") != std::string::npos)
+      throw Error(std::string(option) + " '" + path + "' holds '{task}', which the job scripts replace");
+  }
   const std::string dir = std::filesystem::absolute(o.run_dir).lexically_normal().string();
   if (std::filesystem::exists(plan_path(dir)))
     throw Error(dir + " already holds a planned run (plan.json): choose another --run-dir");

@@ -292,3 +292,28 @@ TEST(SlurmCollect, ARunDirectoryChangedSinceItWasPlannedIsRefused) {
         << e.what();
   }
 }
+
+// An array's results folder stays inside results/ whatever the constraint ("..", a hidden name), and a path
+// of the user's holding "{task}" is refused: the job scripts would put the task's number there too.
+TEST(SlurmCollect, ArrayNamesStayInsideResultsAndTaskPlaceholdersInPathsAreRefused) {
+  EXPECT_EQ(array_name(".."), "_.");
+  EXPECT_EQ(array_name(".hidden"), "_hidden");
+  EXPECT_EQ(array_name("sm_90&sm_80"), "sm_90_sm_80");
+  EXPECT_EQ(array_name("a.b"), "a.b");
+  faultline::testing::TempDir dir;
+  SlurmSuiteOptions o;
+  o.mode = "host";
+  o.shards = 1;
+  o.faultline = "/opt/faultline";
+  o.build_dir = "/opt/build";
+  o.manifest_dir = "/opt/reproducers";
+  o.run_dir = (dir.path() / "run-{task}").string();
+  try {
+    prepare_slurm_run(o, {manifest("a")}, {});
+    ADD_FAILURE() << "prepared";
+  } catch (const faultline::Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "--run-dir '" + o.run_dir + "' holds '{task}', which the job scripts replace");
+  }
+  EXPECT_FALSE(std::filesystem::exists(o.run_dir));
+}
