@@ -78,6 +78,10 @@ IssueView load_issue_view(datasets::Database& db, const std::string& repo, int64
   auto catalog = datasets::load_reproducer_catalog(db);
   view.catalog_recorded = !catalog.empty();
   view.reproducers = case_reproducers(c, links, catalog);
+  for (const auto& link : links) {
+    if (std::none_of(catalog.begin(), catalog.end(), [&](const auto& e) { return e.id == link; }))
+      view.unknown_links.push_back(link);
+  }
   return view;
 }
 
@@ -144,6 +148,7 @@ nlohmann::json issue_view_json(const IssueView& v) {
         {"queue_standing", v.queue ? annotation::queue_standing_name(*v.queue) : ""}};
   }
   for (const auto& r : v.reproducers) j["reproducers"].push_back({{"id", r.id}, {"how", r.how}});
+  j["unknown_links"] = v.unknown_links;
   return j;
 }
 
@@ -206,6 +211,8 @@ std::string issue_view_text(const IssueView& v) {
     t += "reproducer: " + r.id +
          (r.how == "source" ? " (modeled on this issue)\n" : " (related: it shares the root cause)\n");
   }
+  for (const auto& id : v.unknown_links)
+    t += "reproducer: " + id + " (linked, but not among the recorded reproducers: not counted)\n";
   return t;
 }
 

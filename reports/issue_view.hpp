@@ -29,6 +29,8 @@ struct IssueView {
   std::optional<annotation::QueueStanding> queue;
   std::vector<CaseReproducer> reproducers;  // as the report links them (a confident prediction stands in)
   bool catalog_recorded = false;            // whether `repro list` or `suite` has recorded the reproducers
+  // Links (faultline link) to reproducers the recorded catalog does not hold: shown, never counted.
+  std::vector<std::string> unknown_links;
 };
 
 // Throws faultline::Error naming the key when the issue is not in the store.

@@ -127,7 +127,7 @@ ReportData report_data_of(datasets::Database& db, const ReportOptions& options) 
       return;
     }
     auto l = links.find(issue.id);
-    if (l != links.end()) {
+    if (l != links.end() && c.provenance != "predicted") {  // the coverage table counts labeled cases
       for (const auto& id : l->second) {
         const bool known =
             std::any_of(catalog.begin(), catalog.end(), [&](const auto& e) { return e.id == id; });

@@ -116,11 +116,10 @@ TriageResult Triage::triage(const datasets::IssueRecord& issue) const {
     c.root_cause = l.root_cause;
     for (const auto& link : case_reproducers(c, l.manual_links, catalog_)) {
       if (link.how != "source") continue;
+      // case_reproducers names only reproducers the catalog holds.
       auto entry =
           std::find_if(catalog_.begin(), catalog_.end(), [&](const auto& e) { return e.id == link.id; });
-      // A `faultline link` to a reproducer the manifests no longer have keeps its id, without a title.
-      r.similar_modeled.push_back(
-          {reproducer(link.id, entry == catalog_.end() ? "" : entry->title), similar_case(m)});
+      r.similar_modeled.push_back({reproducer(link.id, entry->title), similar_case(m)});
     }
     if (!r.similar_modeled.empty()) break;
   }

@@ -3,11 +3,15 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <string_view>
 
 #include "common/error.hpp"
 #include "common/issue_url.hpp"
+#include "common/repository_name.hpp"
 #include "common/strict_json.hpp"
 #include "common/text_file.hpp"
 #include "reproducers/process.hpp"
@@ -130,19 +134,20 @@ Manifest parse_manifest(const std::string& text, const std::string& path) {
     m.needs_cuda_toolkit = req.value("cuda_toolkit", false);
     if (j.contains("timeout_s")) {
       const auto& t = j.at("timeout_s");
-      if (!t.is_number_integer())
+      // 60.0 is whole too (some JSON writers give every number a fraction).
+      if (!t.is_number() || (t.is_number_float() && t.get<double>() != std::floor(t.get<double>())))
         throw Error(path + ": timeout_s must be a whole number of seconds, not " + t.dump());
       // A number past int64's range is read as unsigned, where it would wrap as signed.
       const bool in_range =
-          t.is_number_unsigned()
+          t.is_number_float() ? t.get<double>() >= 1 && t.get<double>() <= kMaxTimeout
+          : t.is_number_unsigned()
               ? t.get<uint64_t>() >= 1 && t.get<uint64_t>() <= static_cast<uint64_t>(kMaxTimeout)
               : t.get<int64_t>() >= 1 && t.get<int64_t>() <= kMaxTimeout;
       if (!in_range)
         throw Error(path + ": timeout_s must be 1 to " + std::to_string(kMaxTimeout) + " seconds, not " +
                     t.dump());
     }
-    const int64_t timeout = j.value("timeout_s", int64_t{60});
-    m.timeout_s = static_cast<int>(timeout);
+    m.timeout_s = j.contains("timeout_s") ? static_cast<int>(j.at("timeout_s").get<double>()) : 60;
     for (const auto& [mode, variants] : j.at("modes").items()) {
       if (mode != "build" && mode != "host" && mode != "gpu")
         throw Error(path + ": unknown mode '" + mode + "'");
@@ -161,12 +166,18 @@ Manifest parse_manifest(const std::string& text, const std::string& path) {
   if (!RE2::FullMatch(m.id, id_form))
     throw Error(path + ": id '" + m.id + "' is not 1 to 64 lower-case letters, digits and '-'");
   if (m.modes.empty()) throw Error(path + ": no mode to run (\"modes\" is empty)");
-  for (size_t i = 0; i < m.issues.size(); ++i) {
-    if (std::string problem; !common::read_issue_page(m.issues[i], &problem))
-      throw Error(path + ": issues: '" + m.issues[i] + "' is not an issue's page (" + problem + ")");
-    if (std::find(m.issues.begin(), m.issues.begin() + static_cast<long>(i), m.issues[i]) !=
-        m.issues.begin() + static_cast<long>(i))
-      throw Error(path + ": issues: '" + m.issues[i] + "' is listed twice");
+  std::set<std::string> sources;  // OWNER/NAME#N, the name folded as GitHub compares it
+  for (const auto& url : m.issues) {
+    // A link as a browser shows it: a comment's anchor, a query or a closing '/' after the page.
+    std::string_view page = std::string_view(url).substr(0, url.find_first_of("?#"));
+    if (page.size() > 1 && page.back() == '/') page.remove_suffix(1);
+    std::string problem;
+    const auto read = common::read_issue_page(page, &problem);
+    if (!read) throw Error(path + ": issues: '" + url + "' is not an issue's page (" + problem + ")");
+    if (read->pull_request)
+      throw Error(path + ": issues: '" + url + "' is a pull request's page; name the issue it fixes");
+    if (!sources.insert(common::folded_repository_name(read->repo) + "#" + std::string(read->number)).second)
+      throw Error(path + ": issues: '" + url + "' names an issue listed before");
   }
   if (!tax.is_symptom(m.symptom)) throw Error(path + ": unknown symptom '" + m.symptom + "'");
   if (!tax.is_root_cause(m.root_cause)) throw Error(path + ": unknown root cause '" + m.root_cause + "'");

@@ -29,7 +29,19 @@ void require_consistent(const RunResult& r, const std::string& where) {
            std::to_string(s.runs) + " runs as expected");
   if ((r.outcome == "skipped") != (s.runs == 0))
     refuse("outcome '" + r.outcome + "' after " + std::to_string(s.runs) + " runs");
-  if (r.mode == "gpu" && r.outcome != "skipped" && (r.device == "none" || r.compute_capability == "none"))
+  if (r.outcome == "built" && r.mode != "build") refuse("outcome 'built' in " + r.mode + " mode");
+  // Over repeated runs a buggy variant is reproduced when its symptom showed at least once, and a fixed one
+  // passes only when every run behaved (run_repeated): the outcome follows from the counts.
+  if (r.outcome != "skipped") {
+    const bool as_expected_outcome = r.outcome != "not-reproduced" && r.outcome != "fail";
+    const bool counts_give = r.variant == "buggy" ? s.as_expected > 0 : s.as_expected == s.runs;
+    if (as_expected_outcome != counts_give)
+      refuse("outcome '" + r.outcome + "' for a " + r.variant + " variant with " +
+             std::to_string(s.as_expected) + " of " + std::to_string(s.runs) + " runs as expected");
+  }
+  if (r.mode == "gpu" && r.outcome != "skipped" &&
+      (r.device.empty() || r.device == "none" || r.compute_capability.empty() ||
+       r.compute_capability == "none"))
     refuse("a GPU result on no GPU (device '" + r.device + "', compute capability '" + r.compute_capability +
            "')");
   if (!(r.seconds >= 0) || r.seconds > 1e9) refuse("seconds " + std::to_string(r.seconds));

@@ -48,6 +48,12 @@ std::vector<RunResult> shard_results(const ShardFile& shard, const std::string& 
       lost_why = path + " has no result for " + run.id + " [" + run.mode + "/" + run.variant + "]";
       return {};
     }
+    if (it->stability.runs > shard.repeat) {
+      lost_why = path + ": " + run.id + " [" + run.mode + "/" + run.variant + "] has " +
+                 std::to_string(it->stability.runs) + " runs, more than the " + std::to_string(shard.repeat) +
+                 " planned";
+      return {};
+    }
     out.push_back(*it);
   }
   if (task.results.size() != shard.runs.size()) {

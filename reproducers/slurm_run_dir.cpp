@@ -79,6 +79,14 @@ RunPlan read_run_plan(const std::string& run_dir) {
     throw Error(path + ": field 'arrays' must be a non-empty list");
   for (const auto& a : j.at("arrays")) {
     plan.arrays.push_back({common::json_string(a, "name", path), common::json_string(a, "constraint", path)});
+    // The name is made from the constraint when planned; any other keeps the results elsewhere.
+    const auto& array = plan.arrays.back();
+    if (array.name != array_name(array.constraint))
+      throw Error(path + ": array '" + array.name + "' is not the name of its constraint '" +
+                  array.constraint + "' ('" + array_name(array.constraint) + "')");
+    if (std::count_if(plan.arrays.begin(), plan.arrays.end(),
+                      [&](const auto& b) { return b.name == array.name; }) > 1)
+      throw Error(path + ": array '" + array.name + "' is planned twice");
   }
   return plan;
 }

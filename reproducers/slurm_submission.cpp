@@ -21,17 +21,21 @@ std::vector<std::string> cluster_modes(const std::string& mode, const std::strin
 PreparedRun prepare_slurm_run(const SlurmSuiteOptions& o, const std::vector<Manifest>& manifests,
                               const Durations& durations) {
   if (o.run_dir.empty()) throw Error("a Slurm run needs a run directory");
-  // The scripts write each task's number where "{task}" stands: in a path of the user's it would be too.
-  for (const auto& [option, path] : {std::pair<const char*, const std::string&>{"--run-dir", o.run_dir},
+  const std::string dir = std::filesystem::absolute(o.run_dir).lexically_normal().string();
+  // The scripts write each task's number where "{task}" stands: in a path of the user's it would be too (the
+  // run directory as the scripts name it, whole).
+  for (const auto& [option, path] : {std::pair<const char*, const std::string&>{"--run-dir", dir},
                                      {"--build-dir", o.build_dir},
                                      {"--manifests", o.manifest_dir},
                                      {"faultline's path", o.faultline}}) {
     if (path.find("{task}") != std::string::npos)
       throw Error(std::string(option) + " '" + path + "' holds '{task}', which the job scripts replace");
   }
-  const std::string dir = std::filesystem::absolute(o.run_dir).lexically_normal().string();
-  if (std::filesystem::exists(plan_path(dir)))
-    throw Error(dir + " already holds a planned run (plan.json): choose another --run-dir");
+  // plan.json is written last: shard files or results without it are what an interrupted planning left.
+  if (std::filesystem::exists(plan_path(dir)) || std::filesystem::exists(shard_path(dir, 0)) ||
+      std::filesystem::exists(dir + "/results"))
+    throw Error(dir +
+                " already holds a planned run (plan.json, shard files or results): choose another --run-dir");
   PreparedRun out;
   out.plan.mode = o.mode;
   out.plan.modes = cluster_modes(o.mode, o.gres);

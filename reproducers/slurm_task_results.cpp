@@ -48,6 +48,11 @@ TaskResults read_task_results(const std::string& path) {
   for (size_t i = 0; i < j.at("results").size(); ++i) {
     task.results.push_back(
         run_result_from_json(j.at("results").at(i), path + ": result " + std::to_string(i)));
+    // Every run of a task ran on its node's GPU, if any.
+    const RunResult& r = task.results.back();
+    if (r.mode == "gpu" && r.outcome != "skipped" && r.device != task.device)
+      throw Error(path + ": result " + std::to_string(i) + " ran on '" + r.device +
+                  "', but the task's GPU is '" + task.device + "'");
   }
   return task;
 }

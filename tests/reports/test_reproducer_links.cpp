@@ -1,11 +1,14 @@
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "datasets/store/audit_store.hpp"
 #include "datasets/store/database.hpp"
 #include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
 #include "datasets/store/suite_store.hpp"
+#include "reports/issue_view.hpp"
 #include "reports/report_data.hpp"
 #include "reports/tables.hpp"
 #include "tests/temp_dir.hpp"
@@ -130,4 +133,11 @@ TEST(ReproducerLinks, ALinkToAReproducerNotInTheCatalogIsNotCountedButSaid) {
   db.transaction([&] { datasets::link_reproducer(db, a, "tf32-vs-fp32-reference"); });
   EXPECT_EQ(links(db)["NVIDIA/cutlass#1270"], "tf32-vs-fp32-reference (source)");
   EXPECT_EQ(reports::load_report_data(db, {}).links_to_unknown_reproducers, 1);
+  // show names such a link apart, as not counted.
+  const auto view = reports::load_issue_view(db, "NVIDIA/cutlass", 1270);
+  EXPECT_EQ(view.unknown_links, std::vector<std::string>{"ghost-kernel"});
+  EXPECT_NE(reports::issue_view_text(view).find(
+                "reproducer: ghost-kernel (linked, but not among the recorded reproducers: not counted)\n"),
+            std::string::npos);
+  EXPECT_EQ(reports::issue_view_json(view).at("unknown_links"), nlohmann::json::array({"ghost-kernel"}));
 }

@@ -380,7 +380,21 @@ TEST(Manifest, NumbersIdsSourcesAndBuildPathsAreValidatedAtLoad) {
   EXPECT_EQ(
       error(manifest("demo", req, R"(["https://github.com/o/r/issues/1", "https://github.com/o/r/issues/1"])",
                      host)),
-      at + "issues: 'https://github.com/o/r/issues/1' is listed twice");
+      at + "issues: 'https://github.com/o/r/issues/1' names an issue listed before");
+  // The same issue by another spelling, and a pull request's page (the report names issues only).
+  EXPECT_EQ(
+      error(manifest("demo", req,
+                     R"(["https://github.com/o/r/issues/1", "https://github.com/O/R/issues/1#top"])", host)),
+      at + "issues: 'https://github.com/O/R/issues/1#top' names an issue listed before");
+  EXPECT_EQ(error(manifest("demo", req, R"(["https://github.com/o/r/pull/2"])", host)),
+            at + "issues: 'https://github.com/o/r/pull/2' is a pull request's page; name the issue it fixes");
+  // A link as a browser shows it (a comment's anchor, a query, a closing '/'), and a timeout of 60.0.
+  EXPECT_EQ(error(manifest(
+                "demo", req,
+                R"(["https://github.com/o/r/issues/1#issuecomment-5", "https://github.com/o/r/issues/2?q=1",
+                               "https://github.com/o/r/issues/3/"])",
+                host + R"(, "timeout_s": 60.0)")),
+            "");
   EXPECT_EQ(error(manifest(
                 "demo", req, issue,
                 R"("modes": {"build": {"buggy": {"expect": "fails", "target": "clean", "message": "x"}}})")),

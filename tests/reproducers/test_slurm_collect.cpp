@@ -52,7 +52,8 @@ struct Fixture {
     r.outcome = outcome;
     r.detail = "observed";
     r.node = "node7";
-    r.stability = {1, 1, "reproducible"};
+    const bool behaved = outcome != "fail" && outcome != "not-reproduced";
+    r.stability = behaved ? Stability{1, 1, "reproducible"} : Stability{1, 0, "unreproducible"};
     return r;
   }
 
@@ -233,6 +234,106 @@ TEST(SlurmCollect, AResultNoRunWritesLosesTheShard) {
   EXPECT_NE(detail_of_shard_0({skipped_after_runs, f.result("b", "buggy", "reproduced")})
                 .find("outcome 'skipped' after 1 runs"),
             std::string::npos);
+  // The outcome follows from the counts: a buggy variant not reproduced although a run went as expected.
+  RunResult denied = f.result("b", "buggy", "not-reproduced");
+  denied.stability = {1, 1, "reproducible"};
+  EXPECT_NE(detail_of_shard_0({f.result("a", "buggy", "reproduced"), denied})
+                .find("outcome 'not-reproduced' for a buggy variant with 1 of 1 runs as expected"),
+            std::string::npos);
+  EXPECT_NE(detail_of_shard_0({f.result("a", "buggy", "built"), f.result("b", "buggy", "reproduced")})
+                .find("outcome 'built' in host mode"),
+            std::string::npos);
+}
+
+// A fixed variant passes only when every run behaved; and no run has more runs than the plan's repeat.
+TEST(SlurmCollect, AFixedPassWithARunThatMisbehavedOrMoreRunsThanPlannedLosesTheShard) {
+  Fixture f;
+  f.task(0, {f.result("a", "buggy", "reproduced"), f.result("b", "buggy", "reproduced")});
+  RunResult flaky_pass = f.result("b", "fixed", "pass");
+  flaky_pass.stability = {3, 1, "flaky"};
+  f.task(1, {f.result("a", "fixed", "pass"), flaky_pass});
+  auto run = collect_run(f.run_dir);
+  ASSERT_EQ(run.arrays[0].lost_shards, std::vector<int>{1});
+  EXPECT_NE(run.arrays[0].results[2].result.detail.find(
+                "outcome 'pass' for a fixed variant with 1 of 3 runs as expected"),
+            std::string::npos)
+      << run.arrays[0].results[2].result.detail;
+  RunResult thrice = f.result("b", "fixed", "pass");
+  thrice.stability = {3, 3, "reproducible"};  // consistent, but the plan ran each once
+  f.task(1, {f.result("a", "fixed", "pass"), thrice});
+  run = collect_run(f.run_dir);
+  ASSERT_EQ(run.arrays[0].lost_shards, std::vector<int>{1});
+  EXPECT_NE(run.arrays[0].results[2].result.detail.find("b [host/fixed] has 3 runs, more than the 1 planned"),
+            std::string::npos)
+      << run.arrays[0].results[2].result.detail;
+}
+
+// An array's name is made from its constraint when planned: one edited in plan.json would read results
+// from elsewhere ("..") or the same results twice.
+TEST(SlurmCollect, APlanWhoseArrayNameIsNotItsConstraintsIsRefused) {
+  Fixture f;
+  for (const auto& [from, to] :
+       {std::pair<std::string, std::string>{"\"name\": \"default\"", "\"name\": \"..\""}}) {
+    std::string plan = faultline::common::read_text_file(plan_path(f.run_dir));
+    ASSERT_NE(plan.find(from), std::string::npos) << plan;
+    plan.replace(plan.find(from), from.size(), to);
+    std::ofstream(plan_path(f.run_dir)) << plan;
+  }
+  try {
+    collect_run(f.run_dir);
+    ADD_FAILURE() << "collected";
+  } catch (const faultline::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("array '..' is not the name of its constraint '' ('default')"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// plan.json is written last: shard files without it are what an interrupted planning left, and planning
+// again there would leave a shard file past the new count.
+TEST(SlurmCollect, PlanningWhereAnInterruptedPlanningLeftShardFilesIsRefused) {
+  Fixture f;
+  std::filesystem::remove(plan_path(f.run_dir));
+  SlurmSuiteOptions o;
+  o.run_dir = f.run_dir;
+  o.mode = "host";
+  o.shards = 1;
+  try {
+    prepare_slurm_run(o, {manifest("a"), manifest("b")}, {});
+    ADD_FAILURE() << "planned";
+  } catch (const faultline::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("already holds a planned run"), std::string::npos) << e.what();
+  }
+}
+
+// Every GPU run of a task ran on its node's GPU.
+TEST(SlurmCollect, AGpuResultOnAnotherGpuThanItsTasksIsRefused) {
+  faultline::testing::TempDir dir;
+  RunResult r;
+  r.id = "a";
+  r.mode = "gpu";
+  r.variant = "buggy";
+  r.outcome = "reproduced";
+  r.stability = {1, 1, "reproducible"};
+  r.device = "NVIDIA H100";
+  r.compute_capability = "9.0";
+  TaskResults task;
+  task.device = "NVIDIA H200";
+  task.compute_capability = "9.0";
+  task.results = {r};
+  write_task_results(dir.file("task-0.json"), task);
+  try {
+    read_task_results(dir.file("task-0.json"));
+    ADD_FAILURE() << "read";
+  } catch (const faultline::Error& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("result 0 ran on 'NVIDIA H100', but the task's GPU is 'NVIDIA H200'"),
+        std::string::npos)
+        << e.what();
+  }
+  task.results[0].device = "NVIDIA H200";
+  write_task_results(dir.file("task-0.json"), task);
+  EXPECT_EQ(read_task_results(dir.file("task-0.json")).results.size(), 1u);
 }
 
 // A GPU result must name the GPU it ran on; one that names none did not run on one.
@@ -252,8 +353,10 @@ TEST(RunResultJson, AGpuResultOnNoGpuIsRefusedAndOneOnAGpuReadsBack) {
         "task-0.json: result 0: a GPU result on no GPU (device 'none', compute capability 'none'), which "
         "no run writes");
   }
-  r.device = "NVIDIA H200";
+  r.device = "";
   r.compute_capability = "9.0";
+  EXPECT_THROW(run_result_from_json(run_result_json(r), "x"), faultline::Error);  // a name that is empty
+  r.device = "NVIDIA H200";
   EXPECT_EQ(run_result_from_json(run_result_json(r), "x").device, "NVIDIA H200");
   r.outcome = "skipped";  // a skip names no GPU, having run on none
   r.stability = {0, 0, ""};
