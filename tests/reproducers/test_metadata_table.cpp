@@ -13,7 +13,7 @@ std::vector<Manifest> two_manifests() {
           R"({"id": "a", "title": "t", "symptom": "build_failure", "root_cause": "improper_kernel_dispatch",
       "issues": ["https://github.com/NVIDIA/cutlass/issues/1268"], "fix": "cutlass#1300",
       "mechanism": "m", "requirements": {"min_compute_capability": "9.0"},
-      "modes": {"build": {"buggy": {"expect": "fails", "target": "x", "message": "static_assert|same type"},
+      "modes": {"build": {"buggy": {"expect": "fails", "target": "repro_x", "message": "static_assert|same type"},
                           "fixed": {"expect": "builds"}},
                 "host": {"buggy": {"expect": "symptom", "modeled": "no race on one thread"},
                          "fixed": {"expect": "correct"}}}})",

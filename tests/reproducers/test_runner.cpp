@@ -242,8 +242,8 @@ void configure_stub_project(const faultline::testing::TempDir& dir) {
 project(stub NONE)
 add_custom_target(repro_demo_buggy_host COMMAND ${CMAKE_COMMAND} -E true)
 add_custom_target(repro_demo_fixed_host COMMAND ${CMAKE_COMMAND} -E true)
-add_custom_target(fails_with_message COMMAND sh ${CMAKE_SOURCE_DIR}/fails_with_message.sh)
-add_custom_target(fails_otherwise COMMAND sh ${CMAKE_SOURCE_DIR}/fails_otherwise.sh)
+add_custom_target(repro_fails_with_message COMMAND sh ${CMAKE_SOURCE_DIR}/fails_with_message.sh)
+add_custom_target(repro_fails_otherwise COMMAND sh ${CMAKE_SOURCE_DIR}/fails_otherwise.sh)
 add_custom_target(repro_demo_buggy_ptx COMMAND sh ${CMAKE_SOURCE_DIR}/buggy_ptx.sh)
 add_custom_target(repro_demo_fixed_ptx COMMAND sh ${CMAKE_SOURCE_DIR}/fixed_ptx.sh)
 )");
@@ -275,7 +275,7 @@ TEST(Runner, BuildModeCompilesAreBuiltAndOnlyCheckedMessagesReproduce) {
   configure_stub_project(dir);
   auto env = env_for(dir);
   Manifest m = manifest_with(R"({"build": {
-      "buggy": {"expect": "fails", "target": "fails_with_message", "message": "static assertion failed"},
+      "buggy": {"expect": "fails", "target": "repro_fails_with_message", "message": "static assertion failed"},
       "fixed": {"expect": "builds"}}, "host": {"buggy": {"expect": "symptom"}, "fixed": {"expect": "correct"}}})");
   auto buggy = run_variant(m, "build", "buggy", env);
   EXPECT_EQ(buggy.outcome, "reproduced") << buggy.detail;
@@ -285,7 +285,7 @@ TEST(Runner, BuildModeCompilesAreBuiltAndOnlyCheckedMessagesReproduce) {
   EXPECT_EQ(fixed.outcome, "built") << fixed.detail;  // compiled; behaviour not checked: never pass
   // A failure with another message, or no failure, is no reproduction.
   Manifest other = manifest_with(R"({"build": {
-      "buggy": {"expect": "fails", "target": "fails_otherwise", "message": "static assertion failed"}}})");
+      "buggy": {"expect": "fails", "target": "repro_fails_otherwise", "message": "static assertion failed"}}})");
   EXPECT_EQ(run_variant(other, "build", "buggy", env).outcome, "not-reproduced");
   Manifest builds = manifest_with(R"({"build": {
       "buggy": {"expect": "fails", "target": "repro_demo_fixed_host", "message": "static assertion failed"}}})");
@@ -313,10 +313,11 @@ TEST(Manifest, PatternsTimeoutsSourcesAndModeledNotesAreValidatedAtLoad) {
   const std::string head = R"({"id": "demo", "title": "t", "symptom": "crash", "root_cause": "api_misuse",
     "mechanism": "m", "requirements": {"min_compute_capability": "8.0"}, )";
   const std::string issues = R"("issues": ["https://github.com/o/r/issues/1"], )";
-  EXPECT_EQ(manifest_error(head + issues + R"("modes": {"build": {"buggy": {"expect": "fails", "target": "t",
+  EXPECT_EQ(
+      manifest_error(head + issues + R"("modes": {"build": {"buggy": {"expect": "fails", "target": "repro_t",
       "message": "unclosed (group"}}}})"),
-            "/repo/reproducers/demo.json: build/buggy: message /unclosed (group/ is not a valid pattern: "
-            "missing ): unclosed (group");
+      "/repo/reproducers/demo.json: build/buggy: message /unclosed (group/ is not a valid pattern: "
+      "missing ): unclosed (group");
   EXPECT_EQ(manifest_error(head + issues +
                            R"("timeout_s": 0, "modes": {"host": {"buggy": {"expect": "symptom"}}}})"),
             "/repo/reproducers/demo.json: timeout_s must be 1 to 3600 seconds, not 0");
@@ -398,11 +399,13 @@ TEST(Manifest, NumbersIdsSourcesAndBuildPathsAreValidatedAtLoad) {
   EXPECT_EQ(error(manifest(
                 "demo", req, issue,
                 R"("modes": {"build": {"buggy": {"expect": "fails", "target": "clean", "message": "x"}}})")),
-            at + "build/buggy: target 'clean' is CMake's own, not a reproducer's");
+            at + "build/buggy: target 'clean' is not a reproducer's target (repro_ and letters, digits, '_', "
+                 "'.', '-')");
   EXPECT_EQ(error(manifest(
                 "demo", req, issue,
                 R"("modes": {"build": {"buggy": {"expect": "fails", "target": "a/b", "message": "x"}}})")),
-            at + "build/buggy: target 'a/b' is not a target name");
+            at + "build/buggy: target 'a/b' is not a reproducer's target (repro_ and letters, digits, '_', "
+                 "'.', '-')");
   EXPECT_EQ(error(manifest("demo", req, issue, R"("modes": {"build": {"buggy": {"expect": "builds",
       "artifact": "../../../etc/passwd", "artifact_matches": "root"}}})")),
             at + "build/buggy: artifact '../../../etc/passwd' must be a path inside the build tree");
