@@ -4,6 +4,9 @@
 #include "cli/commands.hpp"
 #include "common/repository_name.hpp"
 #include "reports/issue_view.hpp"
+#include "reproducers/environment.hpp"
+#include "reproducers/manifest.hpp"
+#include "reproducers/suite.hpp"
 
 namespace faultline::cli {
 
@@ -18,7 +21,10 @@ void add_show_command(CLI::App& app, Context& ctx) {
   show->callback([&ctx, issue_key] {
     auto [repo, number] = common::parse_issue_key(*issue_key);
     auto db = ctx.open_db();
-    auto view = reports::load_issue_view(*db, repo, number);
+    // The manifests as they are now, as report and triage read them, not the catalog a suite last stored.
+    auto view = reports::load_issue_view(
+        *db, repo, number,
+        reproducers::catalog_of(reproducers::load_manifests(reproducers::default_manifest_dir())));
     ctx.emit(reports::issue_view_json(view), reports::issue_view_text(view));
   });
 }

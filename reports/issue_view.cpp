@@ -49,7 +49,8 @@ std::vector<std::string> rules_fired(const datasets::Prediction& p) {
 
 }  // namespace
 
-IssueView load_issue_view(datasets::Database& db, const std::string& repo, int64_t number) {
+IssueView load_issue_view(datasets::Database& db, const std::string& repo, int64_t number,
+                          const std::vector<datasets::CatalogEntry>& catalog) {
   IssueView view;
   int64_t id = datasets::require_issue(db, repo, number, "show");
   view.issue = datasets::load_issue(db, id);
@@ -75,8 +76,6 @@ IssueView load_issue_view(datasets::Database& db, const std::string& repo, int64
     c.root_cause = view.prediction->root_cause;
   }
   auto links = datasets::load_reproducer_links(db, id);
-  auto catalog = datasets::load_reproducer_catalog(db);
-  view.catalog_recorded = !catalog.empty();
   view.reproducers = case_reproducers(c, links, catalog);
   for (const auto& link : links) {
     if (std::none_of(catalog.begin(), catalog.end(), [&](const auto& e) { return e.id == link; }))
@@ -202,17 +201,13 @@ std::string issue_view_text(const IssueView& v) {
   } else {
     t += "predicted:  not classified since it was stored or changed (run 'faultline classify')\n";
   }
-  if (v.reproducers.empty()) {
-    t += v.catalog_recorded
-             ? "reproducer: none\n"
-             : "reproducer: none known (run 'faultline repro list' to record the reproducers)\n";
-  }
+  if (v.reproducers.empty()) t += "reproducer: none\n";
   for (const auto& r : v.reproducers) {
     t += "reproducer: " + r.id +
          (r.how == "source" ? " (modeled on this issue)\n" : " (related: it shares the root cause)\n");
   }
   for (const auto& id : v.unknown_links)
-    t += "reproducer: " + id + " (linked, but not among the recorded reproducers: not counted)\n";
+    t += "reproducer: " + id + " (linked, but not among the reproducers' manifests: not counted)\n";
   return t;
 }
 

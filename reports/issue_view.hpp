@@ -28,13 +28,15 @@ struct IssueView {
   // Where the issue stands with the uncertain queue (with a prediction only).
   std::optional<annotation::QueueStanding> queue;
   std::vector<CaseReproducer> reproducers;  // as the report links them (a confident prediction stands in)
-  bool catalog_recorded = false;            // whether `repro list` or `suite` has recorded the reproducers
-  // Links (faultline link) to reproducers the recorded catalog does not hold: shown, never counted.
+  // Links (faultline link) to reproducers the catalog does not hold: shown, never counted.
   std::vector<std::string> unknown_links;
 };
 
-// Throws faultline::Error naming the key when the issue is not in the store.
-IssueView load_issue_view(datasets::Database& db, const std::string& repo, int64_t number);
+// The issue as the store holds it, its reproducers matched against `catalog` (the manifests as they are
+// now, as the report and triage match them). Throws faultline::Error naming the key when the issue is not
+// in the store.
+IssueView load_issue_view(datasets::Database& db, const std::string& repo, int64_t number,
+                          const std::vector<datasets::CatalogEntry>& catalog);
 
 nlohmann::json issue_view_json(const IssueView& view);
 std::string issue_view_text(const IssueView& view);

@@ -134,10 +134,10 @@ TEST(ReproducerLinks, ALinkToAReproducerNotInTheCatalogIsNotCountedButSaid) {
   EXPECT_EQ(links(db)["NVIDIA/cutlass#1270"], "tf32-vs-fp32-reference (source)");
   EXPECT_EQ(reports::load_report_data(db, {}).links_to_unknown_reproducers, 1);
   // show names such a link apart, as not counted.
-  const auto view = reports::load_issue_view(db, "NVIDIA/cutlass", 1270);
+  const auto view = reports::load_issue_view(db, "NVIDIA/cutlass", 1270, kCatalog);
   EXPECT_EQ(view.unknown_links, std::vector<std::string>{"ghost-kernel"});
   EXPECT_NE(reports::issue_view_text(view).find(
-                "reproducer: ghost-kernel (linked, but not among the recorded reproducers: not counted)\n"),
+                "reproducer: ghost-kernel (linked, but not among the reproducers' manifests: not counted)\n"),
             std::string::npos);
   EXPECT_EQ(reports::issue_view_json(view).at("unknown_links"), nlohmann::json::array({"ghost-kernel"}));
 }
