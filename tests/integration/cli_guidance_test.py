@@ -167,6 +167,18 @@ with tempfile.TemporaryDirectory() as tmp:
     assert unlabeled["scope"] == "out" and view["prediction"]["queue_standing"] == "out_of_scope", view["prediction"]
     assert "not queued: a person put it out of scope" in run(db, "show", f"{unlabeled['repo']}#{unlabeled['number']}").stdout
 
+    # show matches reproducers against the manifests as they are, as the report does: a `repro list` of a folder
+    # holding one other manifest (it rewrites the store's catalog) changes neither. triton#5929 is the source
+    # issue named by ptx-version-mismatch's manifest.
+    one = os.path.join(tmp, "one-manifest")
+    os.mkdir(one)
+    shutil.copy(os.path.join(source_dir, "reproducers", "tf32-vs-fp32-reference.json"), one)
+    shown = os.path.join(tmp, "shown.db")
+    shutil.copy(db, shown)
+    assert run(shown, "repro", "list", "--manifests", one).returncode == 0
+    out = run(shown, "show", "triton-lang/triton#5929")
+    assert "reproducer: ptx-version-mismatch (modeled on this issue)" in out.stdout, out.stdout[-400:]
+
     # link: an issue named in another case, or by a name its repository had before a rename, is linked and
     # told as stored.
     linked = os.path.join(tmp, "linked.db")
