@@ -35,6 +35,10 @@ std::vector<RunResult> shard_results(const ShardFile& shard, const std::string& 
     lost_why = e.what();
     return {};
   }
+  if (task.run != shard.run) {
+    lost_why = path + " is the results of another run (" + task.run + ", not " + shard.run + ")";
+    return {};
+  }
   if (task.shard != shard.shard) {
     lost_why = path + " is the results of shard " + std::to_string(task.shard);
     return {};
@@ -75,6 +79,9 @@ CollectedRun collect_run(const std::string& run_dir) {
     shards.push_back(read_shard_file(shard_path(run_dir, k)));
     if (shards.back().shard != k)
       throw Error(shard_path(run_dir, k) + ": says it is shard " + std::to_string(shards.back().shard));
+    if (shards.back().run != run.plan.run)
+      throw Error(shard_path(run_dir, k) + ": is a shard of another run (" + shards.back().run + ", not " +
+                  run.plan.run + ")");
     for (const auto& r : shards.back().runs) {
       if (!planned.insert(r.id + " [" + r.mode + "/" + r.variant + "]").second)
         throw Error(shard_path(run_dir, k) + ": " + r.id + " [" + r.mode + "/" + r.variant +

@@ -1,7 +1,9 @@
 #include "reproducers/slurm_run_dir.hpp"
 
 #include <cctype>
+#include <cstdio>
 #include <nlohmann/json.hpp>
+#include <random>
 
 #include "common/atomic_file.hpp"
 #include "common/json_fields.hpp"
@@ -11,12 +13,21 @@ namespace faultline::reproducers {
 
 namespace {
 
-constexpr const char* kPlanFormat = "faultline-slurm-run/1";
-constexpr const char* kShardFormat = "faultline-shard/1";
+constexpr const char* kPlanFormat = "faultline-slurm-run/2";
+constexpr const char* kShardFormat = "faultline-shard/2";
 
 void require_format(const nlohmann::json& j, const char* format, const std::string& path) {
   if (!j.is_object() || common::json_string(j, "format", path) != format)
-    throw Error(path + ": not a " + std::string(format) + " file");
+    throw Error(path + ": not a " + std::string(format) + " file (one planned by another faultline " +
+                "version is planned again: a new --run-dir)");
+}
+
+// A run's token as planned: 16 hexadecimal digits.
+std::string run_token(const nlohmann::json& j, const std::string& path) {
+  std::string run = common::json_string(j, "run", path);
+  if (run.size() != 16 || run.find_first_not_of("0123456789abcdef") != std::string::npos)
+    throw Error(path + ": field 'run' is not a run's token (16 hexadecimal digits)");
+  return run;
 }
 
 int positive(const nlohmann::json& j, const char* name, const std::string& path, int minimum) {
@@ -57,8 +68,9 @@ std::string logs_dir(const std::string& run_dir) { return run_dir + "/logs"; }
 void write_run_plan(const std::string& run_dir, const RunPlan& plan) {
   nlohmann::json arrays = nlohmann::json::array();
   for (const auto& a : plan.arrays) arrays.push_back({{"name", a.name}, {"constraint", a.constraint}});
-  nlohmann::json j{{"format", kPlanFormat}, {"mode", plan.mode},     {"modes", plan.modes},
-                   {"repeat", plan.repeat}, {"shards", plan.shards}, {"arrays", arrays}};
+  nlohmann::json j{{"format", kPlanFormat}, {"run", plan.run},       {"mode", plan.mode},
+                   {"modes", plan.modes},   {"repeat", plan.repeat}, {"shards", plan.shards},
+                   {"arrays", arrays}};
   common::write_file_atomically(plan_path(run_dir), j.dump(2) + "\n");
 }
 
@@ -67,6 +79,7 @@ RunPlan read_run_plan(const std::string& run_dir) {
   nlohmann::json j = common::parse_json_file_strictly(path);
   require_format(j, kPlanFormat, path);
   RunPlan plan;
+  plan.run = run_token(j, path);
   plan.mode = common::json_string(j, "mode", path);
   plan.repeat = positive(j, "repeat", path, 1);
   plan.shards = positive(j, "shards", path, 1);
@@ -94,8 +107,11 @@ RunPlan read_run_plan(const std::string& run_dir) {
 void write_shard_file(const std::string& path, const ShardFile& shard) {
   nlohmann::json runs = nlohmann::json::array();
   for (const auto& r : shard.runs) runs.push_back({{"id", r.id}, {"mode", r.mode}, {"variant", r.variant}});
-  nlohmann::json j{
-      {"format", kShardFormat}, {"shard", shard.shard}, {"repeat", shard.repeat}, {"runs", runs}};
+  nlohmann::json j{{"format", kShardFormat},
+                   {"run", shard.run},
+                   {"shard", shard.shard},
+                   {"repeat", shard.repeat},
+                   {"runs", runs}};
   common::write_file_atomically(path, j.dump(2) + "\n");
 }
 
@@ -103,6 +119,7 @@ ShardFile read_shard_file(const std::string& path) {
   nlohmann::json j = common::parse_json_file_strictly(path);
   require_format(j, kShardFormat, path);
   ShardFile shard;
+  shard.run = run_token(j, path);
   shard.shard = positive(j, "shard", path, 0);
   shard.repeat = positive(j, "repeat", path, 1);
   if (!j.contains("runs") || !j.at("runs").is_array()) throw Error(path + ": field 'runs' must be a list");
@@ -112,6 +129,14 @@ ShardFile read_shard_file(const std::string& path) {
                           common::json_string(r, "variant", path)});
   }
   return shard;
+}
+
+std::string new_run_token() {
+  std::random_device source;
+  std::uniform_int_distribution<uint64_t> draw;
+  char token[17];
+  std::snprintf(token, sizeof token, "%016llx", static_cast<unsigned long long>(draw(source)));
+  return token;
 }
 
 }  // namespace faultline::reproducers

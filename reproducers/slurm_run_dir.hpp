@@ -19,6 +19,9 @@ struct SlurmArray {
 };
 
 struct RunPlan {
+  // Drawn when the run is planned and carried by its shard files and its tasks' results files, so that a
+  // results file of another run is told apart.
+  std::string run;
   std::string mode;                // as asked (auto, build, host, gpu)
   std::vector<std::string> modes;  // what it stands for on the cluster
   int repeat = 1;
@@ -41,9 +44,13 @@ void write_run_plan(const std::string& run_dir, const RunPlan& plan);
 // Throws faultline::Error naming plan.json when it is missing or malformed.
 RunPlan read_run_plan(const std::string& run_dir);
 
-// A shard file: {"format": "faultline-shard/1", "shard": K, "repeat": N, "runs": [{"id", "mode",
-// "variant"}]}.
+// 16 hexadecimal digits from the system's random source: a run's token.
+std::string new_run_token();
+
+// A shard file: {"format": "faultline-shard/2", "run": RUN, "shard": K, "repeat": N, "runs": [{"id",
+// "mode", "variant"}]}.
 struct ShardFile {
+  std::string run;  // the plan's
   int shard = 0;
   int repeat = 1;
   std::vector<PlannedRun> runs;

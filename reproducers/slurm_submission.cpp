@@ -37,6 +37,7 @@ PreparedRun prepare_slurm_run(const SlurmSuiteOptions& o, const std::vector<Mani
     throw Error(dir +
                 " already holds a planned run (plan.json, shard files or results): choose another --run-dir");
   PreparedRun out;
+  out.plan.run = new_run_token();
   out.plan.mode = o.mode;
   out.plan.modes = cluster_modes(o.mode, o.gres);
   out.plan.repeat = o.repeat;
@@ -71,7 +72,7 @@ PreparedRun prepare_slurm_run(const SlurmSuiteOptions& o, const std::vector<Mani
   }
   std::filesystem::create_directories(logs_dir(dir));
   for (int k = 0; k < o.shards; ++k)
-    write_shard_file(shard_path(dir, k), {k, o.repeat, out.shards.shards[k].runs});
+    write_shard_file(shard_path(dir, k), {out.plan.run, k, o.repeat, out.shards.shards[k].runs});
   for (size_t i = 0; i < out.plan.arrays.size(); ++i) {
     const auto& name = out.plan.arrays[i].name;
     std::filesystem::create_directories(results_dir(dir, name));

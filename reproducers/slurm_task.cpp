@@ -27,6 +27,7 @@ TaskResults run_shard(const ShardFile& shard, const std::vector<Manifest>& manif
     }
   }
   TaskResults task;
+  task.run = shard.run;
   task.shard = shard.shard;
   task.node = env.node;
   task.cuda_toolkit = env.cuda_toolkit.empty() ? "none" : env.cuda_toolkit;

@@ -10,13 +10,14 @@
 namespace faultline::reproducers {
 
 namespace {
-constexpr const char* kFormat = "faultline-task-results/1";
+constexpr const char* kFormat = "faultline-task-results/2";
 }
 
 void write_task_results(const std::string& path, const TaskResults& task) {
   nlohmann::json results = nlohmann::json::array();
   for (const auto& r : task.results) results.push_back(run_result_json(r));
   nlohmann::json j{{"format", kFormat},
+                   {"run", task.run},
                    {"shard", task.shard},
                    {"node", task.node},
                    {"device", task.device},
@@ -35,6 +36,7 @@ TaskResults read_task_results(const std::string& path) {
   if (!j.is_object() || common::json_string(j, "format", path) != kFormat)
     throw Error(path + ": not a " + std::string(kFormat) + " file");
   TaskResults task;
+  task.run = common::json_string(j, "run", path);
   task.shard = static_cast<int>(common::json_integer(j, "shard", path));
   task.node = common::json_string(j, "node", path);
   task.device = common::json_string(j, "device", path);

@@ -11,6 +11,7 @@
 namespace faultline::reproducers {
 
 struct TaskResults {
+  std::string run;  // the token of the run its shard file was planned for
   int shard = 0;
   std::string node;
   std::string device = "none";

@@ -59,6 +59,7 @@ struct Fixture {
 
   void task(int shard, std::vector<RunResult> results) {
     TaskResults t;
+    t.run = prepared.plan.run;
     t.shard = shard;
     t.node = "node7";
     t.results = std::move(results);
@@ -153,6 +154,7 @@ TEST(SlurmCollect, AResultsFileOfAnotherShardOrMissingARunLosesTheShard) {
   // Shard 1's file holds shard 0's header: not its results.
   f.task(0, {f.result("a", "buggy", "reproduced"), f.result("b", "buggy", "reproduced")});
   TaskResults wrong;
+  wrong.run = f.prepared.plan.run;
   wrong.shard = 0;
   wrong.results = {f.result("a", "fixed", "pass"), f.result("b", "fixed", "pass")};
   write_task_results(task_results_path(f.run_dir, "default", 1), wrong);
@@ -419,4 +421,26 @@ TEST(SlurmCollect, ArrayNamesStayInsideResultsAndTaskPlaceholdersInPathsAreRefus
               "--run-dir '" + o.run_dir + "' holds '{task}', which the job scripts replace");
   }
   EXPECT_FALSE(std::filesystem::exists(o.run_dir));
+}
+
+// Each run's token, drawn when it is planned, is in its shard files and its tasks' results: a results file
+// copied from another run (the same shards and repeat) loses its shard, and planning twice draws two tokens.
+TEST(SlurmCollect, AResultsFileOfAnotherRunLosesTheShard) {
+  Fixture f, other;
+  ASSERT_EQ(f.prepared.plan.run.size(), 16u);
+  EXPECT_NE(f.prepared.plan.run, other.prepared.plan.run);
+  EXPECT_EQ(read_shard_file(shard_path(f.run_dir, 1)).run, f.prepared.plan.run);
+  f.task(0, {f.result("a", "buggy", "reproduced"), f.result("b", "buggy", "reproduced")});
+  other.task(1, {other.result("a", "fixed", "pass"), other.result("b", "fixed", "pass")});
+  std::filesystem::copy_file(task_results_path(other.run_dir, "default", 1),
+                             task_results_path(f.run_dir, "default", 1));
+  const auto run = collect_run(f.run_dir);
+  ASSERT_EQ(run.arrays[0].lost_shards, std::vector<int>{1});
+  EXPECT_NE(run.arrays[0].results[2].result.detail.find(" is the results of another run (" +
+                                                        other.prepared.plan.run + ", not " +
+                                                        f.prepared.plan.run + ")"),
+            std::string::npos)
+      << run.arrays[0].results[2].result.detail;
+  f.task(1, {f.result("a", "fixed", "pass"), f.result("b", "fixed", "pass")});
+  EXPECT_TRUE(collect_run(f.run_dir).arrays[0].lost_shards.empty());
 }
