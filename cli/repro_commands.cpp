@@ -136,8 +136,8 @@ int run_one(const Context& ctx, const ReproOptions& o) {
   return problems.empty() ? 0 : 1;
 }
 
-void write_junit(const std::string& path, const std::vector<reproducers::RunResult>& results) {
-  common::write_file_atomically(path, reproducers::junit_xml(results));
+void write_junit(const std::string& path, const std::vector<reproducers::JunitSuite>& suites) {
+  common::write_file_atomically(path, reproducers::junit_xml(suites));
 }
 
 nlohmann::json summary_json(const reproducers::SuiteSummary& summary, int repeat) {
@@ -167,7 +167,7 @@ int suite(const Context& ctx, const ReproOptions& o) {
                     << std::flush;
       });
   if (tty && ctx.json) std::cerr << "\r\033[K";
-  if (!o.junit.empty()) write_junit(o.junit, summary.results);
+  if (!o.junit.empty()) write_junit(o.junit, {{"faultline-reproducers", summary.results}});
   auto problems = summary.problems();
   ctx.emit_about_output(o.junit, summary_json(summary, o.repeat),
                         "suite run " + std::to_string(summary.run_id) + " (" + o.mode + ", repeat " +
@@ -333,7 +333,7 @@ int collect(const Context& ctx, const SuiteCommandOptions& o) {
   auto run = reproducers::collect_run(run_dir);
   auto db = ctx.open_or_create_db();
   auto summaries = reproducers::record_collected(*db, run_dir, run);
-  std::vector<reproducers::RunResult> all;
+  std::vector<reproducers::JunitSuite> suites;  // one per array
   std::vector<std::string> problems;
   nlohmann::json arrays = nlohmann::json::array();
   std::string text;
@@ -349,9 +349,9 @@ int collect(const Context& ctx, const SuiteCommandOptions& o) {
     j["lost_shards"] = array.lost_shards;
     arrays.push_back(j);
     for (const auto& p : summary.problems()) problems.push_back(array.array.name + ": " + p);
-    all.insert(all.end(), summary.results.begin(), summary.results.end());
+    suites.push_back({"faultline-reproducers." + array.array.name, summary.results});
   }
-  if (!o.junit.empty()) write_junit(o.junit, all);
+  if (!o.junit.empty()) write_junit(o.junit, suites);
   ctx.emit_about_output(o.junit, {{"run_dir", run_dir}, {"arrays", arrays}, {"healthy", problems.empty()}},
                         text);
   for (const auto& p : problems) std::cerr << "suite collect: " << p << "\n";

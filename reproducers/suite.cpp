@@ -93,38 +93,43 @@ SuiteSummary run_suite(datasets::Database& db, const std::vector<Manifest>& mani
   return summary;
 }
 
-std::string junit_xml(const std::vector<RunResult>& results) {
-  int failures = 0, skipped = 0;
-  double total = 0;
-  for (const auto& r : results) {
-    failures += is_failure(r.outcome);
-    skipped += r.outcome == "skipped";
-    total += r.seconds;
-  }
-  char head[256];
-  std::snprintf(
-      head, sizeof head,
-      "<testsuites><testsuite name=\"faultline-reproducers\" tests=\"%zu\" failures=\"%d\" skipped=\"%d\" "
-      "time=\"%.3f\">\n",
-      results.size(), failures, skipped, total);
-  std::string xml = std::string("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n") + head;
-  for (const auto& r : results) {
-    char time[32];
-    std::snprintf(time, sizeof time, "%.3f", r.seconds);
-    xml += "  <testcase classname=\"" + common::escape_markup(r.mode) + "\" name=\"" +
-           common::escape_markup(r.id + "." + r.variant) + "\" time=\"" + time + "\">";
-    if (r.outcome == "skipped") {
-      xml += "<skipped message=\"" + common::escape_markup(r.detail) + "\"/>";
-    } else if (is_failure(r.outcome)) {
-      xml += "<failure message=\"" + common::escape_markup(r.outcome) + "\">" +
-             common::escape_markup(r.detail) + "</failure>";
-    } else {
-      // JUnit knows only pass, failure and skip: the outcome word (built, modeled, …) stays in the output.
-      xml += "<system-out>" + common::escape_markup(r.outcome + ": " + r.detail) + "</system-out>";
+std::string junit_xml(const std::vector<JunitSuite>& suites) {
+  std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>";
+  for (const auto& suite : suites) {
+    int failures = 0, skipped = 0;
+    double total = 0;
+    for (const auto& r : suite.results) {
+      failures += is_failure(r.outcome);
+      skipped += r.outcome == "skipped";
+      total += r.seconds;
     }
-    xml += "</testcase>\n";
+    char counts[160];
+    std::snprintf(counts, sizeof counts, "\" tests=\"%zu\" failures=\"%d\" skipped=\"%d\" time=\"%.3f\">\n",
+                  suite.results.size(), failures, skipped, total);
+    xml += "<testsuite name=\"" + common::escape_markup(suite.name) + counts;
+    for (const auto& r : suite.results) {
+      char time[32];
+      std::snprintf(time, sizeof time, "%.3f", r.seconds);
+      xml += "  <testcase classname=\"" + common::escape_markup(r.mode) + "\" name=\"" +
+             common::escape_markup(r.id + "." + r.variant) + "\" time=\"" + time + "\">";
+      if (r.outcome == "skipped") {
+        xml += "<skipped message=\"" + common::escape_markup(r.detail) + "\"/>";
+      } else if (is_failure(r.outcome)) {
+        xml += "<failure message=\"" + common::escape_markup(r.outcome) + "\">" +
+               common::escape_markup(r.detail) + "</failure>";
+      } else {
+        // JUnit knows only pass, failure and skip: the outcome word (built, modeled, …) stays in the output.
+        xml += "<system-out>" + common::escape_markup(r.outcome + ": " + r.detail) + "</system-out>";
+      }
+      xml += "</testcase>\n";
+    }
+    xml += "</testsuite>";
   }
-  return xml + "</testsuite></testsuites>\n";
+  return xml + "</testsuites>\n";
+}
+
+std::string junit_xml(const std::vector<RunResult>& results) {
+  return junit_xml(std::vector<JunitSuite>{{"faultline-reproducers", results}});
 }
 
 std::vector<datasets::CatalogEntry> catalog_of(const std::vector<Manifest>& manifests) {

@@ -51,6 +51,13 @@ datasets::SuiteResult stored_result(const RunResult& r, std::optional<int64_t> s
 SuiteSummary summarize(int64_t run_id, const std::string& mode, const std::vector<std::string>& modes,
                        std::vector<RunResult> results);
 
+// JUnit XML: one <testsuite> per suite, so that a collected Slurm run's arrays (one per GPU architecture)
+// keep their test cases apart; a plain suite is one named faultline-reproducers.
+struct JunitSuite {
+  std::string name;
+  std::vector<RunResult> results;
+};
+std::string junit_xml(const std::vector<JunitSuite>& suites);
 std::string junit_xml(const std::vector<RunResult>& results);
 
 // Records the manifests in the store's reproducer catalog, with their source issues, in one transaction.

@@ -208,6 +208,22 @@ TEST(Suite, JunitMarksFailuresAndSkips) {
   EXPECT_NE(xml.find("<skipped message=\"no GPU on this machine\"/>"), std::string::npos);
 }
 
+// A collected Slurm run with one array per GPU architecture: the same test cases in two suites, each with
+// its own counts, so that a dashboard does not see one test twice.
+TEST(Suite, JunitKeepsEachArrayInASuiteOfItsOwn) {
+  const std::vector<RunResult> sm80{result_of("a", "gpu", "fixed", "pass", "", 0.5)};
+  const std::vector<RunResult> sm90{result_of("a", "gpu", "fixed", "fail", "wrong", 0.25)};
+  const std::string xml = junit_xml(
+      std::vector<JunitSuite>{{"faultline-reproducers.sm_80", sm80}, {"faultline-reproducers.sm_90", sm90}});
+  const size_t first = xml.find("<testsuite name=\"faultline-reproducers.sm_80\" tests=\"1\" failures=\"0\"");
+  const size_t second =
+      xml.find("<testsuite name=\"faultline-reproducers.sm_90\" tests=\"1\" failures=\"1\"");
+  ASSERT_NE(first, std::string::npos) << xml;
+  ASSERT_NE(second, std::string::npos) << xml;
+  EXPECT_LT(xml.find("</testsuite>", first), second);
+  EXPECT_EQ(xml.rfind("</testsuite></testsuites>\n"), xml.size() - 26);
+}
+
 namespace {
 
 // A manifest with `modes` as given, the rest fixed.
