@@ -49,14 +49,18 @@ struct Context {
 
   // The same for a verb that wrote its output to `out_path`: on stderr when that is stdout itself
   // (`--out /dev/stdout`), so that the output stays only what it says it is.
-  // No output file (an empty path): on stdout.
   void emit_about_output(const std::string& out_path, const nlohmann::json& object,
                          const std::string& human) const {
-    emit_to(!out_path.empty() && common::names_standard_output(out_path) ? std::cerr : std::cout, object,
-            human);
+    emit_to(notes_about(out_path), object, human);
   }
 
-  // Prints `object` on stdout as one line, with the version of faultline that wrote it.
+  // Where a verb writes what it says about the output it writes to `out_path`: stderr when that is stdout
+  // itself, else stdout (no output file, an empty path, included).
+  static std::ostream& notes_about(const std::string& out_path) {
+    return !out_path.empty() && common::names_standard_output(out_path) ? std::cerr : std::cout;
+  }
+
+  // Prints `object` on `to` (stdout) as one line, with the version of faultline that wrote it.
   static void print_json(nlohmann::json object, std::ostream& to = std::cout) {
     object["faultline_version"] = common::version();
     // Text from the command line or the store may not be UTF-8; JSON must be, so such bytes print as U+FFFD

@@ -24,9 +24,7 @@ struct ReportOptions {
 void report(const Context& ctx, const ReportOptions& o) {
   auto db = ctx.open_db();
   reports::ReportOptions options;
-  // The catalog as the manifests are now, so which cases a reproducer was modeled on never depends on
-  // whether `suite` or `repro list` ran before; read, not registered, so a read-only store can be reported.
-  options.catalog = reproducers::catalog_of(reproducers::load_manifests(reproducers::default_manifest_dir()));
+  options.catalog = reproducers::current_catalog();
   options.include_predictions = o.with_predictions;
   options.sample_name = o.sample;
   options.evaluation_path = o.evaluation;

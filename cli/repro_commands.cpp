@@ -157,7 +157,7 @@ int suite(const Context& ctx, const ReproOptions& o) {
   reproducers::register_manifests(*db, manifests);
   bool tty = isatty(STDERR_FILENO);
   // With the JUnit file on stdout (--junit /dev/stdout), stdout holds it alone; the lines go to stderr.
-  std::ostream& lines = !o.junit.empty() && common::names_standard_output(o.junit) ? std::cerr : std::cout;
+  std::ostream& lines = Context::notes_about(o.junit);
   auto summary =
       reproducers::run_suite(*db, manifests, {o.mode, o.repeat}, env, [&](const reproducers::RunResult& r) {
         if (!ctx.json)
@@ -167,7 +167,7 @@ int suite(const Context& ctx, const ReproOptions& o) {
                     << std::flush;
       });
   if (tty && ctx.json) std::cerr << "\r\033[K";
-  if (!o.junit.empty()) write_junit(o.junit, {{"faultline-reproducers", summary.results}});
+  if (!o.junit.empty()) write_junit(o.junit, {reproducers::junit_suite(summary.results)});
   auto problems = summary.problems();
   ctx.emit_about_output(o.junit, summary_json(summary, o.repeat),
                         "suite run " + std::to_string(summary.run_id) + " (" + o.mode + ", repeat " +
@@ -349,7 +349,7 @@ int collect(const Context& ctx, const SuiteCommandOptions& o) {
     j["lost_shards"] = array.lost_shards;
     arrays.push_back(j);
     for (const auto& p : summary.problems()) problems.push_back(array.array.name + ": " + p);
-    suites.push_back({"faultline-reproducers." + array.array.name, summary.results});
+    suites.push_back(reproducers::junit_suite(summary.results, array.array.name));
   }
   if (!o.junit.empty()) write_junit(o.junit, suites);
   ctx.emit_about_output(o.junit, {{"run_dir", run_dir}, {"arrays", arrays}, {"healthy", problems.empty()}},

@@ -4,8 +4,6 @@
 #include "cli/commands.hpp"
 #include "common/repository_name.hpp"
 #include "reports/issue_view.hpp"
-#include "reproducers/environment.hpp"
-#include "reproducers/manifest.hpp"
 #include "reproducers/suite.hpp"
 
 namespace faultline::cli {
@@ -21,10 +19,7 @@ void add_show_command(CLI::App& app, Context& ctx) {
   show->callback([&ctx, issue_key] {
     auto [repo, number] = common::parse_issue_key(*issue_key);
     auto db = ctx.open_db();
-    // The manifests as they are now, as report and triage read them, not the catalog a suite last stored.
-    auto view = reports::load_issue_view(
-        *db, repo, number,
-        reproducers::catalog_of(reproducers::load_manifests(reproducers::default_manifest_dir())));
+    auto view = reports::load_issue_view(*db, repo, number, reproducers::current_catalog());
     ctx.emit(reports::issue_view_json(view), reports::issue_view_text(view));
   });
 }

@@ -11,8 +11,6 @@
 #include "common/text_file.hpp"
 #include "datasets/store/snapshot.hpp"
 #include "reports/triage.hpp"
-#include "reproducers/environment.hpp"
-#include "reproducers/manifest.hpp"
 #include "reproducers/suite.hpp"
 
 namespace faultline::cli {
@@ -63,9 +61,8 @@ void triage(const Context& ctx, const TriageOptions& o) {
   }
   auto db = ctx.open_db();
   // The manifests as they are now, read and not registered: triage never writes to the store.
-  reports::Triage t(
-      *db, o.model_dir.empty() ? model::default_model_dir(ctx.db_path) : o.model_dir,
-      reproducers::catalog_of(reproducers::load_manifests(reproducers::default_manifest_dir())));
+  reports::Triage t(*db, o.model_dir.empty() ? model::default_model_dir(ctx.db_path) : o.model_dir,
+                    reproducers::current_catalog());
   if (!o.issue.empty()) {
     auto r = t.triage(issue_to_triage(t, o.issue));
     ctx.emit(reports::triage_json(r), reports::triage_text(r));

@@ -93,4 +93,10 @@ void require_issue_url(std::string_view url, int64_t number, const std::string& 
   }
 }
 
+std::optional<IssuePage> read_issue_link(std::string_view url, std::string* problem) {
+  std::string_view page = url.substr(0, url.find_first_of("?#"));
+  if (page.size() > 1 && page.back() == '/') page.remove_suffix(1);
+  return read_issue_page(page, problem);
+}
+
 }  // namespace faultline::common

@@ -26,6 +26,10 @@ struct IssuePage {
 // name GitHub accepts.
 std::optional<IssuePage> read_issue_page(std::string_view url, std::string* problem = nullptr);
 
+// A link to an issue as a browser shows it: the page (read_issue_page) followed by a comment's anchor, a
+// query or a closing '/', which are passed over.
+std::optional<IssuePage> read_issue_link(std::string_view url, std::string* problem = nullptr);
+
 // What is wrong with `url` as a page of issue `number` (read_issue_page's rules, and the number), or "" when
 // nothing is. Any host is taken (the store does not know which GitHub a record came from), and OWNER/NAME
 // need not be the record's repository: the issues of a renamed repository keep the page they were stored

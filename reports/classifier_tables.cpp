@@ -76,7 +76,8 @@ Table evaluation_table(const json& e, std::optional<double> human_kappa) {
                {"accuracy", "Accuracy", ColumnType::measure},
                {"macro_f1", "Macro-F1", ColumnType::measure},
                {"kappa", "Kappa", ColumnType::measure}};
-  const long long n = count_of(e, "n", 1, kMostIssues), folds = count_of(e, "folds", 2, n);
+  // Two folds at least, so two issues at least: n is checked first, so that it is the figure named.
+  const long long n = count_of(e, "n", 2, kMostIssues), folds = count_of(e, "folds", 2, n);
   add_method_rows(t, "cross_validation",
                   std::to_string(folds) + "-fold CV (" + std::to_string(n) + " issues)", e);
   if (e.contains("time_split")) {
@@ -145,9 +146,7 @@ std::vector<Table> classifier_tables(const json& evaluation, std::optional<doubl
                                      const std::string& origin) {
   try {
     return {evaluation_table(evaluation, human_kappa), threshold_table(evaluation)};
-  } catch (const json::exception& e) {
-    throw Error(origin + ": not what 'faultline eval --json' writes (" + e.what() + ")");
-  } catch (const ImpossibleFigure& e) {
+  } catch (const std::exception& e) {  // json's exceptions and ImpossibleFigure
     throw Error(origin + ": not what 'faultline eval --json' writes (" + e.what() + ")");
   }
 }

@@ -77,10 +77,7 @@ IssueView load_issue_view(datasets::Database& db, const std::string& repo, int64
   }
   auto links = datasets::load_reproducer_links(db, id);
   view.reproducers = case_reproducers(c, links, catalog);
-  for (const auto& link : links) {
-    if (std::none_of(catalog.begin(), catalog.end(), [&](const auto& e) { return e.id == link; }))
-      view.unknown_links.push_back(link);
-  }
+  view.unknown_links = links_to_unknown_reproducers(links, catalog);
   return view;
 }
 

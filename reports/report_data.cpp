@@ -31,10 +31,19 @@ int result_rank(const datasets::SuiteResult& r) {
 }  // namespace
 
 bool names_issue(const std::string& url, const std::string& repo, int64_t number) {
-  // A link may point into the page (a comment's anchor) or carry a query: the page is what precedes them.
-  const auto page = common::read_issue_page(std::string_view(url).substr(0, url.find_first_of("?#")));
+  const auto page = common::read_issue_link(url);
   return page && !page->pull_request && page->number == std::to_string(number) &&
          common::same_repository_name(page->repo, repo);
+}
+
+std::vector<std::string> links_to_unknown_reproducers(const std::vector<std::string>& links,
+                                                      const std::vector<datasets::CatalogEntry>& catalog) {
+  std::vector<std::string> out;
+  for (const auto& id : links) {
+    if (std::none_of(catalog.begin(), catalog.end(), [&](const auto& e) { return e.id == id; }))
+      out.push_back(id);
+  }
+  return out;
 }
 
 std::vector<CaseReproducer> case_reproducers(const Case& c, const std::vector<std::string>& manual_links,
@@ -42,7 +51,7 @@ std::vector<CaseReproducer> case_reproducers(const Case& c, const std::vector<st
   std::set<std::string> modeled;
   for (const auto& e : catalog) {
     // A link counts only to a reproducer the catalog holds (one linked from another manifest folder, or
-    // since removed, has no row, page or result here).
+    // since removed, has no row, page or result here: links_to_unknown_reproducers).
     if (std::find(manual_links.begin(), manual_links.end(), e.id) != manual_links.end()) modeled.insert(e.id);
     for (const auto& url : e.source_issues) {
       if (names_issue(url, c.repo, c.number)) modeled.insert(e.id);
@@ -127,13 +136,9 @@ ReportData report_data_of(datasets::Database& db, const ReportOptions& options) 
       return;
     }
     auto l = links.find(issue.id);
-    if (l != links.end() && c.provenance != "predicted") {  // the coverage table counts labeled cases
-      for (const auto& id : l->second) {
-        const bool known =
-            std::any_of(catalog.begin(), catalog.end(), [&](const auto& e) { return e.id == id; });
-        data.links_to_unknown_reproducers += !known;
-      }
-    }
+    if (l != links.end() && c.provenance != "predicted")  // the coverage table counts labeled cases
+      data.links_to_unknown_reproducers +=
+          static_cast<int>(links_to_unknown_reproducers(l->second, catalog).size());
     c.reproducers = case_reproducers(c, l == links.end() ? std::vector<std::string>{} : l->second, catalog);
     (c.provenance == "predicted" ? data.predicted_cases : data.cases).push_back(std::move(c));
   };

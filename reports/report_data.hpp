@@ -40,7 +40,8 @@ struct Case {
 };
 
 struct ReproducerStatus {
-  std::string title;  // from the catalog the suite records; empty for results of unknown reproducers
+  std::string
+      title;  // from the report's catalog (ReportOptions::catalog); empty for results of unknown reproducers
   std::string root_cause;
   std::string buggy;  // latest outcome of the buggy variant (one that ran over a skip; gpu, host, build)
   std::string fixed;
@@ -87,8 +88,12 @@ struct ReportData {
 std::vector<CaseReproducer> case_reproducers(const Case& c, const std::vector<std::string>& manual_links,
                                              const std::vector<datasets::CatalogEntry>& catalog);
 
-// True when `url` is the page of issue `repo`#`number` (common::read_issue_page, on any host, a query or a
-// fragment after it allowed), the repository compared without regard to case, as GitHub does.
+// The `links` (from `faultline link`) to reproducers `catalog` does not hold: shown apart, never counted.
+std::vector<std::string> links_to_unknown_reproducers(const std::vector<std::string>& links,
+                                                      const std::vector<datasets::CatalogEntry>& catalog);
+
+// True when `url` is a link to issue `repo`#`number` (common::read_issue_link, on any host), the repository
+// compared without regard to case, as GitHub does.
 bool names_issue(const std::string& url, const std::string& repo, int64_t number);
 
 struct ReportOptions {

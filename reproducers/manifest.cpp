@@ -144,10 +144,12 @@ Manifest parse_manifest(const std::string& text, const std::string& path) {
         throw Error(path + ": timeout_s must be 1 to " + std::to_string(kMaxTimeout) + " seconds, not " +
                     t.dump());
     }
-    m.timeout_s = j.contains("timeout_s") ? static_cast<int>(j.at("timeout_s").get<double>()) : 60;
+    if (j.contains("timeout_s")) m.timeout_s = static_cast<int>(j.at("timeout_s").get<double>());
     for (const auto& [mode, variants] : j.at("modes").items()) {
       if (mode != "build" && mode != "host" && mode != "gpu")
         throw Error(path + ": unknown mode '" + mode + "'");
+      if (!variants.is_object() || variants.empty())
+        throw Error(path + ": mode '" + mode + "' has no variant to run");
       for (const auto& [variant, e] : variants.items()) {
         if (variant != "buggy" && variant != "fixed")
           throw Error(path + ": unknown variant '" + variant + "'");
@@ -165,11 +167,8 @@ Manifest parse_manifest(const std::string& text, const std::string& path) {
   if (m.modes.empty()) throw Error(path + ": no mode to run (\"modes\" is empty)");
   std::set<std::string> sources;  // OWNER/NAME#N, the name folded as GitHub compares it
   for (const auto& url : m.issues) {
-    // A link as a browser shows it: a comment's anchor, a query or a closing '/' after the page.
-    std::string_view page = std::string_view(url).substr(0, url.find_first_of("?#"));
-    if (page.size() > 1 && page.back() == '/') page.remove_suffix(1);
     std::string problem;
-    const auto read = common::read_issue_page(page, &problem);
+    const auto read = common::read_issue_link(url, &problem);  // as the report reads it
     if (!read) throw Error(path + ": issues: '" + url + "' is not an issue's page (" + problem + ")");
     if (read->pull_request)
       throw Error(path + ": issues: '" + url + "' is a pull request's page; name the issue it fixes");
@@ -202,7 +201,10 @@ std::vector<Manifest> load_manifests(const std::string& directory) {
   }
   if (ec) throw Error(directory + ": cannot list reproducer manifests: " + ec.message());
   // An empty or mistyped --manifests folder would make a suite of nothing pass.
-  if (out.empty()) throw Error(directory + ": no reproducer manifests (*.json) here; check --manifests");
+  if (out.empty())
+    throw Error(directory +
+                ": no reproducer manifests (*.json) here (check --manifests where a verb takes it, or the " +
+                "installed share/faultline/reproducers)");
   std::sort(out.begin(), out.end(), [](const Manifest& a, const Manifest& b) { return a.id < b.id; });
   return out;
 }

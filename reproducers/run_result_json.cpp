@@ -19,7 +19,8 @@ void require_consistent(const RunResult& r, const std::string& where) {
   if (r.variant != "buggy" && r.variant != "fixed") refuse("variant '" + r.variant + "'");
   const bool buggy_word = r.outcome == "reproduced" || r.outcome == "not-reproduced";
   const bool fixed_word = r.outcome == "pass" || r.outcome == "fail";
-  if (r.outcome == "lost" || (r.variant == "buggy" && fixed_word) || (r.variant == "fixed" && buggy_word))
+  if (r.outcome == "lost") refuse("outcome 'lost' (collect gives it to a shard whose results are missing)");
+  if ((r.variant == "buggy" && fixed_word) || (r.variant == "fixed" && buggy_word))
     refuse("outcome '" + r.outcome + "' for a " + r.variant + " variant");
   const Stability& s = r.stability;
   if (s.runs < 0 || s.as_expected < 0 || s.as_expected > s.runs)
@@ -33,9 +34,8 @@ void require_consistent(const RunResult& r, const std::string& where) {
   // Over repeated runs a buggy variant is reproduced when its symptom showed at least once, and a fixed one
   // passes only when every run behaved (run_repeated): the outcome follows from the counts.
   if (r.outcome != "skipped") {
-    const bool as_expected_outcome = r.outcome != "not-reproduced" && r.outcome != "fail";
     const bool counts_give = r.variant == "buggy" ? s.as_expected > 0 : s.as_expected == s.runs;
-    if (as_expected_outcome != counts_give)
+    if (as_expected(r.outcome) != counts_give)
       refuse("outcome '" + r.outcome + "' for a " + r.variant + " variant with " +
              std::to_string(s.as_expected) + " of " + std::to_string(s.runs) + " runs as expected");
   }

@@ -192,11 +192,11 @@ RunResult run_harness(const Manifest& m, const std::string& mode, const std::str
   return r;
 }
 
+}  // namespace
+
 bool as_expected(const std::string& outcome) {
   return outcome == "reproduced" || outcome == "pass" || outcome == "built" || outcome == "modeled";
 }
-
-}  // namespace
 
 std::string stability_status(int as_expected_runs, int runs) {
   if (runs == 0) return "";

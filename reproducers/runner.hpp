@@ -24,6 +24,9 @@ struct Stability {
   std::string status;
 };
 
+// Whether a run with `outcome` did what its manifest expects (reproduced, pass, built, modeled).
+bool as_expected(const std::string& outcome);
+
 // "reproducible" when every one of `runs` went as expected, "unreproducible" when none did, "flaky"
 // between; empty for no runs.
 std::string stability_status(int as_expected_runs, int runs);

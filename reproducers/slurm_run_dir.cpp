@@ -18,8 +18,8 @@ constexpr const char* kShardFormat = "faultline-shard/2";
 
 void require_format(const nlohmann::json& j, const char* format, const std::string& path) {
   if (!j.is_object() || common::json_string(j, "format", path) != format)
-    throw Error(path + ": not a " + std::string(format) + " file (one planned by another faultline " +
-                "version is planned again: a new --run-dir)");
+    throw Error(path + ": not a " + std::string(format) +
+                " file (a run planned by another faultline version is planned again, in a new --run-dir)");
 }
 
 // A run's token as planned: 16 hexadecimal digits.

@@ -30,7 +30,7 @@ struct RunPlan {
 };
 
 // The array name for a constraint: letters, digits, '.', '-' and '_' kept, anything else '_', and a leading
-// '.' '_' (so never "." or "..").
+// '.' made '_' too (so never "." or "..").
 std::string array_name(const std::string& constraint);
 
 std::string plan_path(const std::string& run_dir);

@@ -1,6 +1,7 @@
 #include "reproducers/suite.hpp"
 
 #include "common/markup_escape.hpp"
+#include "reproducers/environment.hpp"
 
 namespace faultline::reproducers {
 
@@ -128,14 +129,19 @@ std::string junit_xml(const std::vector<JunitSuite>& suites) {
   return xml + "</testsuites>\n";
 }
 
-std::string junit_xml(const std::vector<RunResult>& results) {
-  return junit_xml(std::vector<JunitSuite>{{"faultline-reproducers", results}});
+JunitSuite junit_suite(std::vector<RunResult> results, const std::string& slurm_array) {
+  return {slurm_array.empty() ? "faultline-reproducers" : "faultline-reproducers." + slurm_array,
+          std::move(results)};
 }
 
 std::vector<datasets::CatalogEntry> catalog_of(const std::vector<Manifest>& manifests) {
   std::vector<datasets::CatalogEntry> catalog;
   for (const auto& m : manifests) catalog.push_back({m.id, m.title, m.symptom, m.root_cause, m.issues});
   return catalog;
+}
+
+std::vector<datasets::CatalogEntry> current_catalog() {
+  return catalog_of(load_manifests(default_manifest_dir()));
 }
 
 void register_manifests(datasets::Database& db, const std::vector<Manifest>& manifests) {

@@ -52,19 +52,24 @@ SuiteSummary summarize(int64_t run_id, const std::string& mode, const std::vecto
                        std::vector<RunResult> results);
 
 // JUnit XML: one <testsuite> per suite, so that a collected Slurm run's arrays (one per GPU architecture)
-// keep their test cases apart; a plain suite is one named faultline-reproducers.
+// keep their test cases apart.
 struct JunitSuite {
-  std::string name;
+  std::string name;  // faultline-reproducers, and .ARRAY for a Slurm array's (junit_suite)
   std::vector<RunResult> results;
 };
+JunitSuite junit_suite(std::vector<RunResult> results, const std::string& slurm_array = "");
 std::string junit_xml(const std::vector<JunitSuite>& suites);
-std::string junit_xml(const std::vector<RunResult>& results);
 
 // Records the manifests in the store's reproducer catalog, with their source issues, in one transaction.
 // Which labeled cases they were modeled on is worked out from the catalog when a report is made, so it
 // does not depend on whether issues were imported before or after this ran.
 // What the store's catalog records of each manifest.
 std::vector<datasets::CatalogEntry> catalog_of(const std::vector<Manifest>& manifests);
+// The catalog of the manifests as they are now, in the default folder (default_manifest_dir): what the
+// report, show and triage match issues against, so that which cases a reproducer was modeled on never depends
+// on whether `suite` or `repro list` ran before, or on which folder they read. Read, not registered, so a
+// read-only store can be reported.
+std::vector<datasets::CatalogEntry> current_catalog();
 void register_manifests(datasets::Database& db, const std::vector<Manifest>& manifests);
 
 }  // namespace faultline::reproducers

@@ -21,7 +21,7 @@ bool is_store_failure(int rc) {
   return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CORRUPT;
 }
 
-// SQLite's texts for a locked or write-protected store say neither who holds it nor what to do.
+// SQLite's texts for a locked, write-protected or damaged store say neither who holds it nor what to do.
 std::string failure_text(sqlite3* db, int rc, int busy_timeout_ms) {
   switch (rc & 0xff) {
     case SQLITE_BUSY: {
@@ -31,8 +31,7 @@ std::string failure_text(sqlite3* db, int rc, int busy_timeout_ms) {
              " s (raise --busy-timeout or FAULTLINE_BUSY_TIMEOUT)";
     }
     case SQLITE_CORRUPT:
-      return std::string("the store is damaged (SQLite: ") + sqlite3_errmsg(db) +
-             "); restore it from a copy, or export what still reads";
+      return std::string("the store is damaged (SQLite: ") + sqlite3_errmsg(db) + "); restore it from a copy";
     case SQLITE_READONLY:
       // SQLite makes the -wal and -shm files with the store's permissions, so a store once read while it
       // was write-protected keeps write-protected ones after the store itself is writable again.

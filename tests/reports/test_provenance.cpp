@@ -186,7 +186,7 @@ TEST(ReportProvenance, AnEvaluationWithFiguresEvalCannotWriteIsRefused) {
             refused + "kappa is -5, outside -1 to 1)");
   EXPECT_EQ(refusal(evaluation("10", "2", R"({"accuracy": 0.5, "macro_f1": -0.1, "kappa": 0.5})")),
             refused + "macro_f1 is -0.1, outside 0 to 1)");
-  EXPECT_EQ(refusal(evaluation("-3", "2", axis)), refused + "n is -3, outside 1 to 1099511627776)");
+  EXPECT_EQ(refusal(evaluation("-3", "2", axis)), refused + "n is -3, outside 2 to 1099511627776)");
   EXPECT_EQ(refusal(evaluation("10", "0", axis)), refused + "folds is 0, outside 2 to 10)");
   EXPECT_EQ(refusal(evaluation("10.5", "2", axis)), refused + "n is 10.5, not a whole number)");
   // The threshold table's rows, each axis's own thresholds and the time split are held to the same.

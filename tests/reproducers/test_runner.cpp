@@ -202,7 +202,7 @@ TEST(Suite, JunitMarksFailuresAndSkips) {
   std::vector<RunResult> results{result_of("a", "host", "buggy", "reproduced", "NaN", 0.5),
                                  result_of("a", "host", "fixed", "fail", "x<y & z", 0.25),
                                  result_of("a", "gpu", "fixed", "skipped", "no GPU on this machine", 0)};
-  std::string xml = junit_xml(results);
+  std::string xml = junit_xml({junit_suite(results)});
   EXPECT_NE(xml.find("tests=\"3\" failures=\"1\" skipped=\"1\""), std::string::npos) << xml;
   EXPECT_NE(xml.find("<failure message=\"fail\">x&lt;y &amp; z</failure>"), std::string::npos);
   EXPECT_NE(xml.find("<skipped message=\"no GPU on this machine\"/>"), std::string::npos);
@@ -213,8 +213,7 @@ TEST(Suite, JunitMarksFailuresAndSkips) {
 TEST(Suite, JunitKeepsEachArrayInASuiteOfItsOwn) {
   const std::vector<RunResult> sm80{result_of("a", "gpu", "fixed", "pass", "", 0.5)};
   const std::vector<RunResult> sm90{result_of("a", "gpu", "fixed", "fail", "wrong", 0.25)};
-  const std::string xml = junit_xml(
-      std::vector<JunitSuite>{{"faultline-reproducers.sm_80", sm80}, {"faultline-reproducers.sm_90", sm90}});
+  const std::string xml = junit_xml({junit_suite(sm80, "sm_80"), junit_suite(sm90, "sm_90")});
   const size_t first = xml.find("<testsuite name=\"faultline-reproducers.sm_80\" tests=\"1\" failures=\"0\"");
   const size_t second =
       xml.find("<testsuite name=\"faultline-reproducers.sm_90\" tests=\"1\" failures=\"1\"");
@@ -388,6 +387,9 @@ TEST(Manifest, NumbersIdsSourcesAndBuildPathsAreValidatedAtLoad) {
             at + "timeout_s must be 1 to 3600 seconds, not 10000000000000000000");
   EXPECT_EQ(error(manifest("demo", req, issue, R"("modes": {})")),
             at + "no mode to run (\"modes\" is empty)");
+  EXPECT_EQ(error(manifest("demo", req, issue,
+                           R"("modes": {"build": {}, "host": {"buggy": {"expect": "symptom"}}})")),
+            at + "mode 'build' has no variant to run");
   EXPECT_EQ(
       error(manifest("Demo\\u001b", req, issue, host)),
       "/repo/reproducers/Demo\\x1b.json: id 'Demo\\x1b' is not 1 to 64 lower-case letters, digits and '-'");
@@ -544,7 +546,7 @@ TEST(Suite, GpuModeThatRanNothingIsUnhealthyAndSaysWhy) {
 TEST(Suite, JunitKeepsBuiltAndModeledOutOfFailuresAndSkips) {
   std::vector<RunResult> results{result_of("a", "build", "fixed", "built", "built 1 target(s)", 0.5),
                                  result_of("a", "host", "buggy", "modeled", "mechanism only", 0.5)};
-  std::string xml = junit_xml(results);
+  std::string xml = junit_xml({junit_suite(results)});
   EXPECT_NE(xml.find("tests=\"2\" failures=\"0\" skipped=\"0\""), std::string::npos) << xml;
   EXPECT_NE(xml.find("<system-out>built: built 1 target(s)</system-out>"), std::string::npos);
   EXPECT_NE(xml.find("<system-out>modeled: mechanism only</system-out>"), std::string::npos);
@@ -710,8 +712,10 @@ TEST(Manifest, AFolderWithoutManifestsOrWithOneThatIsNoFileIsRefused) {
     load_manifests(dir.file("empty"));
     ADD_FAILURE() << "loaded";
   } catch (const faultline::Error& e) {
-    EXPECT_EQ(std::string(e.what()),
-              dir.file("empty") + ": no reproducer manifests (*.json) here; check --manifests");
+    EXPECT_EQ(std::string(e.what()), dir.file("empty") +
+                                         ": no reproducer manifests (*.json) here (check --manifests where a "
+                                         "verb takes it, or the installed "
+                                         "share/faultline/reproducers)");
   }
   std::filesystem::create_directories(dir.file("odd"));
   std::filesystem::create_symlink("/dev/zero", dir.file("odd/zero.json"));
