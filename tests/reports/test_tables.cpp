@@ -406,6 +406,9 @@ TEST(CaseReproducers, AManifestNamingTheIssueMakesItsReproducerModeledOnTheCase)
   EXPECT_FALSE(names_issue("https://github.com/o/r2/issues/7", "o/r", 7));
   EXPECT_TRUE(names_issue("https://github.com/O/R/issues/7?x=1", "o/r", 7));
   EXPECT_FALSE(names_issue("https://github.com/o/r/pull/7", "o/r", 7));  // a pull request is not the case
+  // A closing '/', which a manifest may have (common::read_issue_link, the reader both share).
+  EXPECT_TRUE(names_issue("https://github.com/o/r/issues/7/", "o/r", 7));
+  EXPECT_FALSE(names_issue("https://github.com/o/r/issues/7//", "o/r", 7));
   EXPECT_FALSE(names_issue("javascript:x//github.com/o/r/issues/7", "o/r", 7));
 }
 
