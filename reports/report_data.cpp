@@ -99,7 +99,7 @@ ReportData report_data_of(datasets::Database& db, const ReportOptions& options) 
   auto predictions = options.include_predictions ? datasets::load_predictions(db)
                                                  : std::map<int64_t, datasets::Prediction>{};
   auto links = datasets::load_reproducer_links(db);
-  auto catalog = options.catalog ? *options.catalog : datasets::load_reproducer_catalog(db);
+  const auto& catalog = options.catalog;
   auto screening = options.include_predictions ? datasets::load_screening(db)
                                                : std::map<int64_t, datasets::ScreeningDecision>{};
   auto is_candidate = [&](int64_t id) {

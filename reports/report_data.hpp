@@ -101,9 +101,9 @@ struct ReportOptions {
   // excluded, open ones included); by default the report counts final manual labels only.
   bool include_predictions = false;
   std::string sample_name;  // the sample the study follows; empty: as funnel::resolve_sample chooses
-  // The reproducer catalog to match cases against (the manifests as they are now); the store's when absent.
-  // Passing it keeps a report from writing to the store, which may be read-only.
-  std::optional<std::vector<datasets::CatalogEntry>> catalog;
+  // The reproducer catalog to match cases against: the manifests as they are now
+  // (reproducers::current_catalog), as show and triage match issues.
+  std::vector<datasets::CatalogEntry> catalog;
   std::string issue_link_host = "https://github.com/";
   std::string evaluation_path;  // eval --json output to add the classifier's tables from; none when empty
 };
