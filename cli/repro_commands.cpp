@@ -89,7 +89,7 @@ std::string result_line(const reproducers::RunResult& r) {
                                                   std::to_string(r.stability.runs) + " " + r.stability.status
                                             : "";
   // The detail quotes a harness's or compiler's output: escapes and line breaks in it are written out.
-  return r.id + " [" + r.mode + "/" + r.variant + "] " + r.outcome + " (" + seconds + stable + ") — " +
+  return reproducers::run_name(r.id, r.mode, r.variant) + " " + r.outcome + " (" + seconds + stable + ") — " +
          common::one_line(r.detail);
 }
 

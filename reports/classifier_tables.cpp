@@ -41,6 +41,9 @@ long long count_of(const json& j, const char* key, long long lowest, long long h
   return j.at(key).get<long long>();
 }
 
+// The issues cross-validated: two at least, as there are two folds at least.
+long long issues_evaluated(const json& e) { return count_of(e, "n", 2, kMostIssues); }
+
 Value text(std::string s) { return Value::of_text(std::move(s)); }
 // Accuracy, macro-F1, coverage and thresholds lie in [0, 1]; Cohen's kappa in [-1, 1].
 Value measure(const json& j, const char* key) {
@@ -76,8 +79,8 @@ Table evaluation_table(const json& e, std::optional<double> human_kappa) {
                {"accuracy", "Accuracy", ColumnType::measure},
                {"macro_f1", "Macro-F1", ColumnType::measure},
                {"kappa", "Kappa", ColumnType::measure}};
-  // Two folds at least, so two issues at least: n is checked first, so that it is the figure named.
-  const long long n = count_of(e, "n", 2, kMostIssues), folds = count_of(e, "folds", 2, n);
+  // n is read first, so that it is the figure named when there are too few issues for two folds.
+  const long long n = issues_evaluated(e), folds = count_of(e, "folds", 2, n);
   add_method_rows(t, "cross_validation",
                   std::to_string(folds) + "-fold CV (" + std::to_string(n) + " issues)", e);
   if (e.contains("time_split")) {
@@ -108,7 +111,7 @@ Table threshold_table(const json& e) {
                {"accuracy", "Accuracy", ColumnType::measure},
                {"macro_f1", "Macro-F1", ColumnType::measure}};
   t.spread = Spread{"axis_id", "axis", {"coverage", "accuracy", "macro_f1"}};
-  const long long n = count_of(e, "n", 1, kMostIssues);
+  const long long n = issues_evaluated(e);
   const json& first = e.at(kAxes[0].first).at("thresholds");
   for (size_t i = 0; i < first.size(); ++i) {
     for (const auto& [axis_id, axis] : kAxes) {

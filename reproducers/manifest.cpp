@@ -131,20 +131,16 @@ Manifest parse_manifest(const std::string& text, const std::string& path) {
     m.needs_cuda_toolkit = req.value("cuda_toolkit", false);
     if (j.contains("timeout_s")) {
       const auto& t = j.at("timeout_s");
-      // 60.0 is whole too (some JSON writers give every number a fraction).
-      if (!t.is_number() || (t.is_number_float() && t.get<double>() != std::floor(t.get<double>())))
+      // Read as a double: 60.0 is whole too (some JSON writers give every number a fraction), and a number
+      // past int64's range cannot wrap.
+      if (!t.is_number() || t.get<double>() != std::floor(t.get<double>()))
         throw Error(path + ": timeout_s must be a whole number of seconds, not " + t.dump());
-      // A number past int64's range is read as unsigned, where it would wrap as signed.
-      const bool in_range =
-          t.is_number_float() ? t.get<double>() >= 1 && t.get<double>() <= kMaxTimeout
-          : t.is_number_unsigned()
-              ? t.get<uint64_t>() >= 1 && t.get<uint64_t>() <= static_cast<uint64_t>(kMaxTimeout)
-              : t.get<int64_t>() >= 1 && t.get<int64_t>() <= kMaxTimeout;
-      if (!in_range)
+      const double seconds = t.get<double>();
+      if (seconds < 1 || seconds > kMaxTimeout)
         throw Error(path + ": timeout_s must be 1 to " + std::to_string(kMaxTimeout) + " seconds, not " +
                     t.dump());
+      m.timeout_s = static_cast<int>(seconds);
     }
-    if (j.contains("timeout_s")) m.timeout_s = static_cast<int>(j.at("timeout_s").get<double>());
     for (const auto& [mode, variants] : j.at("modes").items()) {
       if (mode != "build" && mode != "host" && mode != "gpu")
         throw Error(path + ": unknown mode '" + mode + "'");

@@ -194,6 +194,10 @@ RunResult run_harness(const Manifest& m, const std::string& mode, const std::str
 
 }  // namespace
 
+std::string run_name(const std::string& id, const std::string& mode, const std::string& variant) {
+  return id + " [" + mode + "/" + variant + "]";
+}
+
 bool as_expected(const std::string& outcome) {
   return outcome == "reproduced" || outcome == "pass" || outcome == "built" || outcome == "modeled";
 }

@@ -24,6 +24,9 @@ struct Stability {
   std::string status;
 };
 
+// "ID [MODE/VARIANT]": how a run is named in every message and line.
+std::string run_name(const std::string& id, const std::string& mode, const std::string& variant);
+
 // Whether a run with `outcome` did what its manifest expects (reproduced, pass, built, modeled).
 bool as_expected(const std::string& outcome);
 

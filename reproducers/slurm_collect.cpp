@@ -49,11 +49,11 @@ std::vector<RunResult> shard_results(const ShardFile& shard, const std::string& 
       return r.id == run.id && r.mode == run.mode && r.variant == run.variant;
     });
     if (it == task.results.end()) {
-      lost_why = path + " has no result for " + run.id + " [" + run.mode + "/" + run.variant + "]";
+      lost_why = path + " has no result for " + run_name(run.id, run.mode, run.variant);
       return {};
     }
     if (it->stability.runs > shard.repeat) {
-      lost_why = path + ": " + run.id + " [" + run.mode + "/" + run.variant + "] has " +
+      lost_why = path + ": " + run_name(run.id, run.mode, run.variant) + " has " +
                  std::to_string(it->stability.runs) + " runs, more than the " + std::to_string(shard.repeat) +
                  " planned";
       return {};
@@ -83,9 +83,10 @@ CollectedRun collect_run(const std::string& run_dir) {
       throw Error(shard_path(run_dir, k) + ": is a shard of another run (" + shards.back().run + ", not " +
                   run.plan.run + ")");
     for (const auto& r : shards.back().runs) {
-      if (!planned.insert(r.id + " [" + r.mode + "/" + r.variant + "]").second)
-        throw Error(shard_path(run_dir, k) + ": " + r.id + " [" + r.mode + "/" + r.variant +
-                    "] is in an earlier shard too; the run directory was changed since it was planned");
+      const std::string name = run_name(r.id, r.mode, r.variant);
+      if (!planned.insert(name).second)
+        throw Error(shard_path(run_dir, k) + ": " + name +
+                    " is in an earlier shard too; the run directory was changed since it was planned");
     }
   }
   // Shard files past the plan's count would have their runs dropped unseen.

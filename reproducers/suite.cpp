@@ -11,7 +11,7 @@ std::vector<std::string> run_problems(const std::string& requested_mode,
   int gpu_results = 0, gpu_ran = 0;
   const RunResult* first_gpu = nullptr;
   for (const auto& r : results) {
-    std::string name = r.id + " [" + r.mode + "/" + r.variant + "] ";
+    const std::string name = run_name(r.id, r.mode, r.variant) + " ";
     if (is_failure(r.outcome)) out.push_back(name + r.outcome);
     // The runner judged the device able to run it; a harness refusing anyway means one of them is wrong.
     if (r.mode == "gpu" && r.skipped_by_harness)

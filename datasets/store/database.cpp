@@ -274,8 +274,7 @@ void Database::refuse_non_database() {
   if (rc == SQLITE_NOTADB)
     throw Error("database " + path_ + ": not a faultline store (not an SQLite database); check --db");
   if ((rc & 0xff) == SQLITE_CORRUPT)
-    throw Error("database " + path_ + ": a damaged SQLite database (" + sqlite3_errstr(rc) +
-                "); restore it from a copy, or check --db");
+    throw Error("database " + path_ + ": " + failure_text(db_, rc, options_.busy_timeout_ms));
 }
 
 void Database::migrate(int target_version) {

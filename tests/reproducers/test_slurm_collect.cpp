@@ -217,34 +217,26 @@ TEST(SlurmCollect, AResultNoRunWritesLosesTheShard) {
     if (run.arrays[0].lost_shards != std::vector<int>{0}) return std::string("not lost");
     return run.arrays[0].results[0].result.detail;
   };
-  EXPECT_EQ(detail_of_shard_0({f.result("a", "buggy", "reproduced"), f.result("b", "buggy", "reproduced")}),
-            "not lost");
-  EXPECT_NE(detail_of_shard_0({f.result("a", "buggy", "pass"), f.result("b", "buggy", "reproduced")})
-                .find("result 0: outcome 'pass' for a buggy variant, which no run writes"),
-            std::string::npos);
-  RunResult five_of_one = f.result("b", "buggy", "reproduced");
-  five_of_one.stability = {1, 5, "reproducible"};
-  EXPECT_NE(detail_of_shard_0({f.result("a", "buggy", "reproduced"), five_of_one})
-                .find("result 1: 5 of 1 runs as expected, which no run writes"),
-            std::string::npos);
-  RunResult flaky_named_reproducible = f.result("b", "buggy", "reproduced");
-  flaky_named_reproducible.stability = {30, 12, "reproducible"};
-  EXPECT_NE(detail_of_shard_0({f.result("a", "buggy", "reproduced"), flaky_named_reproducible})
-                .find("stability 'reproducible' for 12 of 30 runs as expected"),
-            std::string::npos);
-  RunResult skipped_after_runs = f.result("a", "buggy", "skipped");
-  EXPECT_NE(detail_of_shard_0({skipped_after_runs, f.result("b", "buggy", "reproduced")})
-                .find("outcome 'skipped' after 1 runs"),
-            std::string::npos);
-  // The outcome follows from the counts: a buggy variant not reproduced although a run went as expected.
-  RunResult denied = f.result("b", "buggy", "not-reproduced");
-  denied.stability = {1, 1, "reproducible"};
-  EXPECT_NE(detail_of_shard_0({f.result("a", "buggy", "reproduced"), denied})
-                .find("outcome 'not-reproduced' for a buggy variant with 1 of 1 runs as expected"),
-            std::string::npos);
-  EXPECT_NE(detail_of_shard_0({f.result("a", "buggy", "built"), f.result("b", "buggy", "reproduced")})
-                .find("outcome 'built' in host mode"),
-            std::string::npos);
+  auto counted_as = [](RunResult r, Stability s) {
+    r.stability = s;
+    return r;
+  };
+  const RunResult a = f.result("a", "buggy", "reproduced"), b = f.result("b", "buggy", "reproduced");
+  EXPECT_EQ(detail_of_shard_0({a, b}), "not lost");
+  // Each: shard 0's results with one of them changed, and what the shard's lost runs say.
+  const std::vector<std::pair<std::vector<RunResult>, std::string>> refused{
+      {{f.result("a", "buggy", "pass"), b},
+       "result 0: outcome 'pass' for a buggy variant, which no run writes"},
+      {{a, counted_as(b, {1, 5, "reproducible"})}, "result 1: 5 of 1 runs as expected, which no run writes"},
+      {{a, counted_as(b, {30, 12, "reproducible"})},
+       "stability 'reproducible' for 12 of 30 runs as expected"},
+      {{f.result("a", "buggy", "skipped"), b}, "outcome 'skipped' after 1 runs"},
+      // The outcome follows from the counts: a buggy variant not reproduced although a run went as expected.
+      {{a, counted_as(f.result("b", "buggy", "not-reproduced"), {1, 1, "reproducible"})},
+       "outcome 'not-reproduced' for a buggy variant with 1 of 1 runs as expected"},
+      {{f.result("a", "buggy", "built"), b}, "outcome 'built' in host mode"}};
+  for (const auto& [results, why] : refused)
+    EXPECT_NE(detail_of_shard_0(results).find(why), std::string::npos) << why;
 }
 
 // A fixed variant passes only when every run behaved; and no run has more runs than the plan's repeat.
