@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <set>
 
 #include "common/error.hpp"
 #include "reproducers/slurm_task_results.hpp"
@@ -68,13 +67,28 @@ std::vector<RunResult> shard_results(const ShardFile& shard, const std::string& 
   return out;
 }
 
+// How a shard file's runs differ from those its plan names for it (in order); empty when they do not.
+std::string runs_changed(const ShardFile& shard, const std::vector<std::string>& planned) {
+  std::vector<std::string> names;
+  for (const auto& r : shard.runs) names.push_back(run_name(r.id, r.mode, r.variant));
+  for (const auto& name : planned) {
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      return "has no " + name + ", which plan.json planned in this shard";
+  }
+  for (const auto& name : names) {
+    if (std::find(planned.begin(), planned.end(), name) == planned.end())
+      return "holds " + name + ", which plan.json did not plan in this shard";
+  }
+  if (names != planned) return "holds the shard's runs in another order or twice";
+  return "";
+}
+
 }  // namespace
 
 CollectedRun collect_run(const std::string& run_dir) {
   CollectedRun run;
   run.plan = read_run_plan(run_dir);
   std::vector<ShardFile> shards;
-  std::set<std::string> planned;  // each run once, in one shard
   for (int k = 0; k < run.plan.shards; ++k) {
     shards.push_back(read_shard_file(shard_path(run_dir, k)));
     if (shards.back().shard != k)
@@ -82,12 +96,9 @@ CollectedRun collect_run(const std::string& run_dir) {
     if (shards.back().run != run.plan.run)
       throw Error(shard_path(run_dir, k) + ": is a shard of another run (" + shards.back().run + ", not " +
                   run.plan.run + ")");
-    for (const auto& r : shards.back().runs) {
-      const std::string name = run_name(r.id, r.mode, r.variant);
-      if (!planned.insert(name).second)
-        throw Error(shard_path(run_dir, k) + ": " + name +
-                    " is in an earlier shard too; the run directory was changed since it was planned");
-    }
+    if (const std::string change = runs_changed(shards.back(), run.plan.shard_runs[k]); !change.empty())
+      throw Error(shard_path(run_dir, k) + ": " + change +
+                  "; the run directory was changed since it was planned");
   }
   // Shard files past the plan's count would have their runs dropped unseen.
   if (std::filesystem::exists(shard_path(run_dir, run.plan.shards)))

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <set>
 
 #include "common/atomic_file.hpp"
 #include "common/json_fields.hpp"
@@ -13,7 +14,7 @@ namespace faultline::reproducers {
 
 namespace {
 
-constexpr const char* kPlanFormat = "faultline-slurm-run/2";
+constexpr const char* kPlanFormat = "faultline-slurm-run/3";
 constexpr const char* kShardFormat = "faultline-shard/2";
 
 void require_format(const nlohmann::json& j, const char* format, const std::string& path) {
@@ -35,6 +36,29 @@ int positive(const nlohmann::json& j, const char* name, const std::string& path,
   if (v < minimum || v > 1'000'000)
     throw Error(path + ": field '" + name + "' out of range: " + std::to_string(v));
   return static_cast<int>(v);
+}
+
+// The plan's run names by shard: one non-empty list of strings per shard, no name twice.
+std::vector<std::vector<std::string>> shard_runs(const nlohmann::json& j, const std::string& path,
+                                                 int shards) {
+  if (!j.contains("shard_runs") || !j.at("shard_runs").is_array() ||
+      j.at("shard_runs").size() != static_cast<size_t>(shards))
+    throw Error(path + ": field 'shard_runs' must be a list of " + std::to_string(shards) +
+                " lists of runs, one per shard");
+  std::vector<std::vector<std::string>> out;
+  std::set<std::string> seen;
+  for (const auto& shard : j.at("shard_runs")) {
+    if (!shard.is_array() || shard.empty())
+      throw Error(path + ": each shard's entry in 'shard_runs' must be a non-empty list");
+    out.emplace_back();
+    for (const auto& name : shard) {
+      if (!name.is_string()) throw Error(path + ": 'shard_runs' must hold run names (strings)");
+      if (!seen.insert(name.get<std::string>()).second)
+        throw Error(path + ": " + name.get<std::string>() + " is planned in two shards");
+      out.back().push_back(name.get<std::string>());
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -68,9 +92,9 @@ std::string logs_dir(const std::string& run_dir) { return run_dir + "/logs"; }
 void write_run_plan(const std::string& run_dir, const RunPlan& plan) {
   nlohmann::json arrays = nlohmann::json::array();
   for (const auto& a : plan.arrays) arrays.push_back({{"name", a.name}, {"constraint", a.constraint}});
-  nlohmann::json j{{"format", kPlanFormat}, {"run", plan.run},       {"mode", plan.mode},
-                   {"modes", plan.modes},   {"repeat", plan.repeat}, {"shards", plan.shards},
-                   {"arrays", arrays}};
+  nlohmann::json j{
+      {"format", kPlanFormat}, {"run", plan.run},       {"mode", plan.mode}, {"modes", plan.modes},
+      {"repeat", plan.repeat}, {"shards", plan.shards}, {"arrays", arrays},  {"shard_runs", plan.shard_runs}};
   common::write_file_atomically(plan_path(run_dir), j.dump(2) + "\n");
 }
 
@@ -101,6 +125,7 @@ RunPlan read_run_plan(const std::string& run_dir) {
                       [&](const auto& b) { return b.name == array.name; }) > 1)
       throw Error(path + ": array '" + array.name + "' is planned twice");
   }
+  plan.shard_runs = shard_runs(j, path, plan.shards);
   return plan;
 }
 

@@ -27,6 +27,9 @@ struct RunPlan {
   int repeat = 1;
   int shards = 0;
   std::vector<SlurmArray> arrays;
+  // The names of each shard's runs (run_name), by shard: collect holds the shard files to them, so that a
+  // run taken out of a shard file (and its results) is seen, not silently never counted.
+  std::vector<std::vector<std::string>> shard_runs;
 };
 
 // The array name for a constraint: letters, digits, '.', '-' and '_' kept, anything else '_', and a leading
@@ -41,7 +44,8 @@ std::string task_results_path(const std::string& run_dir, const std::string& arr
 std::string logs_dir(const std::string& run_dir);
 
 void write_run_plan(const std::string& run_dir, const RunPlan& plan);
-// Throws faultline::Error naming plan.json when it is missing or malformed.
+// Throws faultline::Error naming plan.json when it is missing or malformed (a shard_runs list per shard,
+// no run in two of them).
 RunPlan read_run_plan(const std::string& run_dir);
 
 // 16 hexadecimal digits from the system's random source: a run's token.

@@ -51,6 +51,10 @@ PreparedRun prepare_slurm_run(const SlurmSuiteOptions& o, const std::vector<Mani
   }
   if (o.repeat < 1) throw Error("--repeat must be at least 1, not " + std::to_string(o.repeat));
   out.shards = plan_shards(planned_suite_runs(manifests, out.plan.modes), o.shards, durations, o.repeat);
+  for (const auto& shard : out.shards.shards) {
+    out.plan.shard_runs.emplace_back();
+    for (const auto& r : shard.runs) out.plan.shard_runs.back().push_back(run_name(r.id, r.mode, r.variant));
+  }
   check_time_limit(out.shards, o.time_limit_min);
 
   std::vector<std::string> scripts;

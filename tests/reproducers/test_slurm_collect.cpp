@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
 #include "common/text_file.hpp"
@@ -371,15 +372,35 @@ TEST(SlurmCollect, ARunDirectoryChangedSinceItWasPlannedIsRefused) {
     collect_run(f.run_dir);
     ADD_FAILURE() << "collected";
   } catch (const faultline::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("shard-1.json: a [host/buggy] is in an earlier shard too"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("shard-1.json: has no a [host/fixed], which plan.json planned in this "
+                                   "shard; the run directory was changed since it was planned"),
+        std::string::npos)
         << e.what();
   }
   std::ofstream(shard_path(f.run_dir, 1)) << shard1;
   EXPECT_NO_THROW(collect_run(f.run_dir));
-  std::string plan = faultline::common::read_text_file(plan_path(f.run_dir));
-  plan.replace(plan.find("\"shards\": 2"), 11, "\"shards\": 1");
-  std::ofstream(plan_path(f.run_dir)) << plan;
+  // A run taken out of both its shard file and its task's results: the shard alone looks whole.
+  f.task(1, {f.result("a", "fixed", "pass")});
+  auto cut = nlohmann::json::parse(shard1);
+  ASSERT_EQ(cut["runs"][1]["id"], "b");
+  cut["runs"].erase(1);
+  std::ofstream(shard_path(f.run_dir, 1)) << cut.dump();
+  try {
+    collect_run(f.run_dir);
+    ADD_FAILURE() << "collected: " << cut.dump();
+  } catch (const faultline::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("shard-1.json: has no b [host/fixed], which plan.json planned"),
+              std::string::npos)
+        << e.what();
+  }
+  std::ofstream(shard_path(f.run_dir, 1)) << shard1;
+  // The plan cut to its first shard alone (its count and its list of runs by shard): shard-1.json remains.
+  const std::string whole_plan = faultline::common::read_text_file(plan_path(f.run_dir));
+  auto plan = nlohmann::json::parse(whole_plan);
+  plan["shards"] = 1;
+  plan["shard_runs"].erase(1);
+  std::ofstream(plan_path(f.run_dir)) << plan.dump();
   try {
     collect_run(f.run_dir);
     ADD_FAILURE() << "collected";
@@ -388,6 +409,36 @@ TEST(SlurmCollect, ARunDirectoryChangedSinceItWasPlannedIsRefused) {
               std::string::npos)
         << e.what();
   }
+  // A plan whose own lists disagree: a count of shards other than its lists', a run in two shards.
+  plan = nlohmann::json::parse(whole_plan);
+  plan["shards"] = 1;
+  std::ofstream(plan_path(f.run_dir)) << plan.dump();
+  EXPECT_THROW(
+      {
+        try {
+          read_run_plan(f.run_dir);
+        } catch (const faultline::Error& e) {
+          EXPECT_NE(std::string(e.what()).find("field 'shard_runs' must be a list of 1 lists of runs"),
+                    std::string::npos)
+              << e.what();
+          throw;
+        }
+      },
+      faultline::Error);
+  plan = nlohmann::json::parse(whole_plan);
+  plan["shard_runs"][1].push_back(plan["shard_runs"][0][0]);
+  std::ofstream(plan_path(f.run_dir)) << plan.dump();
+  try {
+    read_run_plan(f.run_dir);
+    ADD_FAILURE() << "read";
+  } catch (const faultline::Error& e) {
+    EXPECT_NE(std::string(e.what()).find(": a [host/buggy] is planned in two shards"), std::string::npos)
+        << e.what();
+  }
+  std::ofstream(plan_path(f.run_dir)) << whole_plan;
+  EXPECT_EQ(read_run_plan(f.run_dir).shard_runs,
+            (std::vector<std::vector<std::string>>{{"a [host/buggy]", "b [host/buggy]"},
+                                                   {"a [host/fixed]", "b [host/fixed]"}}));
 }
 
 // An array's results folder stays inside results/ whatever the constraint ("..", a hidden name), and a path
