@@ -6,6 +6,7 @@
 #include <set>
 #include <string_view>
 
+#include "common/counted.hpp"
 #include "common/csv.hpp"
 #include "common/error.hpp"
 #include "common/one_line.hpp"
@@ -151,6 +152,12 @@ std::vector<LabelRow> read_label_csv(datasets::Database& db, const std::string& 
     }
     out.push_back({issue_id, field(row, "rater"), symptom, root_cause, field(row, "note"), where});
   }
+  // A sheet exported and never filled in: importing it would record a batch (or an adjudication run) of
+  // nothing, which reads as if the work had been done.
+  if (out.empty())
+    throw Error(path + ": no row holds a label (" +
+                common::counted(static_cast<long long>(rows.size() - 1), "row") +
+                ", symptom and root_cause empty in each); nothing imported");
   return out;
 }
 

@@ -95,6 +95,13 @@ TEST(LabelImport, PartlyInvalidCsvChangesNothingAndNamesLineAndValue) {
   // The store keeps text up to a NUL: a note holding one is refused, not cut.
   dir.write("a.csv", std::string(kHeader) + "a/b,1,alice,crash,api_misuse,a" + std::string(1, '\0') + "b\n");
   EXPECT_EQ(import_error(db, path), path + ":2: a NUL byte (not a text file?)");
+  // A sheet with no label in it, only its header or blank rows, records no batch.
+  dir.write("a.csv", std::string(kHeader));
+  EXPECT_EQ(import_error(db, path),
+            path + ": no row holds a label (0 rows, symptom and root_cause empty in each); nothing imported");
+  dir.write("a.csv", std::string(kHeader) + "a/b,1,alice,,,\na/b,2,,,,\n");
+  EXPECT_EQ(import_error(db, path),
+            path + ": no row holds a label (2 rows, symptom and root_cause empty in each); nothing imported");
   EXPECT_EQ(count(db, "manual_labels"), 0);
   EXPECT_EQ(count(db, "label_batches"), 0);
 }
@@ -152,6 +159,10 @@ TEST(Audit, PassingGatePromotesAgreedLabelsAndKeepsDisagreementPending) {
   EXPECT_EQ(audit.pending[0], "a/b#10");
   EXPECT_EQ(load_final_labels(db).size(), 9u);
 
+  // An adjudication sheet with nothing settled in it is refused, and the audit is not re-run.
+  const std::string unsettled = dir.write("unsettled.csv", std::string(kHeader) + "a/b,10,carol,,,\n");
+  EXPECT_THROW(import_adjudications(db, unsettled), faultline::Error);
+  EXPECT_EQ(count(db, "audits"), 1);
   // Adjudicating issue 10 re-runs the audit and promotes it with its provenance.
   auto adj = import_adjudications(
       db, dir.write("adj.csv", std::string(kHeader) + "a/b,10,carol,hang,concurrency_error,settled\n"));
