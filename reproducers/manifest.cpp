@@ -193,7 +193,9 @@ std::vector<Manifest> load_manifests(const std::string& directory) {
     std::error_code type_error;
     if (!entry.is_regular_file(type_error))
       throw Error(entry.path().string() + ": not a regular file; a manifest is a JSON file");
-    out.push_back(parse_manifest(common::read_text_file(entry.path().string()), entry.path().string()));
+    // A manifest is a few kilobytes; a huge file in the folder is refused before it fills the memory.
+    out.push_back(parse_manifest(common::read_text_file_at_most(entry.path().string(), kLargestManifestBytes),
+                                 entry.path().string()));
   }
   if (ec) throw Error(directory + ": cannot list reproducer manifests: " + ec.message());
   // An empty or mistyped --manifests folder would make a suite of nothing pass.

@@ -57,7 +57,10 @@ struct Manifest {
 // documented mechanism, an id of lower-case letters, digits and '-' equal to the file name); errors name
 // `path`.
 Manifest parse_manifest(const std::string& text, const std::string& path);
-// Every *.json in `directory`, sorted by id; an error when there is none, or when one is not a regular file.
+// The most a manifest file may hold (the bundled ones hold under 3 KB).
+constexpr size_t kLargestManifestBytes = 1 << 20;
+// Every *.json in `directory`, sorted by id; an error when there is none, or when one is not a regular file
+// or holds more than kLargestManifestBytes.
 std::vector<Manifest> load_manifests(const std::string& directory);
 const Manifest& find_manifest(const std::vector<Manifest>& all, const std::string& id);
 

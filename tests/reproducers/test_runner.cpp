@@ -726,6 +726,16 @@ TEST(Manifest, AFolderWithoutManifestsOrWithOneThatIsNoFileIsRefused) {
     EXPECT_EQ(std::string(e.what()),
               dir.file("odd/zero.json") + ": not a regular file; a manifest is a JSON file");
   }
+  // A huge file is refused once kLargestManifestBytes are read, not read whole (whitespace: valid JSON so
+  // far).
+  std::filesystem::create_directories(dir.file("huge"));
+  std::ofstream(dir.file("huge/big.json")) << std::string(kLargestManifestBytes + 1, ' ');
+  try {
+    load_manifests(dir.file("huge"));
+    ADD_FAILURE() << "loaded";
+  } catch (const faultline::Error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(dir.file("huge/big.json") + ": more than ", 0), 0u) << e.what();
+  }
   // The bundled folder loads (every manifest in it a file).
   EXPECT_FALSE(load_manifests(std::string(FAULTLINE_SOURCE_DIR) + "/reproducers").empty());
 }
