@@ -244,6 +244,9 @@ void Database::prepare_schema(int target_version, bool read_only) {
       throw Error("database " + path_ + ": not a faultline store (schema version " +
                   std::to_string(s.integer(0)) + ", which no faultline writes); check --db");
     const bool is_new = s.integer(0) == 0 && s.integer(1) == 0;
+    if (!is_new && s.integer(1) == 0)  // a version set, yet nothing made: no faultline leaves this
+      throw Error("database " + path_ + ": not a faultline store (schema version " +
+                  std::to_string(s.integer(0)) + " but no tables); check --db");
     if (!is_new && (s.integer(0) == 0 || s.integer(2) == 0))
       throw Error("database " + path_ +
                   ": not a faultline store (it holds another program's tables); check --db");

@@ -68,6 +68,13 @@ with tempfile.TemporaryDirectory() as tmp:
     with sqlite3.connect(versioned) as c:
         check(c.execute("PRAGMA journal_mode").fetchone()[0] == "delete", "journal mode changed")
         check([r[0] for r in c.execute("SELECT name FROM sqlite_master")] == ["contacts"], "tables added")
+    # A version and no tables at all (no faultline leaves that) is said as it is, not as another's tables.
+    bare = os.path.join(tmp, "bare.db")
+    with sqlite3.connect(bare) as c:
+        c.execute("PRAGMA user_version=5")
+    out = run("funnel", db=bare)
+    check(out.returncode == 1 and f"{bare}: not a faultline store (schema version 5 but no tables)" in out.stderr,
+          f"funnel on a versioned empty database: exit {out.returncode}, {out.stderr!r}")
     empty = os.path.join(tmp, "empty.db")
     open(empty, "w").close()
     for path, why in ((foreign, "it holds another program's tables"), (empty, "an empty database")):
