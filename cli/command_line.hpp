@@ -12,6 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "common/clock.hpp"
+#include "common/error.hpp"
+#include "common/repository_name.hpp"
+
 namespace faultline::cli {
 
 struct UnknownWord {
@@ -82,6 +86,44 @@ inline const CLI::Validator& not_empty() {
   static const CLI::Validator check(
       [](std::string& text) {
         return text.empty() ? std::string("an empty name names nothing") : std::string();
+      },
+      "");
+  return check;
+}
+
+// For an issue named on the command line (OWNER/NAME#NUMBER): a malformed one is a usage error.
+inline const CLI::Validator& issue_key() {
+  static const CLI::Validator check(
+      [](std::string& text) {
+        try {
+          common::parse_issue_key(text);
+          return std::string();
+        } catch (const Error& e) {
+          return std::string(e.what());
+        }
+      },
+      "");
+  return check;
+}
+
+// For a repository named on the command line (OWNER/NAME, by GitHub's naming rules).
+inline const CLI::Validator& repository_name() {
+  static const CLI::Validator check(
+      [](std::string& text) {
+        const std::string problem = common::repository_name_problem(text);
+        return problem.empty() ? problem : "'" + text + "' is not of the form OWNER/NAME (" + problem + ")";
+      },
+      "");
+  return check;
+}
+
+// For a moment as GitHub writes one, YYYY-MM-DDTHH:MM:SSZ (it goes into a request's query as it is).
+inline const CLI::Validator& utc_moment() {
+  static const CLI::Validator check(
+      [](std::string& text) {
+        return common::timestamp_form(text) == common::TimestampForm::kMoment
+                   ? std::string()
+                   : "'" + text + "' is not a UTC time of the form YYYY-MM-DDTHH:MM:SSZ";
       },
       "");
   return check;

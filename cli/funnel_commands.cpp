@@ -164,7 +164,7 @@ void add_funnel_commands(CLI::App& app, Context& ctx) {
       "Exclude a sampled issue and replace it with the nearest-in-time "
       "unsampled candidate of its repository.\n"
       "Example: faultline sample replace NVIDIA/cutlass#132 --reason \"no fix evidence\"");
-  rep->add_option("issue", replace_options->issue_key, "OWNER/NAME#NUMBER")->required();
+  rep->add_option("issue", replace_options->issue_key, "OWNER/NAME#NUMBER")->required()->check(issue_key());
   rep->add_option("--reason", replace_options->reason, "why it is excluded")->required();
   smp->callback([&ctx, smp, sample_options] {
     if (smp->get_subcommands().empty()) sample(ctx, *sample_options);

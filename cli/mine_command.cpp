@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -37,11 +38,14 @@ void add_mine_command(CLI::App& app, Context& ctx) {
                          "A killed run resumes where it stopped.\n"
                          "Example: GITHUB_TOKEN=... faultline mine --study --verify --json");
   mine->add_flag("--study", options->study, "the study's seven repositories");
-  mine->add_option("--repo", o.repositories, "OWNER/NAME (repeatable)");
+  mine->add_option("--repo", o.repositories, "OWNER/NAME (repeatable)")->check(repository_name());
   mine->add_option("--api-url", options->api_url,
                    "API base URL (default $GITHUB_API_URL or https://api.github.com)");
-  mine->add_option("--since", o.since, "first mine only: issues updated at or after this ISO 8601 time");
-  mine->add_option("--max-requests", o.api.max_requests, "stop cleanly after N requests; rerun to continue");
+  mine->add_option("--since", o.since,
+                   "first mine only: issues updated at or after this UTC time, YYYY-MM-DDTHH:MM:SSZ")
+      ->check(utc_moment());
+  mine->add_option("--max-requests", o.api.max_requests, "stop cleanly after N requests; rerun to continue")
+      ->check(CLI::Range(0L, std::numeric_limits<long>::max()));
   mine->add_option("--max-wait", o.api.max_wait_s,
                    "stop cleanly (resumable) instead of a rate-limit wait longer than SECONDS")
       ->default_val(3600);
@@ -57,6 +61,8 @@ void add_mine_command(CLI::App& app, Context& ctx) {
     if (options->study) {
       for (const auto& r : miner::study_repositories()) o.repositories.push_back(r);
     }
+    if (o.repositories.empty())
+      throw CLI::ValidationError("mine", "name repositories with --repo OWNER/NAME or use --study");
     const char* env_url = std::getenv("GITHUB_API_URL");
     o.api.base_url = !api_url.empty() ? api_url : env_url && *env_url ? env_url : "https://api.github.com";
     o.api.tokens = miner::configured_tokens(std::getenv("GITHUB_TOKENS"), std::getenv("GITHUB_TOKENS_FILE"),
@@ -82,10 +88,10 @@ void add_mine_command(CLI::App& app, Context& ctx) {
     };
     auto db = ctx.open_or_create_db();
     auto summary = miner::mine(*db, o, status);
-    progress->finish(last_status.empty() ? "mine: nothing to fetch" : last_status);
+    progress->finish(last_status.empty() ? "mine: no page fetched" : last_status);
     auto j = miner::mine_summary_json(summary);
     std::string text =
-        "mined " +
+        std::string(summary.stopped_early ? "stopped while mining " : "mined ") +
         common::counted(static_cast<long long>(o.repositories.size()), "repository", "repositories") + ": " +
         common::counted(summary.issues, "issue") + ", " + common::counted(summary.comments, "comment") +
         ", " + common::counted(summary.pull_requests_skipped, "pull request") + " skipped; " +

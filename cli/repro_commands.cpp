@@ -510,7 +510,7 @@ void add_link_and_doctor(CLI::App& app, Context& ctx) {
       "issue, the report those of its cases, triage those of labeled issues).\n"
       "Example: faultline link NVIDIA/cutlass#225 metadata-layout-mismatch");
   auto link_options = std::make_shared<ReproOptions>();
-  link_cmd->add_option("issue", link_options->issue, "OWNER/NAME#NUMBER")->required();
+  link_cmd->add_option("issue", link_options->issue, "OWNER/NAME#NUMBER")->required()->check(issue_key());
   link_cmd->add_option("id", link_options->id, "reproducer id")->required();
   link_cmd->add_option("--manifests", link_options->manifests, "manifest directory")->check(not_empty());
   link_cmd->callback([&ctx, link_options] { link(ctx, *link_options); });

@@ -1,6 +1,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "common/repository_name.hpp"
 #include "reports/issue_view.hpp"
@@ -15,7 +16,7 @@ void add_show_command(CLI::App& app, Context& ctx) {
                                   "rule, every rater's label, the final label and its provenance, the "
                                   "prediction with probabilities, and its reproducers.\n"
                                   "Example: faultline show NVIDIA/cutlass#12");
-  show->add_option("issue", *issue_key, "OWNER/NAME#NUMBER")->required();
+  show->add_option("issue", *issue_key, "OWNER/NAME#NUMBER")->required()->check(cli::issue_key());
   show->callback([&ctx, issue_key] {
     auto [repo, number] = common::parse_issue_key(*issue_key);
     auto db = ctx.open_db();

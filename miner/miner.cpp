@@ -1,6 +1,8 @@
 #include "miner/miner.hpp"
 
+#include <cctype>
 #include <cmath>
+#include <ctime>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -30,6 +32,19 @@ namespace {
 using nlohmann::json;
 
 constexpr int kPerPage = 100;
+// How far past this machine's clock an updated_at may be: clocks drift, a century does not.
+constexpr int64_t kFutureSlackSeconds = 24 * 3600;
+
+// "owner/name" of an API URL ".../repos/owner/name/...", or empty.
+std::string repository_in_url(const std::string& url) {
+  auto start = url.find("/repos/");
+  if (start == std::string::npos) return "";
+  start += 7;
+  auto slash = url.find('/', start);
+  if (slash == std::string::npos) return "";
+  auto end = url.find_first_of("/?#", slash + 1);
+  return url.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
 
 // A time GitHub writes as "YYYY-MM-DDTHH:MM:SSZ": the store orders issues and comments by these strings,
 // and the next refresh asks for what changed since the newest of them.
@@ -87,6 +102,11 @@ datasets::CommentRecord parse_comment(const json& item, const std::string& repo,
     throw Error(where + ": comment " + std::to_string(c.id) + " has an unreadable issue_url '" + issue_url +
                 "'");
   c.issue_number = *number;
+  // The repository's comments listing holds only its own: a comment said to be of another repository's
+  // issue would be stored as a comment of this repository's issue of that number.
+  if (const std::string of = repository_in_url(issue_url); !common::same_repository_name(of, repo))
+    throw Error(where + ": comment " + std::to_string(c.id) + " is of an issue of '" + of + "' (issue_url '" +
+                issue_url + "'), not of " + repo);
   c.author = author_login(item);
   c.created = moment(item, "created_at", where);
   c.updated = moment(item, "updated_at", where);
@@ -102,7 +122,23 @@ std::string listing_url(const std::string& repo, const std::string& listing, con
   return url;
 }
 
-// The value of `name` in a URL's query, or empty.
+// `text` with each %XX written as its byte: GitHub's Link URLs percent-encode the query
+// ("since=…T10%3A00%3A00Z").
+std::string percent_decoded(const std::string& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() && std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
+      out += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+// The value of `name` in a URL's query, percent-decoded, or empty.
 std::string query_value(const std::string& url, const std::string& name) {
   auto query = url.find('?');
   if (query == std::string::npos) return "";
@@ -110,21 +146,10 @@ std::string query_value(const std::string& url, const std::string& name) {
     size_t end = url.find('&', pos);
     if (end == std::string::npos) end = url.size();
     std::string pair = url.substr(pos, end - pos);
-    if (pair.rfind(name + "=", 0) == 0) return pair.substr(name.size() + 1);
+    if (pair.rfind(name + "=", 0) == 0) return percent_decoded(pair.substr(name.size() + 1));
     pos = end + 1;
   }
   return "";
-}
-
-// "owner/name" of an API URL ".../repos/owner/name/...", or empty.
-std::string repository_in_url(const std::string& url) {
-  auto start = url.find("/repos/");
-  if (start == std::string::npos) return "";
-  start += 7;
-  auto slash = url.find('/', start);
-  if (slash == std::string::npos) return "";
-  auto end = url.find_first_of("/?#", slash + 1);
-  return url.substr(start, end == std::string::npos ? std::string::npos : end - start);
 }
 
 // One listing page, parsed before anything is written, so that a malformed item leaves the store as it was.
@@ -140,11 +165,24 @@ ParsedPage parse_page(const std::string& kind, const std::string& repo, const Pa
   if (!page.body.is_array())
     throw Error(where + ": expected a JSON list, got " + std::string(page.body.type_name()));
   ParsedPage parsed;
+  // The cursor trusts the listing's order: an entry out of it, or one from the future, would move the cursor
+  // past entries never read (and a time in 2099 would end every later refresh), so the page is refused.
+  const std::string since = query_value(page.url, "since");
+  const std::string latest_believable = common::format_iso8601(std::time(nullptr) + kFutureSlackSeconds);
+  std::string previous = since;
   try {
     for (const auto& item : page.body) {
       if (!item.is_object())
         throw Error(where + ": a list entry is " + std::string(item.type_name()) + ", not an object");
       std::string updated = moment(item, "updated_at", where);  // pull requests' too: it moves the cursor
+      if (updated < previous)
+        throw Error(
+            where + ": updated_at '" + updated + "' comes after '" + previous +
+            "' in a listing asked for in ascending order from 'since'; nothing of the page was stored");
+      if (updated > latest_believable)
+        throw Error(where + ": updated_at '" + updated + "' is in the future (after " + latest_believable +
+                    "); nothing of the page was stored");
+      previous = updated;
       parsed.newest = std::max(parsed.newest, updated);
       if (kind == "comments") {
         parsed.comments.push_back(parse_comment(item, repo, where));
@@ -158,6 +196,36 @@ ParsedPage parse_page(const std::string& kind, const std::string& repo, const Pa
     throw Error(where + ": unexpected content (" + std::string(e.what()) + ")");
   }
   return parsed;
+}
+
+// Whether an object fetched as (updated, raw) should be written over what the store holds: it is new, or
+// newer, or edited again within the stored version's second (GitHub's times have whole seconds, and a bot
+// may close and label an issue in one). An older version — a page that came late — never replaces a newer.
+bool is_newer(const std::string& updated, const std::string& raw,
+              const std::optional<datasets::StoredVersion>& stored) {
+  if (!stored) return true;
+  if (updated != stored->updated) return updated > stored->updated;
+  return raw != stored->raw_json;
+}
+
+// GitHub's id of an issue object stored as it came, or nullopt (a record imported from a snapshot).
+std::optional<int64_t> github_issue_id(const std::string& raw_json) {
+  if (raw_json.empty()) return std::nullopt;
+  json j = json::parse(raw_json, nullptr, false);
+  if (!j.is_object() || !j.contains("id") || !j.at("id").is_number_integer()) return std::nullopt;
+  return j.at("id").get<int64_t>();
+}
+
+// An issue number names one issue for good: another GitHub id under a stored number means the name now
+// leads to another repository (renamed away, the name taken by a new one) or the answer is not this
+// repository's. Nothing is written over it.
+void require_same_issue(const datasets::StoredVersion& stored, const datasets::IssueRecord& fetched,
+                        const std::string& where) {
+  const auto before = github_issue_id(stored.raw_json), now = github_issue_id(fetched.raw_json.value_or(""));
+  if (before && now && *before != *now)
+    throw Error(where + ": " + fetched.key() + " is GitHub issue " + std::to_string(*now) +
+                ", but the store holds it as GitHub issue " + std::to_string(*before) +
+                ": the name may now belong to another repository; nothing of the page was stored");
 }
 
 class RepositoryMiner {
@@ -238,9 +306,18 @@ class RepositoryMiner {
     // validator for exactly that URL and is answered 304 when nothing changed. Bounded: a busy repository
     // may keep moving.
     int primes = 0;
+    std::set<std::string> requested;  // a Link that leads back to a page already read would loop forever
     while (true) {
-      Page page = api_.get(url, datasets::load_validator(db_, url));
+      if (!requested.insert(url).second)
+        throw Error(repo_ + ": the " + kind + " listing leads back to a page already read in this run (" +
+                    url + "); stopped, everything before it is stored");
+      const auto validator = datasets::load_validator(db_, url);
+      Page page = api_.get(url, validator);
       notice_rename(page);
+      if (page.status == 304 && !validator)
+        throw Error("GET " + page.url +
+                    ": answered 304 Not Modified to a request that named no stored version; stopped, "
+                    "everything before it is stored");
       if (page.status == 304) {
         report(kind, ++pages, page.rate_remaining);
         db_.transaction([&] { datasets::clear_cursor(db_, repo_id_, kind); });
@@ -253,7 +330,7 @@ class RepositoryMiner {
         auto high_water = datasets::load_high_water(db_, repo_id_, kind);
         if (!high_water) return;
         next = api_.base_url() + listing_url(repo_, kind, *high_water);
-        if (next == page.url || ++primes > 3) return;
+        if (requested.count(next) || ++primes > 3) return;
       }
       url = next;
     }
@@ -280,12 +357,16 @@ class RepositoryMiner {
       datasets::IssueWriter issue_writer(db_);
       datasets::CommentWriter comment_writer(db_);
       for (const auto& issue : parsed.issues) {
-        if (datasets::stored_issue_updated(db_, repo_id_, issue.number) == issue.updated) continue;
+        auto stored = datasets::stored_issue_version(db_, repo_id_, issue.number);
+        if (stored) require_same_issue(*stored, issue, "GET " + page.url);
+        if (!is_newer(issue.updated, issue.raw_json.value_or(""), stored)) continue;
         issue_writer.upsert(issue);
         ++issues;
       }
       for (const auto& comment : parsed.comments) {
-        if (datasets::stored_comment_updated(db_, comment.id) == comment.updated) continue;
+        if (!is_newer(comment.updated, comment.raw_json.value_or(""),
+                      datasets::stored_comment_version(db_, comment.id)))
+          continue;
         comment_writer.upsert(comment);
         ++comments;
       }
@@ -294,7 +375,10 @@ class RepositoryMiner {
         if (seen_pull_requests_.insert(pr).second) ++skipped;
       }
       if (!parsed.newest.empty()) datasets::raise_high_water(db_, repo_id_, kind, parsed.newest);
-      datasets::save_validator(db_, page.url, page.validator);
+      // Only a listing's last page is asked for again (a refresh from the high-water mark). A page with more
+      // after it keeps no validator: when over a page of entries share the mark's second, the first page
+      // stays the same while new entries come after it, and a 304 there would hide them for good.
+      if (page.next_url.empty()) datasets::save_validator(db_, page.url, page.validator);
       if (next.empty()) {
         datasets::clear_cursor(db_, repo_id_, kind);
       } else {
@@ -320,20 +404,19 @@ class RepositoryMiner {
     for (int64_t number : datasets::unaccounted_numbers(db_, repo_id_, report.highest_number)) {
       Page page = api_.get("/repos/" + repo_ + "/issues/" + std::to_string(number), std::nullopt, true);
       ++report.fetched;
-      std::string in = repository_in_url(page.url);
       if (page.status == 404) {
         report.missing.push_back({number, "404: deleted, or not visible with this token"});
       } else if (page.status == 410) {
         report.missing.push_back({number, "410: deleted"});
-      } else if (in != repo_) {
-        report.missing.push_back({number, "transferred to " + in});
       } else if (!page.body.is_object()) {
         throw Error("GET " + page.url + ": expected a JSON object");
+      } else if (std::string moved = moved_to(page, number); !moved.empty()) {
+        report.missing.push_back({number, "transferred to " + moved});
       } else if (page.body.contains("pull_request")) {
         db_.transaction([&] { datasets::record_pull_request(db_, repo_id_, number); });
       } else {
         auto issue = parse_issue(page.body, repo_, "GET " + page.url);
-        db_.transaction([&] { datasets::upsert_issue(db_, issue); });
+        db_.transaction([&] { datasets::upsert_issue(db_, issue); });  // unaccounted: none is stored
         ++report.recovered;
         ++summary_.issues;
       }
@@ -341,6 +424,21 @@ class RepositoryMiner {
     report.issues = datasets::count_issues_in(db_, repo_id_);
     report.pull_requests = datasets::count_pull_requests(db_, repo_id_);
     return report;
+  }
+
+  // Where the answer to GET /repos/REPO/issues/NUMBER says the issue now is, when not here: GitHub answers
+  // a transferred issue's old URL with the moved issue itself (another number, another html_url), or through
+  // a redirect whose URL names another repository, or none (/repositories/ID/...). Empty when it is here.
+  std::string moved_to(const Page& page, int64_t number) {
+    const std::string where = "GET " + page.url;
+    const std::string html_url = common::json_string(page.body, "html_url", where);
+    const auto link = common::read_issue_link(html_url);
+    const std::string lives_in = link ? std::string(link->repo) : repository_in_url(page.url);
+    if (lives_in.empty()) return "an unnamed repository (" + html_url + ")";
+    if (!common::same_repository_name(lives_in, repo_)) return lives_in;
+    if (common::json_integer(page.body, "number", where) != number)
+      return lives_in + "#" + std::to_string(common::json_integer(page.body, "number", where));
+    return "";
   }
 
   // "o/r, issues page 3: issues 250, comments 30, requests 5, rate limit 4990 left, rate-limit waits 1"
@@ -381,7 +479,10 @@ void mine_timelines(datasets::Database& db, GitHubApi& api, MineSummary& summary
     std::vector<std::string> raw;
     std::string url = api.base_url() + "/repos/" + issue.repo + "/issues/" + std::to_string(issue.number) +
                       "/timeline?per_page=100";
+    std::set<std::string> requested;
     while (!url.empty()) {
+      if (!requested.insert(url).second)
+        throw Error(issue.key() + ": the timeline's Link leads back to a page already read (" + url + ")");
       Page page = api.get(url, std::nullopt);
       if (!page.body.is_array()) throw Error("GET " + page.url + ": expected a JSON list");
       for (const auto& e : page.body) {

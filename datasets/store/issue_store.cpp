@@ -321,18 +321,19 @@ int64_t count_issues_in(Database& db, int64_t repository_id) {
   return s.integer(0);
 }
 
-std::optional<std::string> stored_issue_updated(Database& db, int64_t repository_id, int64_t number) {
-  Statement s = db.prepare("SELECT updated FROM issues WHERE repository_id = ? AND number = ?");
+std::optional<StoredVersion> stored_issue_version(Database& db, int64_t repository_id, int64_t number) {
+  Statement s =
+      db.prepare("SELECT updated, COALESCE(raw_json, '') FROM issues WHERE repository_id = ? AND number = ?");
   s.bind_all(repository_id, number);
   if (!s.step()) return std::nullopt;
-  return s.text(0);
+  return StoredVersion{s.text(0), s.text(1)};
 }
 
-std::optional<std::string> stored_comment_updated(Database& db, int64_t comment_id) {
-  Statement s = db.prepare("SELECT updated FROM comments WHERE id = ?");
+std::optional<StoredVersion> stored_comment_version(Database& db, int64_t comment_id) {
+  Statement s = db.prepare("SELECT updated, COALESCE(raw_json, '') FROM comments WHERE id = ?");
   s.bind_all(comment_id);
   if (!s.step()) return std::nullopt;
-  return s.text(0);
+  return StoredVersion{s.text(0), s.text(1)};
 }
 
 }  // namespace faultline::datasets

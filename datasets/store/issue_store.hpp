@@ -52,9 +52,15 @@ std::vector<IssueRecord> load_issues(Database& db);
 IssueRecord load_issue(Database& db, int64_t id);
 int64_t count_issues(Database& db);
 int64_t count_issues_in(Database& db, int64_t repository_id);
-// The updated_at stored for an issue or a comment, to skip an object already stored as it is.
-std::optional<std::string> stored_issue_updated(Database& db, int64_t repository_id, int64_t number);
-std::optional<std::string> stored_comment_updated(Database& db, int64_t comment_id);
+// What the store holds of a mined issue or comment: its updated_at and the API object as it came (empty
+// for a record imported from a snapshot), so that the miner skips what it already holds as it is and never
+// writes an older version over a newer one.
+struct StoredVersion {
+  std::string updated;
+  std::string raw_json;
+};
+std::optional<StoredVersion> stored_issue_version(Database& db, int64_t repository_id, int64_t number);
+std::optional<StoredVersion> stored_comment_version(Database& db, int64_t comment_id);
 
 struct CommentRecord {
   int64_t id = 0;  // GitHub's comment id

@@ -91,6 +91,16 @@ with tempfile.TemporaryDirectory() as tmp:
         usage_error(db, args, f"{option}: an empty name names nothing")
     usage_error(db, ["sample", "--total", "-5"], "--total: Value -5 not in range 1 to 2147483647")
     usage_error(db, ["sample", "--total", "0"], "--total: Value 0 not in range 1 to 2147483647")
+    # What goes into a request (a time, a repository) or names an issue is checked before anything runs:
+    # "--since yesterday" went into the URL as it was, "&state=open" into the query.
+    for since in ("yesterday", "2025-13-45T00:00:00Z", "2025-01-01T00:00:00Z&state=open", "2025-01-01"):
+        usage_error(db, ["mine", "--repo", "o/r", "--since", since],
+                    f"--since: '{since}' is not a UTC time of the form YYYY-MM-DDTHH:MM:SSZ")
+    usage_error(db, ["mine", "--repo", "cutlass"], "--repo: 'cutlass' is not of the form OWNER/NAME")
+    usage_error(db, ["mine"], "name repositories with --repo OWNER/NAME or use --study")
+    usage_error(db, ["mine", "--repo", "o/r", "--max-requests", "-5"], "--max-requests: Value -5 not in range 0 to")
+    usage_error(db, ["show", "cutlass#12"], "issue: ")
+    usage_error(db, ["link", "cutlass#12", "causal-mask-corner"], "issue: ")
     usage_error(db, ["report", "--out", os.path.join(tmp, "r"), "--format", "md,pdf"],
                 "--format: pdf not in {md,csv,tex,json,html}")
     # CLI11's own messages quote the refused word: an escape in it is written out, not sent to the terminal.

@@ -11,6 +11,10 @@ CONFIG: {"repos": {"o/r": {"issues": 250, "prs": 30, "comments": 420,
                           "hidden": [20],                       # absent from listings, fetchable alone
                           "transferred": {"13": "x/y"},         # 301 to /repos/x/y/issues/13
                           "ghost_every": 10,                    # every 10th comment: user null / login null
+                          "one_second": true,   # every entry updated in one second (a bulk edit)
+                          "self_link": true,    # a listing's Link rel="next" is the page itself
+                          "moved_objects": {"3": {"repo": "x/y", "number": 1}},  # GET issues/3: 200, x/y's #1
+                          "id_base": 7000000,   # GitHub ids of the issues: id_base + number (5000000)
                           "overrides": {"issues": {"5": {"html_url": "x"}},   # fields of issue 5 as sent
                                         "comments": {"3": {"created_at": "y"}}}}},  # of the 3rd comment
          "renamed": {"old/name": "o/r"},                 # 301 from the old name to the new one
@@ -63,6 +67,9 @@ class Repo:
         self.hidden = set(spec.get("hidden", []))
         self.transferred = {int(k): v for k, v in spec.get("transferred", {}).items()}
         self.ghost_every = spec.get("ghost_every", 0)
+        self.self_link = spec.get("self_link", False)
+        self.moved_objects = {int(k): v for k, v in spec.get("moved_objects", {}).items()}
+        self.id_base = spec.get("id_base", 5000000)
         overrides = spec.get("overrides", {})
         self.issue_overrides = {int(k): v for k, v in overrides.get("issues", {}).items()}
         self.comment_overrides = {1000000 + int(k): v for k, v in overrides.get("comments", {}).items()}
@@ -71,8 +78,9 @@ class Repo:
         self.entries = {}  # number -> dict
         for n in range(1, total + 1):
             is_pr = prs > 0 and (n * prs) // total != ((n - 1) * prs) // total
-            self.entries[n] = {"number": n, "pr": is_pr, "updated": BASE + timedelta(minutes=n),
-                               "created": BASE + timedelta(minutes=n) - timedelta(hours=1), "version": 0}
+            updated = BASE if spec.get("one_second") else BASE + timedelta(minutes=n)
+            self.entries[n] = {"number": n, "pr": is_pr, "updated": updated,
+                               "created": updated - timedelta(hours=1), "version": 0}
         plain = [n for n, e in self.entries.items() if not e["pr"]] or [1]
         self.comments = {}
         self.comments_by_issue = {}
@@ -104,7 +112,7 @@ class Repo:
 
     def issue_json(self, base, e):
         n = e["number"]
-        obj = {"id": 5000000 + n, "number": n, "url": f"{base}/repos/{self.full_name}/issues/{n}",
+        obj = {"id": self.id_base + n, "number": n, "url": f"{base}/repos/{self.full_name}/issues/{n}",
                "html_url": f"https://github.com/{self.full_name}/{'pull' if e['pr'] else 'issues'}/{n}",
                "state": "closed" if n % 3 else "open", "title": f"Kernel crash {n} (v{e['version']})",
                "body": None if n % 7 == 0 else f"Body of {n}, version {e['version']}.",
@@ -266,13 +274,17 @@ class Handler(BaseHTTPRequestHandler):
                 if rest == ["issues"]:
                     entries = repo.sorted_entries
                     return self.listing(entries, lambda e: repo.issue_json(base, e), query, url.path, rate,
-                                        repo.entry_keys)
+                                        repo.entry_keys, repo.self_link)
                 if rest == ["issues", "comments"]:
                     entries = repo.sorted_comments
                     return self.listing(entries, lambda c: repo.comment_json(base, c), query, url.path, rate,
                                         repo.comment_keys)
                 if len(rest) == 2 and rest[0] == "issues" and rest[1].isdigit():
                     n = int(rest[1])
+                    if n in repo.moved_objects:  # the moved issue itself, as GitHub may answer
+                        moved = repo.moved_objects[n]
+                        other = st.repos[moved["repo"]]
+                        return self.json(200, other.issue_json(base, other.entries[moved["number"]]), rate)
                     if n in repo.transferred:
                         location = f"/repos/{repo.transferred[n]}/issues/{n}"
                         return self.send(301, b'{"message": "Moved Permanently"}', {"Location": location, **rate})
@@ -302,7 +314,7 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(304, b"", {"ETag": etag, **headers})
         return self.send(status, body, {"Content-Type": "application/json", "ETag": etag, **headers})
 
-    def listing(self, entries, to_json, query, path, rate, keys=None):
+    def listing(self, entries, to_json, query, path, rate, keys=None, self_link=False):
         since = query.get("since", [None])[0]
         if since:
             since_time = datetime.strptime(since, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
@@ -326,6 +338,8 @@ class Handler(BaseHTTPRequestHandler):
             if self.server.state.config.get("link_host"):
                 host = f"http://{self.server.state.config['link_host']}:{self.server.server_address[1]}"
             headers["Link"] = f'<{host}{path}?{urlencode(params)}>; rel="next", <{host}{path}?page={last}>; rel="last"'
+            if self_link:
+                headers["Link"] = f'<{host}{self.path}>; rel="next"'
         if self.server.state.config.get("extra_param") and page > 1 and query.get("hint") != ["keep-me"]:
             return self.send(400, b'{"message": "pagination parameter lost"}', rate)
         return self.json(200, chunk, headers)

@@ -902,3 +902,159 @@ TEST(Miner, TokenAnswered401IsDroppedWithAWarningNamingItsPosition) {
   EXPECT_EQ(s.stats.requests, 11 + 1);
   EXPECT_EQ(datasets::count_issues(db), 250);
 }
+
+// 250 issues edited in one second (a bulk edit). GitHub's next links percent-encode the cursor
+// ("since=2024-01-01T00%3A00%3A00Z"): read as it stood, it never equalled the page's second, and the third
+// page sent the miner back to the first. By hand: pages of 100, 100 and 50 by GitHub's next links.
+TEST(Miner, OverTwoPagesOfEntriesInOneSecondAreAllStoredAndARefreshSeesWhatComesAfterThem) {
+  faultline::testing::FakeGitHub server(json{{"repos", {{"o/r", {{"issues", 250}, {"one_second", true}}}}}});
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  EXPECT_EQ(mine(db, options_for(server)).issues, 250);
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM issues"), 250);
+  // Issue 240 (on the third page) edited a minute later comes after the 250 at the mark. The refresh's
+  // first page (since the mark) is the same 100 entries as before: had its validator been kept, a 304
+  // would hide the edit for good.
+  server.control("touch?repo=o/r&issues=240");
+  auto refresh = mine(db, options_for(server));
+  EXPECT_EQ(refresh.issues, 1);
+  EXPECT_EQ(datasets::load_issue(db, *datasets::find_issue(db, "o/r", 240)).title, "Kernel crash 240 (v1)");
+}
+
+// A bot closes and labels an issue in one second: the second version has the first's updated_at.
+TEST(Miner, AnIssueEditedAgainWithinItsOwnSecondIsStoredAgain) {
+  faultline::testing::FakeGitHub server(standard_repo());
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  mine(db, options_for(server));
+  server.control("touch?repo=o/r&issues=9");  // issue 9 is now the newest entry, the mark
+  EXPECT_EQ(mine(db, options_for(server)).issues, 1);
+  server.control("touch?repo=o/r&issues=9&same_second=1");  // edited again in the mark's second
+  EXPECT_EQ(mine(db, options_for(server)).issues, 1);
+  EXPECT_EQ(datasets::load_issue(db, *datasets::find_issue(db, "o/r", 9)).title, "Kernel crash 9 (v2)");
+  EXPECT_EQ(mine(db, options_for(server)).issues, 0);  // as stored: skipped
+}
+
+// The cursor trusts the listing's order; an entry out of it, or from the future (a time in 2099 would be
+// the mark, and every later refresh would ask for nothing), stops the mine with the page unstored.
+TEST(Miner, AListingOutOfOrderOrFromTheFutureIsRefusedAndItsPageNotStored) {
+  for (const auto& [updated, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"2023-06-01T00:00:00Z", "comes after"}, {"2099-01-01T00:00:00Z", "is in the future"}}) {
+    faultline::testing::FakeGitHub server(
+        json{{"repos",
+              {{"o/r", {{"issues", 20}, {"overrides", {{"issues", {{"7", {{"updated_at", updated}}}}}}}}}}}});
+    faultline::testing::TempDir dir;
+    datasets::Database db(dir.file("m.db"));
+    try {
+      mine(db, options_for(server));
+      ADD_FAILURE() << updated << ": mined";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("updated_at '" + updated + "' " + expected), std::string::npos)
+          << e.what();
+    }
+    EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM issues"), 0) << updated;
+  }
+}
+
+// A 304 to a request that named no stored version (a misbehaving cache) would end the listing as if
+// nothing had changed; a Link rel="next" that leads back to the page would loop forever.
+TEST(Miner, A304WithoutAValidatorAndALinkBackToThePageAreErrors) {
+  {
+    faultline::testing::FakeGitHub server(
+        json{{"repos", {{"o/r", {{"issues", 250}}}}}, {"faults", {{"2", {{"status", 304}}}}}});
+    faultline::testing::TempDir dir;
+    datasets::Database db(dir.file("m.db"));
+    try {
+      mine(db, options_for(server));
+      ADD_FAILURE() << "mined";
+    } catch (const Error& e) {
+      EXPECT_NE(
+          std::string(e.what()).find("answered 304 Not Modified to a request that named no stored version"),
+          std::string::npos)
+          << e.what();
+    }
+  }
+  faultline::testing::FakeGitHub server(
+      json{{"repos", {{"o/r", {{"issues", 150}, {"one_second", true}, {"self_link", true}}}}}});
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  try {
+    mine(db, options_for(server));
+    ADD_FAILURE() << "mined";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("the issues listing leads back to a page already read"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_LT(server.requests(), 5);
+}
+
+// A name renamed away and taken by a new repository: the new one's issue #N is another issue than the
+// stored #N (another GitHub id) and is not written over it.
+TEST(Miner, AnotherIssueUnderAStoredNumberIsNotWrittenOverIt) {
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  {
+    faultline::testing::FakeGitHub first(json{{"repos", {{"o/r", {{"issues", 20}}}}}});
+    mine(db, options_for(first));
+  }
+  const std::string before = datasets::load_issue(db, *datasets::find_issue(db, "o/r", 20)).raw_json.value();
+  faultline::testing::FakeGitHub taken(json{{"repos", {{"o/r", {{"issues", 20}, {"id_base", 7000000}}}}}});
+  try {
+    mine(db, options_for(taken));
+    ADD_FAILURE() << "mined";
+  } catch (const Error& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("o/r#20 is GitHub issue 7000020, but the store holds it as GitHub issue "
+                                   "5000020"),
+        std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(datasets::load_issue(db, *datasets::find_issue(db, "o/r", 20)).raw_json.value(), before);
+  // The same repository again (the same ids) refreshes as ever.
+  faultline::testing::FakeGitHub same(json{{"repos", {{"o/r", {{"issues", 20}}}}}});
+  EXPECT_NO_THROW(mine(db, options_for(same)));
+}
+
+// GitHub may answer a transferred issue's old URL with the moved issue itself: x/y#1 is not o/r#3, and
+// storing it as o/r's issue 1 (its number) would overwrite the real o/r#1.
+TEST(Miner, VerifyCountsAnIssueAnsweredFromAnotherRepositoryAsTransferred) {
+  faultline::testing::FakeGitHub server(
+      json{{"repos",
+            {{"o/r",
+              {{"issues", 5}, {"hidden", {3}}, {"moved_objects", {{"3", {{"repo", "x/y"}, {"number", 1}}}}}}},
+             {"x/y", {{"issues", 2}, {"id_base", 9000000}}}}}});
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  auto o = options_for(server);
+  o.verify = true;
+  const auto v = mine(db, o).verified.at(0);
+  EXPECT_EQ(v.recovered, 0);
+  ASSERT_EQ(v.missing.size(), 1u);
+  EXPECT_EQ(v.missing[0], (std::pair<int64_t, std::string>{3, "transferred to x/y"}));
+  EXPECT_EQ(v.issues + v.pull_requests + static_cast<int64_t>(v.missing.size()), v.highest_number);
+  EXPECT_EQ(datasets::load_issue(db, *datasets::find_issue(db, "o/r", 1)).title, "Kernel crash 1 (v0)");
+  EXPECT_NE(datasets::load_issue(db, *datasets::find_issue(db, "o/r", 1)).raw_json->find("\"id\":5000001"),
+            std::string::npos);
+}
+
+// The repository's comments listing holds only its own comments.
+TEST(Miner, ACommentOfAnotherRepositorysIssueIsRefused) {
+  faultline::testing::FakeGitHub server(
+      json{{"repos",
+            {{"o/r",
+              {{"issues", 5},
+               {"comments", 6},
+               {"overrides",
+                {{"comments", {{"3", {{"issue_url", "http://127.0.0.1/repos/x/y/issues/1"}}}}}}}}}}}});
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  try {
+    mine(db, options_for(server));
+    ADD_FAILURE() << "mined";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("comment 1000003 is of an issue of 'x/y'"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM comments"), 0);
+}
