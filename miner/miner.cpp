@@ -32,6 +32,8 @@ namespace {
 using nlohmann::json;
 
 constexpr int kPerPage = 100;
+// The most issue numbers --verify accounts for in one repository (the largest on GitHub are under a million).
+constexpr int64_t kMostNumbersVerified = 10'000'000;
 // How far past this machine's clock an updated_at may be: clocks drift, a century does not.
 constexpr int64_t kFutureSlackSeconds = 24 * 3600;
 
@@ -294,7 +296,10 @@ class RepositoryMiner {
   // where the cursor still finds it; no neighbour slides onto a page already read.
   void listing(const std::string& kind) {
     std::string url;
-    if (auto cursor = datasets::load_cursor(db_, repo_id_, kind)) {
+    // A cursor saved under another --api-url is not followed there: the high-water mark, saved with each
+    // page beside it, picks the listing up at this API.
+    if (auto cursor = datasets::load_cursor(db_, repo_id_, kind);
+        cursor && cursor->rfind(api_.base_url() + "/", 0) == 0) {
       url = *cursor;
     } else {
       auto high_water = datasets::load_high_water(db_, repo_id_, kind);
@@ -401,6 +406,10 @@ class RepositoryMiner {
     std::string where = "GET " + newest.url;
     if (!newest.body.is_array()) throw Error(where + ": expected a JSON list");
     if (!newest.body.empty()) report.highest_number = common::json_integer(newest.body[0], "number", where);
+    // Every number up to the highest is looked up in the store at once: an absurd one would fill the memory.
+    if (report.highest_number > kMostNumbersVerified)
+      throw Error(where + ": the highest number is " + std::to_string(report.highest_number) +
+                  ", more than --verify accounts for (" + std::to_string(kMostNumbersVerified) + ")");
     for (int64_t number : datasets::unaccounted_numbers(db_, repo_id_, report.highest_number)) {
       Page page = api_.get("/repos/" + repo_ + "/issues/" + std::to_string(number), std::nullopt, true);
       ++report.fetched;
@@ -483,7 +492,14 @@ void mine_timelines(datasets::Database& db, GitHubApi& api, MineSummary& summary
     while (!url.empty()) {
       if (!requested.insert(url).second)
         throw Error(issue.key() + ": the timeline's Link leads back to a page already read (" + url + ")");
-      Page page = api.get(url, std::nullopt);
+      Page page = api.get(url, std::nullopt, true);
+      // A sampled issue deleted on GitHub since it was mined: its timeline is gone, not the others'.
+      if (page.status == 404 || page.status == 410) {
+        summary.timelines_unavailable.push_back({issue.key(), std::to_string(page.status)});
+        events.clear();
+        raw.clear();
+        break;
+      }
       if (!page.body.is_array()) throw Error("GET " + page.url + ": expected a JSON list");
       for (const auto& e : page.body) {
         std::string reference;
@@ -496,6 +512,8 @@ void mine_timelines(datasets::Database& db, GitHubApi& api, MineSummary& summary
       }
       url = page.next_url;
     }
+    if (!summary.timelines_unavailable.empty() && summary.timelines_unavailable.back().first == issue.key())
+      continue;  // the timeline stored before, if any, is kept
     db.transaction([&] { datasets::replace_timeline(db, issue.id, events, raw); });
     summary.timeline_events += static_cast<long>(events.size());
   }
@@ -543,6 +561,11 @@ nlohmann::json mine_summary_json(const MineSummary& s) {
             {"stopped_early", s.stopped_early}};
   j.update(datasets::outdated_json(s.outdated));
   if (s.stopped_early) j["stop_reason"] = s.stop_reason;
+  if (!s.timelines_unavailable.empty()) {
+    j["timelines_unavailable"] = json::array();
+    for (const auto& [issue, status] : s.timelines_unavailable)
+      j["timelines_unavailable"].push_back({{"issue", issue}, {"status", std::stoi(status)}});
+  }
   if (!s.renamed.empty()) {
     j["renamed"] = json::array();
     for (const auto& [from, to] : s.renamed) j["renamed"].push_back({{"from", from}, {"to", to}});

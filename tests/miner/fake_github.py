@@ -38,6 +38,7 @@ CONFIG: {"repos": {"o/r": {"issues": 250, "prs": 30, "comments": 420,
          "close_connections": true}  # one connection per request, so a dropped one is never retried
                                      # silently by the client library on a fresh connection
 Control (GET, not counted): /_control/stats, /_control/touch?repo=o/r&issues=1,2[&same_second=1],
+/_control/delete?repo=o/r&issues=3,
 /_control/rename?from=o/r&to=o/new, /_control/reset
 """
 import argparse
@@ -299,6 +300,8 @@ class Handler(BaseHTTPRequestHandler):
                     return self.listing(entries, lambda c: repo.comment_json(base, c), query, url.path, rate)
                 if len(rest) == 3 and rest[0] == "issues" and rest[2] == "timeline":
                     n = int(rest[1])
+                    if n in repo.deleted:
+                        return self.send(410, b'{"message": "This issue was deleted"}', rate)
                     events = [{"event": "cross-referenced", "source": {"issue": {"html_url": f"https://github.com/{name}/pull/{n + 1000}"}}},
                               {"event": "referenced", "commit_id": hashlib.sha1(str(n).encode()).hexdigest()},
                               {"event": "closed", "commit_id": None}]
@@ -352,6 +355,11 @@ class Handler(BaseHTTPRequestHandler):
             elif path == "/_control/touch":
                 repo = st.repos[query["repo"][0]]
                 repo.touch([int(n) for n in query["issues"][0].split(",")], query.get("same_second") == ["1"])
+                body = {"ok": True}
+            elif path == "/_control/delete":  # deleted after it was listed: 410 from now on
+                repo = st.repos[query["repo"][0]]
+                repo.deleted |= {int(n) for n in query["issues"][0].split(",")}
+                repo.sort_entries()
                 body = {"ok": True}
             elif path == "/_control/rename":
                 old, new = query["from"][0], query["to"][0]

@@ -424,6 +424,36 @@ TEST(Miner, TimelinesOfSampledIssuesAreStored) {
   auto ref = db.prepare("SELECT reference FROM timeline_events WHERE event = 'cross-referenced'");
   ASSERT_TRUE(ref.step());
   EXPECT_EQ(ref.text(0), "https://github.com/o/r/pull/1005");
+  // A sampled issue deleted on GitHub since: its timeline is unavailable (its stored events kept), and the
+  // other sampled issues still get theirs.
+  server.control("delete?repo=o/r&issues=5");
+  datasets::replace_sample(db, "main",
+                           {{*datasets::find_issue(db, "o/r", 5), "sampled", "draw", {}, {}, 1},
+                            {*datasets::find_issue(db, "o/r", 6), "sampled", "draw", {}, {}, 1}});
+  auto again = mine(db, o);
+  EXPECT_EQ(again.timelines_unavailable,
+            (std::vector<std::pair<std::string, std::string>>{{"o/r#5", "410"}}));
+  EXPECT_EQ(again.timeline_events, 3);  // issue 6's
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM timeline_events"), 6);
+}
+
+// A run stopped mid-listing under one --api-url resumes under another from the high-water mark, not by
+// requesting the old host's saved next page.
+TEST(Miner, AResumedMineUnderAnotherApiUrlDoesNotFollowTheOldHostsCursor) {
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  {
+    faultline::testing::FakeGitHub gone(standard_repo());
+    auto o = options_for(gone);
+    o.api.max_requests = 2;  // the repository, the first issues page: a cursor to gone's next page is saved
+    EXPECT_TRUE(mine(db, o).stopped_early);
+  }
+  faultline::testing::FakeGitHub now(standard_repo());
+  auto s = mine(db, options_for(now));
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM issues"), 250);
+  // The first page held 100 entries, floor(100·30/280) = 10 of them pull requests: 90 issues were stored.
+  // The other 160 come now, and the mark's entry (issue 100) again, its object's url naming the new host.
+  EXPECT_EQ(s.issues, 160 + 1);
 }
 
 TEST(MineCommand, JsonSummaryHasExactlyTheDesignKeys) {
@@ -1057,4 +1087,33 @@ TEST(Miner, ACommentOfAnotherRepositorysIssueIsRefused) {
         << e.what();
   }
   EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM comments"), 0);
+}
+
+// --verify looks every number up to the highest in the store at once: an absurd highest number (here
+// 10^12, the newest issue's) is refused before it fills the memory.
+TEST(Miner, VerifyRefusesAnAbsurdHighestNumber) {
+  faultline::testing::FakeGitHub server(
+      json{{"repos",
+            {{"o/r",
+              {{"issues", 5},
+               {"overrides",
+                {{"issues",
+                  {{"5",
+                    {{"number", 1000000000000},
+                     {"html_url", "https://github.com/o/r/issues/1000000000000"}}}}}}}}}}}});
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  auto o = options_for(server);
+  o.verify = true;
+  try {
+    mine(db, o);
+    ADD_FAILURE() << "verified";
+  } catch (const Error& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("the highest number is 1000000000000, more than --verify accounts for "
+                                   "(10000000)"),
+        std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM issues"), 5);  // the listing itself was stored
 }
