@@ -125,7 +125,14 @@ int run_one(const Context& ctx, const ReproOptions& o) {
   nlohmann::json j = nlohmann::json::array();
   std::string text;
   std::vector<reproducers::RunResult> results;
-  for (const auto& [mode, variant] : reproducers::planned_runs(m, reproducers::resolve_modes(o.mode, env))) {
+  const auto runs = reproducers::planned_runs(m, reproducers::resolve_modes(o.mode, env));
+  // A reproducer without the mode asked for would run nothing and exit 0, as if it had passed.
+  if (runs.empty()) {
+    std::string has;
+    for (const auto& [mode, variants] : m.modes) has += (has.empty() ? "" : ", ") + mode;
+    throw Error("repro run: " + m.id + " has no run in --mode " + o.mode + " (its modes: " + has + ")");
+  }
+  for (const auto& [mode, variant] : runs) {
     results.push_back(reproducers::run_variant(m, mode, variant, env));
     j.push_back(reproducers::run_result_json(results.back()));
     text += result_line(results.back()) + "\n";
@@ -508,7 +515,7 @@ void add_link_and_doctor(CLI::App& app, Context& ctx) {
       "link",
       "Link an issue of the store to a reproducer modeled on it (show tells the links of any "
       "issue, the report those of its cases, triage those of labeled issues).\n"
-      "Example: faultline link NVIDIA/cutlass#225 metadata-layout-mismatch");
+      "Example: faultline link NVIDIA/cutlass#492 metadata-layout-mismatch");
   auto link_options = std::make_shared<ReproOptions>();
   link_cmd->add_option("issue", link_options->issue, "OWNER/NAME#NUMBER")->required()->check(issue_key());
   link_cmd->add_option("id", link_options->id, "reproducer id")->required();

@@ -25,8 +25,12 @@ std::string submit_array(const std::string& script, const std::string& array) {
   argv.push_back(script);
   auto p = run_process(argv, kToolTimeout);
   std::string out = trimmed(p.output);
-  if (p.exit_code != 0)
-    throw Error("sbatch " + script + " failed (exit " + std::to_string(p.exit_code) + "): " + out);
+  if (p.exit_code != 0) {
+    std::string said = out;  // sbatch's lines, as one line of the message
+    for (size_t at = said.find('\n'); at != std::string::npos; at = said.find('\n', at))
+      said.replace(at, 1, "; ");
+    throw Error("sbatch " + script + " failed (exit " + std::to_string(p.exit_code) + "): " + said);
+  }
   // --parsable prints "JOBID" or "JOBID;CLUSTER", after any warnings sbatch prints first.
   std::string last = out.substr(out.find_last_of('\n') == std::string::npos ? 0 : out.find_last_of('\n') + 1);
   std::string id = last.substr(0, last.find(';'));

@@ -106,10 +106,12 @@ CollectedRun collect_run(const std::string& run_dir) {
                 shard_path(run_dir, run.plan.shards) +
                 " is there too; the run directory was changed since it was planned");
   for (const auto& array : run.plan.arrays) {
-    CollectedArray collected{array, {}, {}};
+    CollectedArray collected{array, {}, {}, 0};
     for (const auto& shard : shards) {
       std::string why;
-      auto results = shard_results(shard, task_results_path(run_dir, array.name, shard.shard), why);
+      const std::string path = task_results_path(run_dir, array.name, shard.shard);
+      if (std::filesystem::exists(path)) ++collected.results_files;
+      auto results = shard_results(shard, path, why);
       if (!why.empty()) {
         collected.lost_shards.push_back(shard.shard);
         for (const auto& r : shard.runs)
@@ -125,6 +127,12 @@ CollectedRun collect_run(const std::string& run_dir) {
 
 std::vector<SuiteSummary> record_collected(datasets::Database& db, const std::string& run_dir,
                                            const CollectedRun& run) {
+  if (std::all_of(run.arrays.begin(), run.arrays.end(), [](const auto& a) { return a.results_files == 0; }))
+    throw Error(run_dir + ": no task of this run has written its results (" +
+                task_results_path(run_dir, run.arrays.front().array.name, 0) +
+                " and the others); nothing recorded. Wait for the jobs (squeue), or submit them: faultline "
+                "suite --slurm --rerun-lost " +
+                run_dir + " --submit");
   std::vector<SuiteSummary> out;
   for (const auto& array : run.arrays) {
     int64_t run_id = 0;

@@ -21,6 +21,7 @@ struct CollectedArray {
   SlurmArray array;
   std::vector<CollectedResult> results;  // every planned run, shard by shard
   std::vector<int> lost_shards;          // ascending
+  int results_files = 0;                 // shards whose task wrote a results file (read or not)
 };
 
 struct CollectedRun {
@@ -33,7 +34,9 @@ struct CollectedRun {
 CollectedRun collect_run(const std::string& run_dir);
 
 // Records each array as one suite run in the store (its own transaction), tagged with the run directory
-// and the array; returns their summaries in the plan's order.
+// and the array; returns their summaries in the plan's order. A run no task of which has written a results
+// file yet (not submitted, still queued, or all died) is refused with nothing recorded: its runs, all
+// lost, would become every reproducer's latest result.
 std::vector<SuiteSummary> record_collected(datasets::Database& db, const std::string& run_dir,
                                            const CollectedRun& run);
 

@@ -34,8 +34,12 @@ PreparedRun prepare_slurm_run(const SlurmSuiteOptions& o, const std::vector<Mani
   // plan.json is written last: shard files or results without it are what an interrupted planning left.
   if (std::filesystem::exists(plan_path(dir)) || std::filesystem::exists(shard_path(dir, 0)) ||
       std::filesystem::exists(dir + "/results"))
-    throw Error(dir +
-                " already holds a planned run (plan.json, shard files or results): choose another --run-dir");
+    throw Error(dir + " already holds a planned run (plan.json, shard files or results): choose another " +
+                "--run-dir" +
+                (std::filesystem::exists(plan_path(dir))
+                     ? ", or submit its shards that have no results: faultline suite --slurm --rerun-lost " +
+                           dir + " --submit"
+                     : std::string()));
   PreparedRun out;
   out.plan.run = new_run_token();
   out.plan.mode = o.mode;

@@ -205,6 +205,11 @@ with tempfile.TemporaryDirectory() as tmp:
                            "ON r.id = i.repository_id WHERE r.full_name = ? AND i.number = ? AND l.repro_id = ?",
                            (key[0], int(key[1]), reproducer)).fetchone()[0] == 1
 
+    # A reproducer run in a mode it does not have ran nothing and exited 0, as if it had passed.
+    out = run(db, "repro", "run", "missing-rdc-link", "--mode", "host")
+    assert out.returncode == 1 and out.stdout == "" and \
+        "missing-rdc-link has no run in --mode host (its modes: build, gpu)" in out.stderr, out
+
     # Progress: off a terminal, lines on stderr (the first axis, then the end); --json stdout unchanged.
     copy = os.path.join(tmp, "copy.db")
     shutil.copy(db, copy)

@@ -150,6 +150,30 @@ TEST(SlurmCollect, AShardWithoutResultsIsLostRunByRunNeverPassedOrDropped) {
   EXPECT_EQ(array_indexes({1, 3}), "1,3");
 }
 
+// Collected before any task wrote its results (not submitted, still queued, or all died): every run would
+// be recorded lost and become each reproducer's latest result. Nothing is recorded; the lost shards can
+// still be resubmitted.
+TEST(SlurmCollect, ARunNoTaskOfWhichWroteResultsIsNotRecorded) {
+  Fixture f;
+  auto run = collect_run(f.run_dir);
+  EXPECT_EQ(run.arrays[0].lost_shards, (std::vector<int>{0, 1}));
+  faultline::testing::TempDir store;
+  faultline::datasets::Database db(store.file("s.db"));
+  try {
+    record_collected(db, f.run_dir, run);
+    ADD_FAILURE() << "recorded";
+  } catch (const faultline::Error& e) {
+    EXPECT_NE(std::string(e.what()).find(": no task of this run has written its results"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_TRUE(faultline::datasets::latest_suite_results(db).empty());
+  EXPECT_EQ(lost_shards_to_resubmit(f.run_dir).at(0).shards, (std::vector<int>{0, 1}));
+  // One results file, even one that cannot be read, is a run that came back: recorded.
+  std::ofstream(task_results_path(f.run_dir, "default", 1)) << "{";
+  run = collect_run(f.run_dir);
+  EXPECT_EQ(record_collected(db, f.run_dir, run).at(0).counts.at("host").at("lost"), 4);
+}
+
 TEST(SlurmCollect, AResultsFileOfAnotherShardOrMissingARunLosesTheShard) {
   Fixture f;
   // Shard 1's file holds shard 0's header: not its results.
@@ -286,18 +310,24 @@ TEST(SlurmCollect, APlanWhoseArrayNameIsNotItsConstraintsIsRefused) {
 
 // plan.json is written last: shard files without it are what an interrupted planning left, and planning
 // again there would leave a shard file past the new count.
+// A complete run directory planned again says how to submit its shards instead (a failed sbatch, say).
 TEST(SlurmCollect, PlanningWhereAnInterruptedPlanningLeftShardFilesIsRefused) {
   Fixture f;
-  std::filesystem::remove(plan_path(f.run_dir));
   SlurmSuiteOptions o;
   o.run_dir = f.run_dir;
   o.mode = "host";
   o.shards = 1;
-  try {
-    prepare_slurm_run(o, {manifest("a"), manifest("b")}, {});
-    ADD_FAILURE() << "planned";
-  } catch (const faultline::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("already holds a planned run"), std::string::npos) << e.what();
+  for (const bool complete : {true, false}) {
+    if (!complete) std::filesystem::remove(plan_path(f.run_dir));
+    try {
+      prepare_slurm_run(o, {manifest("a"), manifest("b")}, {});
+      ADD_FAILURE() << "planned";
+    } catch (const faultline::Error& e) {
+      EXPECT_NE(std::string(e.what()).find("already holds a planned run"), std::string::npos) << e.what();
+      EXPECT_EQ(std::string(e.what()).find("--rerun-lost " + f.run_dir + " --submit") != std::string::npos,
+                complete)
+          << e.what();
+    }
   }
 }
 

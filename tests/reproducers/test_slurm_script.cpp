@@ -1,8 +1,13 @@
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <fstream>
 
 #include "common/error.hpp"
 #include "reproducers/slurm_client.hpp"
 #include "reproducers/slurm_script.hpp"
+#include "tests/temp_dir.hpp"
 
 using namespace faultline::reproducers;
 
@@ -59,4 +64,26 @@ TEST(SlurmClient, SqueueStatesCountPendingRunningAndTheRestAsDone) {
   // has left the queue. By hand: pending 1, running 2, done 5 - 1 - 2 = 2.
   EXPECT_EQ(progress_from_states("PENDING\nRUNNING\nCOMPLETING\nCOMPLETED\n", 5), (ArrayProgress{1, 2, 2}));
   EXPECT_EQ(progress_from_states("", 3), (ArrayProgress{0, 0, 3}));
+}
+
+// sbatch's refusal comes back in one line (it writes several).
+TEST(SlurmClient, AnSbatchRefusalIsOneLine) {
+  faultline::testing::TempDir dir;
+  const std::string sbatch = (dir.path() / "sbatch").string();
+  std::ofstream(sbatch) << "#!/bin/sh\necho 'sbatch: error: invalid partition specified: gpu'\n"
+                           "echo 'sbatch: error: Batch job submission failed'\nexit 1\n";
+  chmod(sbatch.c_str(), 0755);
+  const std::string path = std::getenv("PATH");
+  setenv("PATH", (dir.path().string() + ":" + path).c_str(), 1);
+  std::string message;
+  try {
+    faultline::reproducers::submit_array("/x/array-default.sbatch", "");
+  } catch (const faultline::Error& e) {
+    message = e.what();
+  }
+  setenv("PATH", path.c_str(), 1);
+  EXPECT_EQ(
+      message,
+      "sbatch /x/array-default.sbatch failed (exit 1): sbatch: error: invalid partition specified: gpu; "
+      "sbatch: error: Batch job submission failed");
 }
