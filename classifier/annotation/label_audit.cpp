@@ -190,6 +190,15 @@ std::vector<std::string> parse_raters(const std::string& comma_separated) {
 
 AdjudicationImport import_adjudications(datasets::Database& db, const std::string& path) {
   auto rows = read_label_csv(db, path);
+  // `export --what labels` writes each final label's provenance in the rater column: read back here, every
+  // label agreed on would become an adjudication by "agreed".
+  for (const auto& row : rows) {
+    if (row.rater == "agreed" || row.rater == "adjudicated")
+      throw Error(
+          row.where + ": the rater column says '" + row.rater +
+          "', the provenance of a final label as 'export --what labels' writes it: this looks like an "
+          "export of the final labels, not adjudications (name the adjudicator, or leave it empty)");
+  }
   AdjudicationImport out;
   db.transaction([&] {
     for (const auto& row : rows) {

@@ -159,6 +159,15 @@ TEST(Audit, PassingGatePromotesAgreedLabelsAndKeepsDisagreementPending) {
   EXPECT_EQ(audit.pending[0], "a/b#10");
   EXPECT_EQ(load_final_labels(db).size(), 9u);
 
+  // The final labels exported (their provenance in the rater column) are not adjudications.
+  try {
+    import_adjudications(db,
+                         dir.write("final.csv", std::string(kHeader) + "a/b,1,agreed,crash,api_misuse,\n"));
+    ADD_FAILURE() << "imported";
+  } catch (const faultline::Error& e) {
+    EXPECT_NE(std::string(e.what()).find(":2: the rater column says 'agreed'"), std::string::npos)
+        << e.what();
+  }
   // An adjudication sheet with nothing settled in it is refused, and the audit is not re-run.
   const std::string unsettled = dir.write("unsettled.csv", std::string(kHeader) + "a/b,10,carol,,,\n");
   EXPECT_THROW(import_adjudications(db, unsettled), faultline::Error);
