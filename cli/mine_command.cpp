@@ -92,9 +92,12 @@ void add_mine_command(CLI::App& app, Context& ctx) {
     auto j = miner::mine_summary_json(summary);
     std::string text =
         std::string(summary.stopped_early ? "stopped while mining " : "mined ") +
-        common::counted(static_cast<long long>(o.repositories.size()), "repository", "repositories") + ": " +
-        common::counted(summary.issues, "issue") + ", " + common::counted(summary.comments, "comment") +
-        ", " + common::counted(summary.pull_requests_skipped, "pull request") + " skipped; " +
+        common::counted(static_cast<long long>(o.repositories.size() - summary.failed.size()), "repository",
+                        "repositories") +
+        (summary.failed.empty() ? "" : " (" + std::to_string(summary.failed.size()) + " failed, below)") +
+        ": " + common::counted(summary.issues, "issue") + ", " +
+        common::counted(summary.comments, "comment") + ", " +
+        common::counted(summary.pull_requests_skipped, "pull request") + " skipped; " +
         std::to_string(summary.stats.requests) + " requests (" + std::to_string(summary.stats.not_modified) +
         " not modified), " + std::to_string(summary.stats.retries) + " retries, " +
         std::to_string(summary.stats.rate_limit_waits) + " rate-limit waits\n";
@@ -113,6 +116,9 @@ void add_mine_command(CLI::App& app, Context& ctx) {
     text += datasets::outdated_lines(summary.outdated);
     if (summary.stopped_early) text += summary.stop_reason + "\n";
     ctx.emit(j, text);
+    for (const auto& [repo, error] : summary.failed)
+      std::cerr << "faultline: mine " << repo << ": " << error << "\n";
+    if (!summary.failed.empty()) throw CLI::RuntimeError(1);
   });
 }
 

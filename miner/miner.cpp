@@ -531,8 +531,15 @@ MineSummary mine(datasets::Database& db, const MineOptions& options,
   db.keep_temporary_files_in_memory();
   datasets::OutdatedResultCounter outdated(db);
   try {
-    for (const auto& repo : options.repositories)
-      RepositoryMiner(db, api, summary, options, progress).run(repo);
+    // One repository's error (gone, a malformed page) stops that repository, not the others; a spent
+    // request budget or a wait over --max-wait stops the run (below).
+    for (const auto& repo : options.repositories) {
+      try {
+        RepositoryMiner(db, api, summary, options, progress).run(repo);
+      } catch (const Error& e) {
+        summary.failed.push_back({repo, e.what()});
+      }
+    }
     if (options.timeline) mine_timelines(db, api, summary, options);
   } catch (const RequestBudgetExhausted&) {
     summary.stopped_early = true;
@@ -565,6 +572,10 @@ nlohmann::json mine_summary_json(const MineSummary& s) {
     j["timelines_unavailable"] = json::array();
     for (const auto& [issue, status] : s.timelines_unavailable)
       j["timelines_unavailable"].push_back({{"issue", issue}, {"status", std::stoi(status)}});
+  }
+  if (!s.failed.empty()) {
+    j["failed"] = json::array();
+    for (const auto& [repo, error] : s.failed) j["failed"].push_back({{"repo", repo}, {"error", error}});
   }
   if (!s.renamed.empty()) {
     j["renamed"] = json::array();

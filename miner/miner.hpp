@@ -50,6 +50,9 @@ struct MineSummary {
   datasets::ResultCounts outdated;  // screening decisions and predictions dropped as their issues changed
   bool stopped_early = false;       // --max-requests reached or a wait over --max-wait; rerun to continue
   std::string stop_reason;          // why it stopped early, and when to run again
+  // Repositories that stopped with an error (what they stored before it is kept; the others were mined):
+  // the name as asked, and the error.
+  std::vector<std::pair<std::string, std::string>> failed;
   std::vector<std::pair<std::string, std::string>> renamed;  // old → new
   std::vector<VerifyReport> verified;                        // --verify only
 };

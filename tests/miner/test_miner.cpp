@@ -38,8 +38,11 @@ miner::MineOptions options_for(const faultline::testing::FakeGitHub& server,
   return o;
 }
 
+// A mine whose (first) repository failed throws its error, as a one-repository run ends in it.
 miner::MineSummary mine(datasets::Database& db, const miner::MineOptions& o) {
-  return miner::mine(db, o, {});
+  auto summary = miner::mine(db, o, {});
+  if (!summary.failed.empty()) throw Error(summary.failed.front().second);
+  return summary;
 }
 
 int64_t scalar(datasets::Database& db, const std::string& sql) {
@@ -1116,4 +1119,24 @@ TEST(Miner, VerifyRefusesAnAbsurdHighestNumber) {
         << e.what();
   }
   EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM issues"), 5);  // the listing itself was stored
+}
+
+// One repository's error (here: unknown to GitHub) stops that one; the others are mined, the summary says
+// which failed and why, and the command exits 1 after printing it.
+TEST(Miner, ARepositoryThatFailsStopsItselfNotTheOthers) {
+  faultline::testing::FakeGitHub server(json{{"repos", {{"o/r", {{"issues", 5}}}}}});
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  auto s = miner::mine(db, options_for(server, {"o/gone", "o/r"}), {});
+  ASSERT_EQ(s.failed.size(), 1u);
+  EXPECT_EQ(s.failed[0].first, "o/gone");
+  EXPECT_NE(s.failed[0].second.find("404"), std::string::npos) << s.failed[0].second;
+  EXPECT_EQ(s.issues, 5);
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM issues"), 5);
+  auto run = run_faultline(
+      "GITHUB_TOKEN=x",
+      "--db " + dir.file("c.db") + " mine --repo o/gone --repo o/r --api-url " + server.url(), dir);
+  EXPECT_EQ(WEXITSTATUS(run.status), 1);
+  EXPECT_EQ(run.out.rfind("mined 1 repository (1 failed, below): 5 issues", 0), 0u) << run.out;
+  EXPECT_NE(run.err.find("faultline: mine o/gone: "), std::string::npos) << run.err;
 }
