@@ -102,9 +102,8 @@ void add_mine_command(CLI::App& app, Context& ctx) {
         " not modified), " + std::to_string(summary.stats.retries) + " retries, " +
         std::to_string(summary.stats.rate_limit_waits) + " rate-limit waits\n";
     for (const auto& [from, to] : summary.renamed) text += "renamed: " + from + " is now " + to + "\n";
-    for (const auto& [issue, status] : summary.timelines_unavailable)
-      text +=
-          "timeline unavailable: " + issue + " (" + status + ": deleted, or not visible with this token)\n";
+    for (const auto& [issue, why] : summary.timelines_unavailable)
+      text += "timeline unavailable: " + issue + " (" + why + ")\n";
     for (const auto& v : summary.verified) {
       text += "verified " + v.repo + ": numbers 1-" + std::to_string(v.highest_number) + " = " +
               std::to_string(v.issues) + " issues + " + std::to_string(v.pull_requests) +

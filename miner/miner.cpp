@@ -200,14 +200,13 @@ ParsedPage parse_page(const std::string& kind, const std::string& repo, const Pa
   return parsed;
 }
 
-// Whether an object fetched as (updated, raw) should be written over what the store holds: it is new, or
-// newer, or edited again within the stored version's second (GitHub's times have whole seconds, and a bot
-// may close and label an issue in one). An older version — a page that came late — never replaces a newer.
-bool is_newer(const std::string& updated, const std::string& raw,
-              const std::optional<datasets::StoredVersion>& stored) {
-  if (!stored) return true;
-  if (updated != stored->updated) return updated > stored->updated;
-  return raw != stored->raw_json;
+// Whether an object fetched as (updated, raw) differs from what the store holds: it is new, newer, or
+// edited again within the stored version's second (GitHub's times have whole seconds, and a bot may close
+// and label an issue in one). It is never older: a listing page holds nothing before its since, which is at
+// least every stored updated_at (parse_page refuses the page otherwise).
+bool differs(const std::string& updated, const std::string& raw,
+             const std::optional<datasets::StoredVersion>& stored) {
+  return !stored || updated != stored->updated || raw != stored->raw_json;
 }
 
 // GitHub's id of an issue object stored as it came, or nullopt (a record imported from a snapshot).
@@ -328,6 +327,10 @@ class RepositoryMiner {
         db_.transaction([&] { datasets::clear_cursor(db_, repo_id_, kind); });
         return;
       }
+      // An empty page says there is no more; a next link beside it would lead on forever.
+      if (page.body.is_array() && page.body.empty() && !page.next_url.empty())
+        throw Error("GET " + page.url +
+                    ": an empty page with a next link; stopped, everything before it is stored");
       std::string next = next_request(kind, page);
       store_page(kind, page, next);
       report(kind, ++pages, page.rate_remaining);  // with the page's items counted
@@ -364,13 +367,19 @@ class RepositoryMiner {
       for (const auto& issue : parsed.issues) {
         auto stored = datasets::stored_issue_version(db_, repo_id_, issue.number);
         if (stored) require_same_issue(*stored, issue, "GET " + page.url);
-        if (!is_newer(issue.updated, issue.raw_json.value_or(""), stored)) continue;
+        // A number GitHub gave a pull request never names an issue: the name leads elsewhere now.
+        if (datasets::is_recorded_pull_request(db_, repo_id_, issue.number))
+          throw Error(
+              "GET " + page.url + ": " + issue.key() +
+              " is listed as an issue, but the store knows it as a pull request: the name may now belong "
+              "to another repository; nothing of the page was stored");
+        if (!differs(issue.updated, issue.raw_json.value_or(""), stored)) continue;
         issue_writer.upsert(issue);
         ++issues;
       }
       for (const auto& comment : parsed.comments) {
-        if (!is_newer(comment.updated, comment.raw_json.value_or(""),
-                      datasets::stored_comment_version(db_, comment.id)))
+        if (!differs(comment.updated, comment.raw_json.value_or(""),
+                     datasets::stored_comment_version(db_, comment.id)))
           continue;
         comment_writer.upsert(comment);
         ++comments;
@@ -381,9 +390,11 @@ class RepositoryMiner {
       }
       if (!parsed.newest.empty()) datasets::raise_high_water(db_, repo_id_, kind, parsed.newest);
       // Only a listing's last page is asked for again (a refresh from the high-water mark). A page with more
-      // after it keeps no validator: when over a page of entries share the mark's second, the first page
-      // stays the same while new entries come after it, and a 304 there would hide them for good.
-      if (page.next_url.empty()) datasets::save_validator(db_, page.url, page.validator);
+      // after it, or a full one (more may come after it), keeps no validator: when a page or more of entries
+      // share the mark's second, the first page stays the same while new entries come after it, and a 304
+      // there would hide them for good.
+      if (page.next_url.empty() && page.body.size() < static_cast<size_t>(kPerPage))
+        datasets::save_validator(db_, page.url, page.validator);
       if (next.empty()) {
         datasets::clear_cursor(db_, repo_id_, kind);
       } else {
@@ -478,7 +489,38 @@ std::string timeline_text(const json& object, const char* name) {
              : std::string();
 }
 
+// One issue's timeline events (event, reference) and their raw objects; throws faultline::Error when GitHub
+// has it no longer (404, 410) or answers what no timeline is.
+void fetch_timeline(GitHubApi& api, const datasets::IssueRecord& issue,
+                    std::vector<std::pair<std::string, std::string>>& events, std::vector<std::string>& raw) {
+  std::string url = api.base_url() + "/repos/" + issue.repo + "/issues/" + std::to_string(issue.number) +
+                    "/timeline?per_page=100";
+  std::set<std::string> requested;
+  while (!url.empty()) {
+    if (!requested.insert(url).second)
+      throw Error("the timeline's Link leads back to a page already read (" + url + ")");
+    Page page = api.get(url, std::nullopt, true);
+    if (page.status == 404) throw Error("404: deleted, or not visible with this token");
+    if (page.status == 410) throw Error("410: deleted");
+    if (!page.body.is_array()) throw Error("GET " + page.url + ": expected a JSON list");
+    if (page.body.empty() && !page.next_url.empty())
+      throw Error("GET " + page.url + ": an empty page with a next link");
+    for (const auto& e : page.body) {
+      std::string reference;
+      if (e.contains("source") && e["source"].is_object())
+        reference = timeline_text(e["source"].value("issue", json()), "html_url");
+      if (reference.empty()) reference = timeline_text(e, "commit_id");
+      if (reference.empty()) reference = timeline_text(e, "sha");
+      events.push_back({timeline_text(e, "event"), reference});
+      raw.push_back(e.dump());
+    }
+    url = page.next_url;
+  }
+}
+
 // Timeline events of every issue kept in the sample: cross-references and commits, the evidence of fixes.
+// One issue's failure (deleted since it was mined, a malformed answer) keeps its stored events and is
+// listed; the others are still fetched.
 void mine_timelines(datasets::Database& db, GitHubApi& api, MineSummary& summary,
                     const MineOptions& options) {
   for (const auto& entry : datasets::load_sample(db, options.sample)) {
@@ -486,34 +528,12 @@ void mine_timelines(datasets::Database& db, GitHubApi& api, MineSummary& summary
     auto issue = datasets::load_issue(db, entry.issue_id);
     std::vector<std::pair<std::string, std::string>> events;
     std::vector<std::string> raw;
-    std::string url = api.base_url() + "/repos/" + issue.repo + "/issues/" + std::to_string(issue.number) +
-                      "/timeline?per_page=100";
-    std::set<std::string> requested;
-    while (!url.empty()) {
-      if (!requested.insert(url).second)
-        throw Error(issue.key() + ": the timeline's Link leads back to a page already read (" + url + ")");
-      Page page = api.get(url, std::nullopt, true);
-      // A sampled issue deleted on GitHub since it was mined: its timeline is gone, not the others'.
-      if (page.status == 404 || page.status == 410) {
-        summary.timelines_unavailable.push_back({issue.key(), std::to_string(page.status)});
-        events.clear();
-        raw.clear();
-        break;
-      }
-      if (!page.body.is_array()) throw Error("GET " + page.url + ": expected a JSON list");
-      for (const auto& e : page.body) {
-        std::string reference;
-        if (e.contains("source") && e["source"].is_object())
-          reference = timeline_text(e["source"].value("issue", json()), "html_url");
-        if (reference.empty()) reference = timeline_text(e, "commit_id");
-        if (reference.empty()) reference = timeline_text(e, "sha");
-        events.push_back({timeline_text(e, "event"), reference});
-        raw.push_back(e.dump());
-      }
-      url = page.next_url;
+    try {
+      fetch_timeline(api, issue, events, raw);
+    } catch (const Error& e) {
+      summary.timelines_unavailable.push_back({issue.key(), e.what()});
+      continue;
     }
-    if (!summary.timelines_unavailable.empty() && summary.timelines_unavailable.back().first == issue.key())
-      continue;  // the timeline stored before, if any, is kept
     db.transaction([&] { datasets::replace_timeline(db, issue.id, events, raw); });
     summary.timeline_events += static_cast<long>(events.size());
   }
@@ -570,8 +590,8 @@ nlohmann::json mine_summary_json(const MineSummary& s) {
   if (s.stopped_early) j["stop_reason"] = s.stop_reason;
   if (!s.timelines_unavailable.empty()) {
     j["timelines_unavailable"] = json::array();
-    for (const auto& [issue, status] : s.timelines_unavailable)
-      j["timelines_unavailable"].push_back({{"issue", issue}, {"status", std::stoi(status)}});
+    for (const auto& [issue, why] : s.timelines_unavailable)
+      j["timelines_unavailable"].push_back({{"issue", issue}, {"reason", why}});
   }
   if (!s.failed.empty()) {
     j["failed"] = json::array();

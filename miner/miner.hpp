@@ -45,7 +45,8 @@ struct MineSummary {
   long pull_requests_skipped = 0;
   long comments = 0;
   long timeline_events = 0;
-  // Sampled issues whose timeline GitHub no longer has (404, 410): "OWNER/NAME#N", with the status.
+  // Sampled issues whose timeline could not be fetched (deleted since, a malformed answer): "OWNER/NAME#N",
+  // with why. Their stored events are kept.
   std::vector<std::pair<std::string, std::string>> timelines_unavailable;
   datasets::ResultCounts outdated;  // screening decisions and predictions dropped as their issues changed
   bool stopped_early = false;       // --max-requests reached or a wait over --max-wait; rerun to continue

@@ -305,6 +305,13 @@ CREATE TRIGGER prediction_outdated_by_rename AFTER UPDATE OF full_name ON reposi
   WHEN lower(OLD.full_name) IS NOT lower(NEW.full_name)
   BEGIN DELETE FROM predictions WHERE issue_id IN (SELECT id FROM issues WHERE repository_id = NEW.id); END;
 )sql",
+      // 14: earlier miners kept a validator for every listing page; one of a page with more after it (over a
+      // page of entries in the mark's second) is answered 304 while new entries follow it. Which pages had
+      // more is not recorded, so every listing's validators go; the next refresh asks each listing once in
+      // full.
+      R"sql(
+DELETE FROM http_cache WHERE url LIKE '%/issues?%' OR url LIKE '%/issues/comments?%';
+)sql",
   };
   return steps;
 }

@@ -116,6 +116,12 @@ void record_pull_request(Database& db, int64_t repository_id, int64_t number) {
       .run();
 }
 
+bool is_recorded_pull_request(Database& db, int64_t repository_id, int64_t number) {
+  Statement s = db.prepare("SELECT 1 FROM listing_pull_requests WHERE repository_id = ? AND number = ?");
+  s.bind_all(repository_id, number);
+  return s.step();
+}
+
 int64_t count_pull_requests(Database& db, int64_t repository_id) {
   Statement s = db.prepare("SELECT COUNT(*) FROM listing_pull_requests WHERE repository_id = ?");
   s.bind_all(repository_id);

@@ -42,6 +42,8 @@ void set_github_id(Database& db, int64_t repository_id, int64_t github_id);
 
 // Numbers the issue listing showed to be pull requests (not stored as issues).
 void record_pull_request(Database& db, int64_t repository_id, int64_t number);
+// Whether a listing of the repository showed `number` as a pull request.
+bool is_recorded_pull_request(Database& db, int64_t repository_id, int64_t number);
 int64_t count_pull_requests(Database& db, int64_t repository_id);
 // The numbers 1..highest that are neither a stored issue nor a recorded pull request, ascending.
 std::vector<int64_t> unaccounted_numbers(Database& db, int64_t repository_id, int64_t highest);

@@ -38,7 +38,7 @@ CONFIG: {"repos": {"o/r": {"issues": 250, "prs": 30, "comments": 420,
          "close_connections": true}  # one connection per request, so a dropped one is never retried
                                      # silently by the client library on a fresh connection
 Control (GET, not counted): /_control/stats, /_control/touch?repo=o/r&issues=1,2[&same_second=1],
-/_control/delete?repo=o/r&issues=3,
+/_control/delete?repo=o/r&issues=3, /_control/add?repo=o/r (one new issue),
 /_control/rename?from=o/r&to=o/new, /_control/reset
 """
 import argparse
@@ -341,8 +341,8 @@ class Handler(BaseHTTPRequestHandler):
             if self.server.state.config.get("link_host"):
                 host = f"http://{self.server.state.config['link_host']}:{self.server.server_address[1]}"
             headers["Link"] = f'<{host}{path}?{urlencode(params)}>; rel="next", <{host}{path}?page={last}>; rel="last"'
-            if self_link:
-                headers["Link"] = f'<{host}{self.path}>; rel="next"'
+        if self_link:
+            headers["Link"] = f'<http://{self.headers.get("Host")}{self.path}>; rel="next"'
         if self.server.state.config.get("extra_param") and page > 1 and query.get("hint") != ["keep-me"]:
             return self.send(400, b'{"message": "pagination parameter lost"}', rate)
         return self.json(200, chunk, headers)
@@ -355,6 +355,14 @@ class Handler(BaseHTTPRequestHandler):
             elif path == "/_control/touch":
                 repo = st.repos[query["repo"][0]]
                 repo.touch([int(n) for n in query["issues"][0].split(",")], query.get("same_second") == ["1"])
+                body = {"ok": True}
+            elif path == "/_control/add":  # a new issue, edited now
+                repo = st.repos[query["repo"][0]]
+                n = max(repo.entries) + 1
+                repo.clock += timedelta(minutes=1)
+                repo.entries[n] = {"number": n, "pr": False, "updated": repo.clock,
+                                   "created": repo.clock, "version": 0}
+                repo.sort_entries()
                 body = {"ok": True}
             elif path == "/_control/delete":  # deleted after it was listed: 410 from now on
                 repo = st.repos[query["repo"][0]]

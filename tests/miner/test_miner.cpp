@@ -435,7 +435,7 @@ TEST(Miner, TimelinesOfSampledIssuesAreStored) {
                             {*datasets::find_issue(db, "o/r", 6), "sampled", "draw", {}, {}, 1}});
   auto again = mine(db, o);
   EXPECT_EQ(again.timelines_unavailable,
-            (std::vector<std::pair<std::string, std::string>>{{"o/r#5", "410"}}));
+            (std::vector<std::pair<std::string, std::string>>{{"o/r#5", "410: deleted"}}));
   EXPECT_EQ(again.timeline_events, 3);  // issue 6's
   EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM timeline_events"), 6);
 }
@@ -1139,4 +1139,73 @@ TEST(Miner, ARepositoryThatFailsStopsItselfNotTheOthers) {
   EXPECT_EQ(WEXITSTATUS(run.status), 1);
   EXPECT_EQ(run.out.rfind("mined 1 repository (1 failed, below): 5 issues", 0), 0u) << run.out;
   EXPECT_NE(run.err.find("faultline: mine o/gone: "), std::string::npos) << run.err;
+}
+
+// Exactly a page of entries in the mark's second: the listing's last page is full, and a new issue comes
+// after it on a page of its own. Had the full page kept its validator, the refresh would be answered 304
+// (its 100 entries unchanged) and the new issue never seen.
+TEST(Miner, AFullLastPageAtTheMarkKeepsNoValidatorSoANewIssueAfterItIsSeen) {
+  faultline::testing::FakeGitHub server(json{{"repos", {{"o/r", {{"issues", 100}, {"one_second", true}}}}}});
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  EXPECT_EQ(mine(db, options_for(server)).issues, 100);
+  server.control("add?repo=o/r");
+  EXPECT_EQ(mine(db, options_for(server)).issues, 1);
+  EXPECT_TRUE(datasets::find_issue(db, "o/r", 101));
+}
+
+// A number GitHub gave a pull request never becomes an issue: a listing saying so is of another
+// repository under the name (here entry 280, a pull request of the first mine, comes back an issue).
+TEST(Miner, AnIssueUnderANumberKnownAsAPullRequestIsRefused) {
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  {
+    faultline::testing::FakeGitHub first(standard_repo());
+    mine(db, options_for(first));
+  }
+  faultline::testing::FakeGitHub taken(json{{"repos", {{"o/r", {{"issues", 280}}}}}});
+  try {
+    mine(db, options_for(taken));
+    ADD_FAILURE() << "mined";
+  } catch (const Error& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("o/r#280 is listed as an issue, but the store knows it as a pull request"),
+        std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(datasets::find_issue(db, "o/r", 280));
+}
+
+// An empty page with a next link would be followed forever (each link new); one issue's malformed timeline
+// is listed and the next issue's timeline still fetched.
+TEST(Miner, AnEmptyPageWithANextLinkAndABadTimelineStopOnlyWhatTheyConcern) {
+  {
+    faultline::testing::FakeGitHub server(json{{"repos", {{"o/r", {{"issues", 0}, {"self_link", true}}}}}});
+    faultline::testing::TempDir dir;
+    datasets::Database db(dir.file("m.db"));
+    try {
+      mine(db, options_for(server));
+      ADD_FAILURE() << "mined";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(": an empty page with a next link"), std::string::npos)
+          << e.what();
+    }
+  }
+  // Requests 1-11 are the first mine (above), 12-13 the refresh's two 304s, 14 the first timeline.
+  faultline::testing::FakeGitHub server(
+      json{{"repos", {{"o/r", {{"issues", 250}, {"prs", 30}, {"comments", 420}}}}},
+           {"faults", {{"14", {{"malformed", true}}}}}});
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  mine(db, options_for(server));
+  datasets::replace_sample(db, "main",
+                           {{*datasets::find_issue(db, "o/r", 5), "sampled", "draw", {}, {}, 1},
+                            {*datasets::find_issue(db, "o/r", 6), "sampled", "draw", {}, {}, 1}});
+  auto o = options_for(server);
+  o.timeline = true;
+  auto s = mine(db, o);
+  ASSERT_EQ(s.timelines_unavailable.size(), 1u);
+  EXPECT_NE(s.timelines_unavailable[0].second.find("malformed JSON"), std::string::npos)
+      << s.timelines_unavailable[0].second;
+  EXPECT_EQ(s.timeline_events, 3);  // the other issue's three
 }

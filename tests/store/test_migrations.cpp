@@ -182,3 +182,24 @@ TEST(Migrations, RefusesANewerSchema) {
   }
   EXPECT_THROW(Database(dir.file("store.db")), faultline::Error);
 }
+
+// Migration 14: validators of listing pages, which earlier miners kept for pages with more after them (a
+// 304 there hid new entries), go; others stay.
+TEST(Migrations, ListingValidatorsOfEarlierMinersAreDropped) {
+  faultline::testing::TempDir dir;
+  {
+    Database old(dir.file("store.db"), 13);
+    old.exec(
+        "INSERT INTO http_cache(url, etag) VALUES "
+        "('https://api.github.com/repos/o/r/"
+        "issues?state=all&per_page=100&sort=updated&direction=asc&since=X', "
+        "'a'), ('https://api.github.com/repos/o/r/issues/comments?per_page=100&sort=updated&direction=asc', "
+        "'b'), "
+        "('https://api.github.com/repos/o/r', 'c')");
+  }
+  Database upgraded(dir.file("store.db"));
+  auto urls = upgraded.prepare("SELECT url FROM http_cache");
+  std::vector<std::string> kept;
+  while (urls.step()) kept.push_back(urls.text(0));
+  EXPECT_EQ(kept, std::vector<std::string>{"https://api.github.com/repos/o/r"});
+}
