@@ -384,7 +384,7 @@ int slurm_doctor(const Context& ctx, const DoctorOptions& o) {
   nlohmann::json j = nlohmann::json::array();
   bool ok = true;
   for (const auto& c : checks) {
-    rows.push_back({c.what, c.ok ? "ok" : "missing", c.detail});
+    rows.push_back({c.what, c.ok ? "ok" : "not ok", c.detail});
     j.push_back({{"what", c.what}, {"ok", c.ok}, {"detail", c.detail}});
     ok = ok && c.ok;
   }

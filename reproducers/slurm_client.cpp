@@ -77,8 +77,11 @@ std::optional<std::string> partition_problem(const std::string& partition) {
   std::string out = trimmed(p.output);
   for (char& c : out) c = c == '\n' ? ' ' : c;  // one line, for doctor's table
   if (p.exit_code != 0) {
-    return partition.empty() ? "scontrol show partition failed: " + out
-                             : "partition '" + partition + "' not found: " + out;
+    // scontrol fails the same way when no controller answers: only its own "not found" says the partition
+    // is missing.
+    if (!partition.empty() && out.find("not found") != std::string::npos)
+      return "partition '" + partition + "' not found: " + out;
+    return "scontrol show partition" + (partition.empty() ? "" : " " + partition) + " failed: " + out;
   }
   if (partition.empty() && out.find("Default=YES") == std::string::npos)
     return "the cluster has no default partition: pass --partition";

@@ -274,7 +274,15 @@ def doctor(env):
     out = run(["--json", "doctor", "--slurm", "--partition", "no-such-partition"], env, expect=1)
     checks = {c["what"]: c for c in json.loads(out.stdout)["slurm"]}
     assert not checks["partition no-such-partition"]["ok"], checks
-    print("doctor --slurm: the test partition is found, a missing one is reported")
+    assert "partition 'no-such-partition' not found" in checks["partition no-such-partition"]["detail"], checks
+    # With no controller to ask (no configuration), the partition is not said to be missing.
+    out = run(["--json", "doctor", "--slurm", "--partition", "test"], dict(env, SLURM_CONF="/nonexistent.conf"),
+              expect=1)
+    checks = {c["what"]: c for c in json.loads(out.stdout)["slurm"]}
+    detail = checks["partition test"]["detail"]
+    assert "not found" not in detail and detail.startswith("scontrol show partition test failed: "), checks
+    print("doctor --slurm: the test partition is found, a missing one is reported, an unreachable cluster is "
+          "not taken for a missing partition")
 
 
 tmp = tempfile.mkdtemp(prefix="faultline-slurm-")
