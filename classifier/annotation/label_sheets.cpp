@@ -107,6 +107,17 @@ int export_issue_sheet(datasets::Database& db, std::ostream& out,
   return write_sheet(out, rows);
 }
 
+namespace {
+
+// "a, b, c": the taxonomy's ids in an error, so a rater sees the spelling a sheet needs.
+std::string joined(const std::vector<std::string>& ids) {
+  std::string out;
+  for (const auto& id : ids) out += (out.empty() ? "" : ", ") + id;
+  return out;
+}
+
+}  // namespace
+
 std::vector<LabelRow> read_label_csv(datasets::Database& db, const std::string& path, int* blank) {
   const auto& taxonomy = taxonomy::Taxonomy::builtin();
   auto rows = common::read_csv_file(path);
@@ -140,8 +151,12 @@ std::vector<LabelRow> read_label_csv(datasets::Database& db, const std::string& 
       throw Error(where + ": a label needs one symptom and one root cause; '" +
                   (symptom.empty() ? "symptom" : "root_cause") + "' is empty");
     }
-    if (!taxonomy.is_symptom(symptom)) throw Error(where + ": unknown symptom '" + symptom + "'");
-    if (!taxonomy.is_root_cause(root_cause)) throw Error(where + ": unknown root cause '" + root_cause + "'");
+    if (!taxonomy.is_symptom(symptom))
+      throw Error(where + ": unknown symptom '" + common::one_line(symptom) +
+                  "' (the symptoms: " + joined(taxonomy.symptom_ids()) + ")");
+    if (!taxonomy.is_root_cause(root_cause))
+      throw Error(where + ": unknown root cause '" + common::one_line(root_cause) +
+                  "' (the root causes: " + joined(taxonomy.root_cause_ids()) + ")");
     std::string number_text = field(row, "number");
     const auto number = common::issue_number_of(number_text);
     if (!number)
