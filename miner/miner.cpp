@@ -566,10 +566,15 @@ MineSummary mine(datasets::Database& db, const MineOptions& options,
     summary.stop_reason = "stopped at --max-requests; run the same command again to continue";
   } catch (const WaitTooLong& w) {
     summary.stopped_early = true;
+    // A reset or Retry-After past the year 9999 has no date to print (it printed year 1623969461).
+    constexpr double kLastPrintableMoment = 253402300799;  // 9999-12-31T23:59:59Z
+    const bool printable = w.resume_epoch >= 0 && w.resume_epoch <= kLastPrintableMoment;
     summary.stop_reason = "stopped instead of waiting " +
-                          std::to_string(static_cast<long long>(std::ceil(w.seconds))) + " s for " + w.why +
-                          " (over --max-wait); run the same command again after " +
-                          common::format_iso8601(std::llround(w.resume_epoch));
+                          (printable ? std::to_string(static_cast<long long>(std::ceil(w.seconds))) + " s"
+                                     : std::string("longer")) +
+                          " for " + w.why + " (over --max-wait); run the same command again " +
+                          (printable ? "after " + common::format_iso8601(std::llround(w.resume_epoch))
+                                     : std::string("later: GitHub named no time before the year 10000"));
   }
   summary.stats = api.stats();
   summary.outdated = outdated.dropped();

@@ -704,6 +704,18 @@ TEST(Miner, ResetBeyondMaxWaitStopsCleanlyAndSaysWhenToRunAgain) {
   auto rest = mine(db, options_for(server));  // resumable
   EXPECT_FALSE(rest.stopped_early);
   EXPECT_EQ(datasets::count_issues(db), 250);
+  // A reset past the year 9999 has no date: none is printed (it printed "1623969461-01-00T…").
+  config["faults"] = {{"2", {{"status", 403}, {"remaining", 0}, {"reset_at", 99999999999999LL}}}};
+  faultline::testing::FakeGitHub absurd(config);
+  datasets::Database other(dir.file("absurd.db"));
+  auto stopped = mine(other, options_for(absurd));
+  EXPECT_TRUE(stopped.stopped_early);
+  EXPECT_NE(stopped.stop_reason.find("stopped instead of waiting longer for"), std::string::npos)
+      << stopped.stop_reason;
+  EXPECT_NE(stopped.stop_reason.find("run the same command again later: GitHub named no time before the year "
+                                     "10000"),
+            std::string::npos)
+      << stopped.stop_reason;
 }
 
 TEST(Miner, WaitingIsReportedAtLeastOncePerInterval) {
