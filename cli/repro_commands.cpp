@@ -238,11 +238,13 @@ nlohmann::json submit_or_show(const Context& ctx, const SuiteCommandOptions& o, 
   if (o.submit) db = ctx.open_or_create_db();
   for (const auto& a : arrays) {
     std::string indexes = reproducers::array_indexes(a.shards);
-    std::string line = "sbatch --parsable" + (o.rerun_lost.empty() ? "" : " --array=" + indexes) + " " +
+    // --array on the command line replaces the script's, so it carries the script's %K too.
+    const std::string array_spec = indexes + (a.max_parallel > 0 ? "%" + std::to_string(a.max_parallel) : "");
+    std::string line = "sbatch --parsable" + (o.rerun_lost.empty() ? "" : " --array=" + array_spec) + " " +
                        reproducers::shell_quote(a.script);
     nlohmann::json entry{{"array", a.array}, {"script", a.script}, {"shards", a.shards}, {"sbatch", line}};
     if (o.submit) {
-      std::string job = reproducers::submit_array(a.script, o.rerun_lost.empty() ? "" : indexes);
+      std::string job = reproducers::submit_array(a.script, o.rerun_lost.empty() ? "" : array_spec);
       db->transaction([&] { datasets::record_slurm_job(*db, {run_dir, a.array, job, indexes}); });
       entry["job_id"] = job;
       jobs.push_back({a.array, job, static_cast<int>(a.shards.size())});
@@ -338,6 +340,7 @@ int slurm_suite(const Context& ctx, const SuiteCommandOptions& o) {
 int collect(const Context& ctx, const SuiteCommandOptions& o) {
   std::string run_dir = std::filesystem::absolute(o.collect_dir).lexically_normal().string();
   auto run = reproducers::collect_run(run_dir);
+  const auto unreported = reproducers::drop_unreported_arrays(run, run_dir);  // before a store is made
   auto db = ctx.open_or_create_db();
   auto summaries = reproducers::record_collected(*db, run_dir, run);
   std::vector<reproducers::JunitSuite> suites;  // one per array
@@ -359,8 +362,13 @@ int collect(const Context& ctx, const SuiteCommandOptions& o) {
     suites.push_back(reproducers::junit_suite(summary.results, array.array.name));
   }
   if (!o.junit.empty()) write_junit(o.junit, suites);
-  ctx.emit_about_output(o.junit, {{"run_dir", run_dir}, {"arrays", arrays}, {"healthy", problems.empty()}},
-                        text);
+  for (const auto& name : unreported)
+    problems.push_back(name + ": no task has written its results; not recorded (wait for it, or submit " +
+                       reproducers::script_path(run_dir, name) + ")");
+  ctx.emit_about_output(
+      o.junit,
+      {{"run_dir", run_dir}, {"arrays", arrays}, {"not_recorded", unreported}, {"healthy", problems.empty()}},
+      text);
   for (const auto& p : problems) std::cerr << "suite collect: " << p << "\n";
   return problems.empty() ? 0 : 1;
 }

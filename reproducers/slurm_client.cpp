@@ -79,7 +79,7 @@ std::optional<std::string> partition_problem(const std::string& partition) {
   if (p.exit_code != 0) {
     // scontrol fails the same way when no controller answers: only its own "not found" says the partition
     // is missing.
-    if (!partition.empty() && out.find("not found") != std::string::npos)
+    if (!partition.empty() && out.find("Partition " + partition + " not found") != std::string::npos)
       return "partition '" + partition + "' not found: " + out;
     return "scontrol show partition" + (partition.empty() ? "" : " " + partition) + " failed: " + out;
   }

@@ -125,14 +125,27 @@ CollectedRun collect_run(const std::string& run_dir) {
   return run;
 }
 
+std::vector<std::string> drop_unreported_arrays(CollectedRun& run, const std::string& run_dir) {
+  std::vector<std::string> dropped;
+  std::vector<CollectedArray> kept;
+  for (auto& array : run.arrays) {
+    if (array.results_files == 0) {
+      dropped.push_back(array.array.name);
+    } else {
+      kept.push_back(std::move(array));
+    }
+  }
+  run.arrays = std::move(kept);
+  if (run.arrays.empty())
+    throw Error(run_dir +
+                ": no task of this run has written its results (results/NAME/task-K.json); nothing " +
+                "recorded. Wait for the jobs (squeue), or submit the run's scripts: sbatch " + run_dir +
+                "/array-*.sbatch");
+  return dropped;
+}
+
 std::vector<SuiteSummary> record_collected(datasets::Database& db, const std::string& run_dir,
                                            const CollectedRun& run) {
-  if (std::all_of(run.arrays.begin(), run.arrays.end(), [](const auto& a) { return a.results_files == 0; }))
-    throw Error(run_dir + ": no task of this run has written its results (" +
-                task_results_path(run_dir, run.arrays.front().array.name, 0) +
-                " and the others); nothing recorded. Wait for the jobs (squeue), or submit them: faultline "
-                "suite --slurm --rerun-lost " +
-                run_dir + " --submit");
   std::vector<SuiteSummary> out;
   for (const auto& array : run.arrays) {
     int64_t run_id = 0;

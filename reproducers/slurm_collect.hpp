@@ -33,10 +33,13 @@ struct CollectedRun {
 // missing, unreadable, of another shard, or without a result for one of the shard's runs loses that shard.
 CollectedRun collect_run(const std::string& run_dir);
 
+// Takes out of `run` the arrays no task of which has written a results file (not submitted, still queued,
+// or all died): recorded, every run of theirs would be lost and become each reproducer's latest result.
+// Returns their names; throws faultline::Error, naming the scripts to submit, when no array is left.
+std::vector<std::string> drop_unreported_arrays(CollectedRun& run, const std::string& run_dir);
+
 // Records each array as one suite run in the store (its own transaction), tagged with the run directory
-// and the array; returns their summaries in the plan's order. A run no task of which has written a results
-// file yet (not submitted, still queued, or all died) is refused with nothing recorded: its runs, all
-// lost, would become every reproducer's latest result.
+// and the array; returns their summaries in the plan's order (drop_unreported_arrays first).
 std::vector<SuiteSummary> record_collected(datasets::Database& db, const std::string& run_dir,
                                            const CollectedRun& run);
 

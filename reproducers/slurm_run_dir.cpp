@@ -20,7 +20,9 @@ constexpr const char* kShardFormat = "faultline-shard/2";
 void require_format(const nlohmann::json& j, const char* format, const std::string& path) {
   if (!j.is_object() || common::json_string(j, "format", path) != format)
     throw Error(path + ": not a " + std::string(format) +
-                " file (a run planned by another faultline version is planned again, in a new --run-dir)");
+                " file: a run planned by another faultline version is collected by that version, or planned "
+                "again in a "
+                "new --run-dir");
 }
 
 // A run's token as planned: 16 hexadecimal digits.
@@ -92,9 +94,15 @@ std::string logs_dir(const std::string& run_dir) { return run_dir + "/logs"; }
 void write_run_plan(const std::string& run_dir, const RunPlan& plan) {
   nlohmann::json arrays = nlohmann::json::array();
   for (const auto& a : plan.arrays) arrays.push_back({{"name", a.name}, {"constraint", a.constraint}});
-  nlohmann::json j{
-      {"format", kPlanFormat}, {"run", plan.run},       {"mode", plan.mode}, {"modes", plan.modes},
-      {"repeat", plan.repeat}, {"shards", plan.shards}, {"arrays", arrays},  {"shard_runs", plan.shard_runs}};
+  nlohmann::json j{{"format", kPlanFormat},
+                   {"run", plan.run},
+                   {"mode", plan.mode},
+                   {"modes", plan.modes},
+                   {"repeat", plan.repeat},
+                   {"shards", plan.shards},
+                   {"arrays", arrays},
+                   {"shard_runs", plan.shard_runs},
+                   {"max_parallel", plan.max_parallel}};
   common::write_file_atomically(plan_path(run_dir), j.dump(2) + "\n");
 }
 
@@ -107,6 +115,7 @@ RunPlan read_run_plan(const std::string& run_dir) {
   plan.mode = common::json_string(j, "mode", path);
   plan.repeat = positive(j, "repeat", path, 1);
   plan.shards = positive(j, "shards", path, 1);
+  plan.max_parallel = positive(j, "max_parallel", path, 0);
   if (!j.contains("modes") || !j.at("modes").is_array()) throw Error(path + ": field 'modes' must be a list");
   for (const auto& m : j.at("modes")) {
     if (!m.is_string()) throw Error(path + ": 'modes' must hold strings");

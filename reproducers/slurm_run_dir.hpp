@@ -26,6 +26,7 @@ struct RunPlan {
   std::vector<std::string> modes;  // what it stands for on the cluster
   int repeat = 1;
   int shards = 0;
+  int max_parallel = 0;  // the scripts' %K (--max-parallel), which a resubmission's --array keeps
   std::vector<SlurmArray> arrays;
   // The names of each shard's runs (run_name), by shard: collect holds the shard files to them, so that a
   // run taken out of a shard file (and its results) is seen, not silently never counted.

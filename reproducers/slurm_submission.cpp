@@ -34,18 +34,19 @@ PreparedRun prepare_slurm_run(const SlurmSuiteOptions& o, const std::vector<Mani
   // plan.json is written last: shard files or results without it are what an interrupted planning left.
   if (std::filesystem::exists(plan_path(dir)) || std::filesystem::exists(shard_path(dir, 0)) ||
       std::filesystem::exists(dir + "/results"))
-    throw Error(dir + " already holds a planned run (plan.json, shard files or results): choose another " +
-                "--run-dir" +
-                (std::filesystem::exists(plan_path(dir))
-                     ? ", or submit its shards that have no results: faultline suite --slurm --rerun-lost " +
-                           dir + " --submit"
-                     : std::string()));
+    throw Error(
+        dir + " already holds a planned run (plan.json, shard files or results): choose another " +
+        "--run-dir" +
+        (std::filesystem::exists(plan_path(dir))
+             ? " (to submit this run's own scripts, never submitted: sbatch " + dir + "/array-*.sbatch)"
+             : std::string()));
   PreparedRun out;
   out.plan.run = new_run_token();
   out.plan.mode = o.mode;
   out.plan.modes = cluster_modes(o.mode, o.gres);
   out.plan.repeat = o.repeat;
   out.plan.shards = o.shards;
+  out.plan.max_parallel = o.max_parallel;
   std::set<std::string> names;
   for (const auto& c : o.constraints.empty() ? std::vector<std::string>{""} : o.constraints) {
     SlurmArray array{array_name(c), c};
@@ -96,9 +97,11 @@ PreparedRun prepare_slurm_run(const SlurmSuiteOptions& o, const std::vector<Mani
 std::vector<Resubmission> lost_shards_to_resubmit(const std::string& run_dir) {
   const std::string dir = std::filesystem::absolute(run_dir).lexically_normal().string();
   std::vector<Resubmission> out;
-  for (const auto& array : collect_run(dir).arrays) {
+  const CollectedRun run = collect_run(dir);
+  for (const auto& array : run.arrays) {
     if (!array.lost_shards.empty())
-      out.push_back({array.array.name, script_path(dir, array.array.name), array.lost_shards});
+      out.push_back(
+          {array.array.name, script_path(dir, array.array.name), array.lost_shards, run.plan.max_parallel});
   }
   return out;
 }

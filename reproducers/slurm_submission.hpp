@@ -48,6 +48,7 @@ struct Resubmission {
   std::string array;
   std::string script;
   std::vector<int> shards;
+  int max_parallel = 0;  // the plan's, so that sbatch --array keeps the script's %K
 };
 
 // The lost shards of every array of `run_dir`, as `suite collect` would report them; empty when none is.

@@ -171,8 +171,10 @@ std::vector<LabelRow> read_label_csv(datasets::Database& db, const std::string& 
   // nothing, which reads as if the work had been done.
   if (out.empty())
     throw Error(path + ": no row holds a label (" +
-                common::counted(static_cast<long long>(rows.size() - 1), "row") +
-                ", symptom and root_cause empty in each); nothing imported");
+                (rows.size() == 1 ? std::string("a header only")
+                                  : common::counted(static_cast<long long>(rows.size() - 1), "row") +
+                                        ", symptom and root_cause empty in each") +
+                "); nothing imported");
   return out;
 }
 

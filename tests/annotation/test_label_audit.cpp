@@ -101,8 +101,7 @@ TEST(LabelImport, PartlyInvalidCsvChangesNothingAndNamesLineAndValue) {
   EXPECT_EQ(import_error(db, path), path + ":2: a NUL byte (not a text file?)");
   // A sheet with no label in it, only its header or blank rows, records no batch.
   dir.write("a.csv", std::string(kHeader));
-  EXPECT_EQ(import_error(db, path),
-            path + ": no row holds a label (0 rows, symptom and root_cause empty in each); nothing imported");
+  EXPECT_EQ(import_error(db, path), path + ": no row holds a label (a header only); nothing imported");
   dir.write("a.csv", std::string(kHeader) + "a/b,1,alice,,,\na/b,2,,,,\n");
   EXPECT_EQ(import_error(db, path),
             path + ": no row holds a label (2 rows, symptom and root_cause empty in each); nothing imported");

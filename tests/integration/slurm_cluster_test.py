@@ -232,8 +232,8 @@ def lost_shard_and_rerun(tmp, env):
     db = os.path.join(tmp, "lost.db")
     run_dir = os.path.join(tmp, "run-lost")
     where = ["--manifests", manifests, "--build-dir", build]
-    out = run(["--db", db, "--json", "suite", "--slurm", "--mode", "host", "--shards", "3", "--run-dir", run_dir,
-               "--submit"] + where, env)
+    out = run(["--db", db, "--json", "suite", "--slurm", "--mode", "host", "--shards", "3", "--max-parallel", "2",
+               "--run-dir", run_dir, "--submit"] + where, env)
     job = json.loads(out.stdout)["arrays"][0]["job_id"]
     shards = [json.load(open(os.path.join(run_dir, f"shard-{k}.json")))["runs"] for k in range(3)]
     sleepy = next(k for k, runs in enumerate(shards) if any(r["id"] == "sleepy" for r in runs))
@@ -259,6 +259,8 @@ def lost_shard_and_rerun(tmp, env):
     out = run(["--db", db, "--json", "suite", "--slurm", "--rerun-lost", run_dir, "--submit", "--wait"], env)
     again = json.loads(out.stdout)["arrays"]
     assert [a["shards"] for a in again] == [[sleepy]], again
+    # sbatch's --array replaces the script's, so it keeps the script's %2 (--max-parallel).
+    assert f"--array={sleepy}%2 " in again[0]["sbatch"], again
     out = run(["--db", db, "--json", "suite", "collect", run_dir], env)
     array = json.loads(out.stdout)["arrays"][0]
     assert array["lost_shards"] == [], array

@@ -151,27 +151,50 @@ TEST(SlurmCollect, AShardWithoutResultsIsLostRunByRunNeverPassedOrDropped) {
 }
 
 // Collected before any task wrote its results (not submitted, still queued, or all died): every run would
-// be recorded lost and become each reproducer's latest result. Nothing is recorded; the lost shards can
-// still be resubmitted.
-TEST(SlurmCollect, ARunNoTaskOfWhichWroteResultsIsNotRecorded) {
+// be recorded lost and become each reproducer's latest result. Such an array is not recorded; with none
+// left, nothing is, and the lost shards can still be resubmitted.
+TEST(SlurmCollect, AnArrayNoTaskOfWhichWroteResultsIsNotRecorded) {
   Fixture f;
   auto run = collect_run(f.run_dir);
   EXPECT_EQ(run.arrays[0].lost_shards, (std::vector<int>{0, 1}));
-  faultline::testing::TempDir store;
-  faultline::datasets::Database db(store.file("s.db"));
   try {
-    record_collected(db, f.run_dir, run);
-    ADD_FAILURE() << "recorded";
+    drop_unreported_arrays(run, f.run_dir);
+    ADD_FAILURE() << "kept";
   } catch (const faultline::Error& e) {
     EXPECT_NE(std::string(e.what()).find(": no task of this run has written its results"), std::string::npos)
         << e.what();
   }
-  EXPECT_TRUE(faultline::datasets::latest_suite_results(db).empty());
   EXPECT_EQ(lost_shards_to_resubmit(f.run_dir).at(0).shards, (std::vector<int>{0, 1}));
-  // One results file, even one that cannot be read, is a run that came back: recorded.
+  // One results file, even one that cannot be read, is an array that came back: recorded.
   std::ofstream(task_results_path(f.run_dir, "default", 1)) << "{";
   run = collect_run(f.run_dir);
+  EXPECT_TRUE(drop_unreported_arrays(run, f.run_dir).empty());
+  faultline::testing::TempDir store;
+  faultline::datasets::Database db(store.file("s.db"));
   EXPECT_EQ(record_collected(db, f.run_dir, run).at(0).counts.at("host").at("lost"), 4);
+
+  // Two arrays (two GPU generations), one of which never ran: only the other is recorded.
+  faultline::testing::TempDir two;
+  SlurmSuiteOptions o;
+  o.run_dir = (two.path() / "run").string();
+  o.mode = "host";
+  o.shards = 1;
+  o.max_parallel = 3;
+  o.constraints = {"sm_80", "sm_90"};
+  const auto prepared = prepare_slurm_run(o, {manifest("a")}, {});
+  TaskResults t;
+  t.run = prepared.plan.run;
+  t.results = {f.result("a", "buggy", "reproduced"), f.result("a", "fixed", "pass")};
+  write_task_results(task_results_path(o.run_dir, "sm_80", 0), t);
+  run = collect_run(o.run_dir);
+  EXPECT_EQ(drop_unreported_arrays(run, o.run_dir), std::vector<std::string>{"sm_90"});
+  ASSERT_EQ(run.arrays.size(), 1u);
+  EXPECT_EQ(run.arrays[0].array.name, "sm_80");
+  // Resubmitting keeps the scripts' %3: the plan carries --max-parallel.
+  const auto again = lost_shards_to_resubmit(o.run_dir);
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_EQ(again[0].array, "sm_90");
+  EXPECT_EQ(again[0].max_parallel, 3);
 }
 
 TEST(SlurmCollect, AResultsFileOfAnotherShardOrMissingARunLosesTheShard) {
@@ -310,7 +333,7 @@ TEST(SlurmCollect, APlanWhoseArrayNameIsNotItsConstraintsIsRefused) {
 
 // plan.json is written last: shard files without it are what an interrupted planning left, and planning
 // again there would leave a shard file past the new count.
-// A complete run directory planned again says how to submit its shards instead (a failed sbatch, say).
+// A complete run directory planned again says how to submit its scripts instead (a failed sbatch, say).
 TEST(SlurmCollect, PlanningWhereAnInterruptedPlanningLeftShardFilesIsRefused) {
   Fixture f;
   SlurmSuiteOptions o;
@@ -324,7 +347,7 @@ TEST(SlurmCollect, PlanningWhereAnInterruptedPlanningLeftShardFilesIsRefused) {
       ADD_FAILURE() << "planned";
     } catch (const faultline::Error& e) {
       EXPECT_NE(std::string(e.what()).find("already holds a planned run"), std::string::npos) << e.what();
-      EXPECT_EQ(std::string(e.what()).find("--rerun-lost " + f.run_dir + " --submit") != std::string::npos,
+      EXPECT_EQ(std::string(e.what()).find("sbatch " + f.run_dir + "/array-*.sbatch") != std::string::npos,
                 complete)
           << e.what();
     }
