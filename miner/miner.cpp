@@ -202,8 +202,8 @@ ParsedPage parse_page(const std::string& kind, const std::string& repo, const Pa
 
 // Whether an object fetched as (updated, raw) differs from what the store holds: it is new, newer, or
 // edited again within the stored version's second (GitHub's times have whole seconds, and a bot may close
-// and label an issue in one). It is never older: a listing page holds nothing before its since, which is at
-// least every stored updated_at (parse_page refuses the page otherwise).
+// and label an issue in one). A refresh never meets an older one: its pages hold nothing before their since,
+// which is at least every updated_at the miner stored (parse_page refuses such a page).
 bool differs(const std::string& updated, const std::string& raw,
              const std::optional<datasets::StoredVersion>& stored) {
   return !stored || updated != stored->updated || raw != stored->raw_json;
