@@ -99,7 +99,9 @@ inline const CLI::Validator& issue_key() {
           common::parse_issue_key(text);
           return std::string();
         } catch (const Error& e) {
-          return std::string(e.what());
+          // CLI11 names the argument ("issue: "): the message's own "issue 'KEY'" would say it twice.
+          const std::string message = e.what();
+          return message.rfind("issue '", 0) == 0 ? message.substr(6) : message;
         }
       },
       "");

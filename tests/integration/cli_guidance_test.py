@@ -99,7 +99,7 @@ with tempfile.TemporaryDirectory() as tmp:
     usage_error(db, ["mine", "--repo", "cutlass"], "--repo: 'cutlass' is not of the form OWNER/NAME")
     usage_error(db, ["mine"], "name repositories with --repo OWNER/NAME or use --study")
     usage_error(db, ["mine", "--repo", "o/r", "--max-requests", "-5"], "--max-requests: Value -5 not in range 0 to")
-    usage_error(db, ["show", "cutlass#12"], "issue: ")
+    usage_error(db, ["show", "cutlass#12"], "issue: 'cutlass#12': repo 'cutlass' is not of the form OWNER/NAME")
     usage_error(db, ["link", "cutlass#12", "causal-mask-corner"], "issue: ")
     usage_error(db, ["report", "--out", os.path.join(tmp, "r"), "--format", "md,pdf"],
                 "--format: pdf not in {md,csv,tex,json,html}")
