@@ -9,6 +9,7 @@
 #include <set>
 #include <string_view>
 
+#include "common/edit_distance.hpp"
 #include "common/error.hpp"
 #include "common/issue_url.hpp"
 #include "common/repository_name.hpp"
@@ -211,7 +212,12 @@ const Manifest& find_manifest(const std::vector<Manifest>& all, const std::strin
   for (const auto& m : all) {
     if (m.id == id) return m;
   }
-  throw Error("no reproducer '" + id + "' (see 'faultline repro list')");
+  std::vector<std::string> ids;
+  for (const auto& m : all) ids.push_back(m.id);
+  const auto nearest = common::nearest_word(id, ids);
+  throw Error("no reproducer '" + id + "'" +
+              (nearest ? "; did you mean '" + *nearest + "'?" : std::string()) +
+              " (see 'faultline repro list')");
 }
 
 bool pattern_found(const Pattern& pattern, const std::string& text) {

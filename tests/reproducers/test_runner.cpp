@@ -739,3 +739,21 @@ TEST(Manifest, AFolderWithoutManifestsOrWithOneThatIsNoFileIsRefused) {
   // The bundled folder loads (every manifest in it a file).
   EXPECT_FALSE(load_manifests(std::string(FAULTLINE_SOURCE_DIR) + "/reproducers").empty());
 }
+
+// A reproducer id with a typo is answered with the nearest id; one near none, with the list to look at.
+TEST(Manifest, AnUnknownIdSuggestsTheNearestOne) {
+  const auto all = load_manifests(std::string(FAULTLINE_SOURCE_DIR) + "/reproducers");
+  auto message = [&](const std::string& id) {
+    try {
+      find_manifest(all, id);
+    } catch (const faultline::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("found");
+  };
+  EXPECT_EQ(message("int16-bound-overflw"),
+            "no reproducer 'int16-bound-overflw'; did you mean 'int16-bound-overflow'? (see 'faultline repro "
+            "list')");
+  EXPECT_EQ(message("zzz"), "no reproducer 'zzz' (see 'faultline repro list')");
+  EXPECT_EQ(message("int16-bound-overflow"), "found");
+}
