@@ -47,9 +47,14 @@ std::map<std::string, size_t> header_index(const common::CsvRow& header, const s
     if (!known(kReadColumns) && !known(kSheetOnlyColumns)) {
       std::string read;
       for (std::string_view column : kReadColumns) read += (read.empty() ? "" : ", ") + std::string(column);
+      // A spreadsheet set to a locale that separates by ';' or a tab saves the whole header as one column.
+      const bool other_separator = name.find_first_of(";\t") != std::string::npos;
       throw Error(path + ":1: the header names the column '" + common::one_line(name) +
                   "', which faultline does not know (it reads " + read +
-                  "; a sheet's url, title and text are for the rater); rename or remove it");
+                  "; a sheet's url, title and text are for the rater); " +
+                  (other_separator
+                       ? "the sheet seems separated by ';' or tabs: save it as comma-separated CSV"
+                       : "rename or remove it"));
     }
     if (!index.emplace(name, i).second)
       throw Error(path + ":1: the header names the column '" + name + "' twice");

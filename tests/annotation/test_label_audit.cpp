@@ -91,6 +91,10 @@ TEST(LabelImport, PartlyInvalidCsvChangesNothingAndNamesLineAndValue) {
                 "number, rater, symptom, root_cause, note; a sheet's url, title and text are for the "
                 "rater); rename or remove it");
   // A header with a trailing comma (as spreadsheets save one) names no column: its cells must be empty.
+  dir.write("a.csv", "repo;number;symptom;root_cause\na/b;1;crash;api_misuse\n");
+  EXPECT_NE(
+      import_error(db, path).find("the sheet seems separated by ';' or tabs: save it as comma-separated CSV"),
+      std::string::npos);
   dir.write("a.csv", "repo,number,symptom,root_cause,\na/b,1,crash,api_misuse,stray\n");
   EXPECT_EQ(import_error(db, path),
             path + ":2: column 5 has no name in the header but holds 'stray'; name it or remove it");
