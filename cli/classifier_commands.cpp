@@ -159,6 +159,7 @@ void train(const Context& ctx, const TrainOptions& o) {
   auto db = ctx.open_db();
   auto progress = ctx.progress();
   auto dir = model_dir(ctx, o.model_dir);
+  common::require_directory_or_nothing(dir);  // before training, not after
   auto s = model::train_from_store(*db, dir, o.labels, [&](const std::string& axis, int index, int axes) {
     progress->update("train: axis " + std::to_string(index) + " of " + std::to_string(axes) + " (" + axis +
                      ")");

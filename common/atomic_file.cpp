@@ -128,6 +128,22 @@ void write_pieces(int fd, const std::string& path, const std::function<void(cons
   write_all(fd, buffer, path);
 }
 
+// Whether `path` is an SQLite database or write-ahead log, by its first bytes ("SQLite format 3" and a NUL;
+// the log's magic 0x377f0682 or 0x377f0683): an output written over the store (`export --out` naming the
+// --db) would replace every label and decision in it.
+bool holds_a_database(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  unsigned char head[16] = {};
+  const size_t n = std::fread(head, 1, sizeof head, f);
+  std::fclose(f);
+  static const unsigned char kDatabase[16] = {'S', 'Q', 'L', 'i', 't', 'e', ' ', 'f',
+                                              'o', 'r', 'm', 'a', 't', ' ', '3', '\0'};
+  if (n == sizeof head && std::memcmp(head, kDatabase, sizeof head) == 0) return true;
+  return n >= 4 && head[0] == 0x37 && head[1] == 0x7f && head[2] == 0x06 &&
+         (head[3] == 0x82 || head[3] == 0x83);
+}
+
 // The descriptor a path names directly: /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N. Output
 // there goes into that very descriptor, after what the process wrote to it already (opening the path anew
 // would start at the file's beginning, or replace the file a shell redirected into). Only one the process
@@ -219,6 +235,10 @@ void write_into(const std::string& path, const std::string& target,
 void write_file_atomically(const std::string& path, const std::function<void(const PieceWriter&)>& produce) {
   if (const std::optional<int> fd = descriptor_named(path)) return write_to_descriptor(path, *fd, produce);
   const auto [target, special] = destination_of(path);
+  if (!special && holds_a_database(target))
+    throw Error(path +
+                ": is an SQLite database or its log (a store?); no output is written over one: name "
+                "another file");
   // A device, FIFO or socket is written into, as a shell's redirection would: renaming a file over it would
   // put a plain file in its place (over /dev/null, for every program on the machine).
   if (special) return write_into(path, path, produce);
@@ -242,8 +262,18 @@ void write_file_atomically(const std::string& path, const std::function<void(con
   fsync_directory_of(target);
 }
 
+void require_directory_or_nothing(const std::string& path) {
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);
+  if (fs::exists(status) && !fs::is_directory(status))
+    throw Error(path +
+                ": is a file, not a directory; a directory is never put in place of a file: name "
+                "another");
+}
+
 void replace_directory_atomically(const std::string& path,
                                   const std::function<void(const std::string&)>& fill) {
+  require_directory_or_nothing(path);
   const WorkBeside work = WorkBeside::directory(path);
   const std::string& staging = work.name();
   std::error_code ignored;

@@ -35,9 +35,15 @@ void remember_inherited_descriptors();
 // from `produce` itself leaves `path` as it was and passes through unchanged.
 void write_file_atomically(const std::string& path, const std::function<void(const PieceWriter&)>& produce);
 
+// Throws faultline::Error naming `path` when something other than a directory is there (links followed):
+// a directory is never put in its place (`train --models` naming the store swapped the store file out and
+// deleted it).
+void require_directory_or_nothing(const std::string& path);
+
 // Lets `fill` write a complete new version of the directory `path` into a fresh directory beside it,
 // then swaps it in; the old directory stays whole and in place until then. On any failure (an exception
-// from `fill` included) the new directory is removed and the old one is left untouched.
+// from `fill` included) the new directory is removed and the old one is left untouched. Refuses, before
+// `fill`, a `path` that is not a directory (require_directory_or_nothing).
 void replace_directory_atomically(const std::string& path,
                                   const std::function<void(const std::string&)>& fill);
 

@@ -51,6 +51,44 @@ TEST(AtomicFile, ReplacesTheFileWithTheWholeContentAndLeavesNothingElse) {
   EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"out.csv"});
 }
 
+// An output named as the store (`export --out` the --db) replaced every label and decision in it: an SQLite
+// database or write-ahead log, told by its first bytes, is never written over; a file that only begins like
+// one's text is.
+TEST(AtomicFile, AnSqliteDatabaseOrItsLogIsNeverWrittenOver) {
+  faultline::testing::TempDir dir;
+  const std::string database = dir.write("s.db", std::string("SQLite format 3") + '\0' + "pages");
+  EXPECT_EQ(error_of([&] { write_file_atomically(database, "{}\n"); }),
+            database +
+                ": is an SQLite database or its log (a store?); no output is written over one: name another "
+                "file");
+  EXPECT_EQ(read_text_file(database), std::string("SQLite format 3") + '\0' + "pages");
+  const std::string log = dir.write("s.db-wal", std::string("\x37\x7f\x06\x82") + "frames");
+  EXPECT_NE(error_of([&] { write_file_atomically(log, "{}\n"); }), "");
+  const std::string text = dir.write("notes.txt", "SQLite format 3 is a file format\n");
+  write_file_atomically(text, "replaced\n");
+  EXPECT_EQ(read_text_file(text), "replaced\n");
+  EXPECT_EQ(entries(dir.path()), (std::vector<std::string>{"notes.txt", "s.db", "s.db-wal"}));
+}
+
+// A new directory swapped in for a file (`train --models` naming the store) deleted the file: refused
+// before anything is filled, the file left as it was.
+TEST(AtomicDirectory, AFileIsNeverReplacedByADirectory) {
+  faultline::testing::TempDir dir;
+  const std::string file = dir.write("s.db", "the store\n");
+  bool filled = false;
+  EXPECT_EQ(error_of([&] { replace_directory_atomically(file, [&](const std::string&) { filled = true; }); }),
+            file + ": is a file, not a directory; a directory is never put in place of a file: name another");
+  EXPECT_FALSE(filled);
+  EXPECT_EQ(read_text_file(file), "the store\n");
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"s.db"});
+  // A missing path or a directory is what it is for.
+  replace_directory_atomically(dir.file("models"),
+                               [](const std::string& d) { std::ofstream(d + "/m") << "1"; });
+  replace_directory_atomically(dir.file("models"),
+                               [](const std::string& d) { std::ofstream(d + "/m") << "2"; });
+  EXPECT_EQ(read_text_file(dir.file("models/m")), "2");
+}
+
 TEST(AtomicFile, AFullDiskLeavesTheOldFileNoTemporaryAndAnErrorNamingTheFile) {
   faultline::testing::TempDir dir;
   std::string path = dir.write("out.csv", "old\n");

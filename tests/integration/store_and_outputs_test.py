@@ -124,6 +124,15 @@ with tempfile.TemporaryDirectory() as tmp:
     out = run("export", "--what", "issues", "--out", os.path.join(tmp, "issues.jsonl"), db=db)
     check(out.stdout.startswith("exported 432 issues (jsonl) to ") and out.stderr == "",
           f"export to a file: {out.stdout!r}, {out.stderr!r}")
+    # An output named as the store itself replaced it with JSONL: every label and decision gone, exit 0.
+    for verb in (["export", "--what", "issues", "--out", db], ["label", "export", "--rater", "a", "--out", db],
+                 ["train", "--models", db]):
+        out = run(*verb, db=db)
+        check(out.returncode == 1 and ("is an SQLite database or its log (a store?)" in out.stderr
+                                       or "is a file, not a directory" in out.stderr),
+              f"{verb[0]} --out the store: exit {out.returncode}, {out.stderr!r}")
+        with sqlite3.connect(db) as c:
+            check(c.execute("SELECT COUNT(*) FROM issues").fetchone()[0] == 432, f"{verb[0]}: the store changed")
 
     # A file that is not a database at all, and a faultline store whose schema version is under 0 (no
     # faultline writes one; the migrations are indexed by it, and such a store once crashed every verb),
