@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 
 #include "common/clock.hpp"
 #include "common/csv.hpp"
@@ -18,6 +19,10 @@ namespace faultline::datasets {
 namespace {
 
 using nlohmann::json;
+
+// How far under kLongestRecordBytes a line must be for its exported form (its absent fields added, its
+// text escaped as export escapes it) to be measured before it is taken.
+constexpr size_t kExportSlackBytes = size_t{1} << 20;
 
 std::vector<std::string> string_list(const json& record, const char* field, const std::string& where) {
   if (!record.contains(field)) return {};
@@ -89,6 +94,17 @@ void read_snapshot(const std::string& path, const std::function<void(IssueRecord
     if (line.find_first_not_of(" \t\r") == std::string::npos) return;
     std::string where = path + ":" + std::to_string(number);
     IssueRecord r = parse_record(line, where);
+    // Export writes the fields a record left out and escapes text its own way: a record near the limit
+    // could come back as a line import refuses. Measured as export writes it, so that export then import
+    // always reads back.
+    if (line.size() > kLongestRecordBytes - kExportSlackBytes) {
+      std::ostringstream exported;
+      write_issues_jsonl(exported, {r});
+      if (exported.str().size() > kLongestRecordBytes + 1)  // the line and its newline
+        throw Error(where + ": the record takes " + std::to_string(exported.str().size() - 1) +
+                    " bytes as export writes it, more than the " + std::to_string(kLongestRecordBytes) +
+                    " a record may take; refused");
+    }
     if (!seen.insert(common::folded_repository_name(r.key())).second)
       throw Error(where + ": " + r.key() + " appears twice in the file");
     record(std::move(r));

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <sstream>
 
 #include "common/error.hpp"
@@ -216,6 +217,36 @@ TEST(Snapshot, ABadRecordAfterGoodOnesLeavesTheStoreAsItWas) {
   dir.write("a.jsonl", good);
   EXPECT_EQ(import_snapshot(db, path).inserted, 2);
   EXPECT_EQ(count_issues(db), 2);
+}
+
+// A record just under the limit whose export (its absent fields written out) would be over it: it could be
+// imported once and never again from its export, so it is refused; one that fits either way is taken and
+// its export imports again.
+TEST(Snapshot, ARecordWhoseExportWouldNotImportAgainIsRefused) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("store.db"));
+  const std::string head = R"({"repo": "a/b", "number": 1, "state": "open", "title": "t", "body": ")";
+  const std::string tail = "\"}";
+  // By hand: export adds "url", "created", "labels", "error_lines", "env" and "discussion" (over 100 bytes).
+  const std::string near =
+      head + std::string(kLongestRecordBytes - head.size() - tail.size() - 10, 'x') + tail;
+  ASSERT_EQ(near.size(), kLongestRecordBytes - 10);
+  const std::string path = dir.write("near.jsonl", near + "\n");
+  try {
+    import_snapshot(db, path);
+    ADD_FAILURE() << "imported";
+  } catch (const faultline::Error& e) {
+    EXPECT_NE(std::string(e.what()).find(path + ":1: the record takes "), std::string::npos) << e.what();
+  }
+  const std::string fits =
+      head + std::string(kLongestRecordBytes - head.size() - tail.size() - 4096, 'x') + tail;
+  dir.write("fits.jsonl", fits + "\n");
+  EXPECT_EQ(import_snapshot(db, dir.file("fits.jsonl")).inserted, 1);
+  std::ofstream exported(dir.file("exported.jsonl"));
+  write_issues_jsonl(exported, load_issues(db));
+  exported.close();
+  Database again(dir.file("again.db"));
+  EXPECT_EQ(import_snapshot(again, dir.file("exported.jsonl")).inserted, 1);
 }
 
 TEST(Snapshot, ALineLongerThanARecordMayBeIsRefusedBeforeItIsParsed) {
