@@ -135,6 +135,9 @@ Page GitHubApi::finish(const HttpResponse& r, const std::string& url, bool redir
     throw Error("GET " + url + ": malformed JSON in the response (" + std::string(e.what()) + ")");
   }
   page.next_url = next_link(header(r, "link"));
+  // An empty page says there is no more; a next link beside it would lead on forever, each link new.
+  if (page.body.is_array() && page.body.empty() && !page.next_url.empty())
+    throw Error("GET " + url + ": an empty page with a next link");
   if (!page.next_url.empty() && origin_of(page.next_url) != origin_) {
     throw Error("GET " + url + ": the Link header points the next page at another origin (" +
                 origin_of(page.next_url) + "); refusing to follow it");

@@ -229,6 +229,11 @@ void require_same_issue(const datasets::StoredVersion& stored, const datasets::I
                 ": the name may now belong to another repository; nothing of the page was stored");
 }
 
+// Why an issue GitHub answered 404 or 410 for is gone, as --verify and --timeline say it.
+std::string missing_reason(long status) {
+  return status == 410 ? "410: deleted" : "404: deleted, or not visible with this token";
+}
+
 class RepositoryMiner {
  public:
   RepositoryMiner(datasets::Database& db, GitHubApi& api, MineSummary& summary, const MineOptions& options,
@@ -327,10 +332,6 @@ class RepositoryMiner {
         db_.transaction([&] { datasets::clear_cursor(db_, repo_id_, kind); });
         return;
       }
-      // An empty page says there is no more; a next link beside it would lead on forever.
-      if (page.body.is_array() && page.body.empty() && !page.next_url.empty())
-        throw Error("GET " + page.url +
-                    ": an empty page with a next link; stopped, everything before it is stored");
       std::string next = next_request(kind, page);
       store_page(kind, page, next);
       report(kind, ++pages, page.rate_remaining);  // with the page's items counted
@@ -424,10 +425,8 @@ class RepositoryMiner {
     for (int64_t number : datasets::unaccounted_numbers(db_, repo_id_, report.highest_number)) {
       Page page = api_.get("/repos/" + repo_ + "/issues/" + std::to_string(number), std::nullopt, true);
       ++report.fetched;
-      if (page.status == 404) {
-        report.missing.push_back({number, "404: deleted, or not visible with this token"});
-      } else if (page.status == 410) {
-        report.missing.push_back({number, "410: deleted"});
+      if (page.status == 404 || page.status == 410) {
+        report.missing.push_back({number, missing_reason(page.status)});
       } else if (!page.body.is_object()) {
         throw Error("GET " + page.url + ": expected a JSON object");
       } else if (std::string moved = moved_to(page, number); !moved.empty()) {
@@ -456,9 +455,8 @@ class RepositoryMiner {
     const std::string lives_in = link ? std::string(link->repo) : repository_in_url(page.url);
     if (lives_in.empty()) return "an unnamed repository (" + html_url + ")";
     if (!common::same_repository_name(lives_in, repo_)) return lives_in;
-    if (common::json_integer(page.body, "number", where) != number)
-      return lives_in + "#" + std::to_string(common::json_integer(page.body, "number", where));
-    return "";
+    const int64_t answered = common::json_integer(page.body, "number", where);
+    return answered == number ? "" : lives_in + "#" + std::to_string(answered);
   }
 
   // "o/r, issues page 3: issues 250, comments 30, requests 5, rate limit 4990 left, rate-limit waits 1"
@@ -500,11 +498,8 @@ void fetch_timeline(GitHubApi& api, const datasets::IssueRecord& issue,
     if (!requested.insert(url).second)
       throw Error("the timeline's Link leads back to a page already read (" + url + ")");
     Page page = api.get(url, std::nullopt, true);
-    if (page.status == 404) throw Error("404: deleted, or not visible with this token");
-    if (page.status == 410) throw Error("410: deleted");
+    if (page.status == 404 || page.status == 410) throw Error(missing_reason(page.status));
     if (!page.body.is_array()) throw Error("GET " + page.url + ": expected a JSON list");
-    if (page.body.empty() && !page.next_url.empty())
-      throw Error("GET " + page.url + ": an empty page with a next link");
     for (const auto& e : page.body) {
       std::string reference;
       if (e.contains("source") && e["source"].is_object())
