@@ -17,6 +17,10 @@ namespace faultline::annotation {
 
 namespace {
 
+// A final label's provenance, as the store keeps it and `export --what labels` writes it in the rater column.
+constexpr const char* kAgreed = "agreed";
+constexpr const char* kAdjudicated = "adjudicated";
+
 std::string join(const std::vector<std::string>& parts, const std::string& sep) {
   std::string out;
   for (size_t i = 0; i < parts.size(); ++i) out += (i ? sep : "") + parts[i];
@@ -77,7 +81,7 @@ RatedItems decide(datasets::Database& db, const LabelsByIssue& by_issue, AuditRe
       // Labeled by only some raters: it cannot be audited, and stays pending until an adjudicator settles it.
       if (adjudicated) {
         result.finals.push_back({issue_id, adjudication->second.symptom, adjudication->second.root_cause,
-                                 "adjudicated", adjudication->second.adjudicator});
+                                 kAdjudicated, adjudication->second.adjudicator});
       } else {
         result.pending.push_back(issue_key(db, issue_id));
         result.partially_labeled.push_back(result.pending.back());
@@ -96,9 +100,9 @@ RatedItems decide(datasets::Database& db, const LabelsByIssue& by_issue, AuditRe
       result.overruled_agreements.push_back(issue_key(db, issue_id));
     if (adjudicated) {
       result.finals.push_back({issue_id, adjudication->second.symptom, adjudication->second.root_cause,
-                               "adjudicated", raters + "+" + adjudication->second.adjudicator});
+                               kAdjudicated, raters + "+" + adjudication->second.adjudicator});
     } else if (agreed) {
-      result.finals.push_back({issue_id, symptoms[0], causes[0], "agreed", raters});
+      result.finals.push_back({issue_id, symptoms[0], causes[0], kAgreed, raters});
     }
     if (!agreed) {
       Disagreement d{issue_id, issue_key(db, issue_id), joint, adjudicated};
@@ -151,7 +155,7 @@ void persist(datasets::Database& db, AuditResult& result) {
     if (result.gate == "pass") {
       datasets::replace_final_labels(db, result.finals, result.audit_id);
       for (const auto& f : result.finals)
-        f.provenance == "agreed" ? ++result.promoted_agreed : ++result.promoted_adjudicated;
+        f.provenance == kAgreed ? ++result.promoted_agreed : ++result.promoted_adjudicated;
     }
   });
 }
@@ -193,7 +197,7 @@ AdjudicationImport import_adjudications(datasets::Database& db, const std::strin
   // `export --what labels` writes each final label's provenance in the rater column: read back here, every
   // label agreed on would become an adjudication by "agreed".
   for (const auto& row : rows) {
-    if (row.rater == "agreed" || row.rater == "adjudicated")
+    if (row.rater == kAgreed || row.rater == kAdjudicated)
       throw Error(
           row.where + ": the rater column says '" + row.rater +
           "', the provenance of a final label as 'export --what labels' writes it: this looks like an "
