@@ -9,6 +9,15 @@
 
 namespace faultline::miner {
 
+std::string percent_decoded(const std::string& text) {
+  int length = 0;
+  // libcurl ignores the handle since 7.82; a null one is allowed.
+  std::unique_ptr<char, decltype(&curl_free)> decoded(
+      curl_easy_unescape(nullptr, text.data(), static_cast<int>(text.size()), &length), &curl_free);
+  if (!decoded) throw Error("cannot decode '" + text + "' (out of memory?)");
+  return std::string(decoded.get(), static_cast<size_t>(length));
+}
+
 namespace {
 
 struct SlistDeleter {

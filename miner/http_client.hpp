@@ -22,6 +22,10 @@ struct TransportError {
 // GitHub's largest responses are a few MB; a gzip bomb must not take the process's memory.
 constexpr size_t kMaxResponseBytes = 64u << 20;
 
+// `text` with each %XX written as its byte (libcurl's curl_easy_unescape; '+' stays '+'): GitHub's Link
+// URLs percent-encode their query ("since=…T10%3A00%3A00Z").
+std::string percent_decoded(const std::string& text);
+
 class HttpClient {
  public:
   explicit HttpClient(size_t max_body_bytes = kMaxResponseBytes);

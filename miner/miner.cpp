@@ -1,6 +1,5 @@
 #include "miner/miner.hpp"
 
-#include <cctype>
 #include <cmath>
 #include <ctime>
 #include <nlohmann/json.hpp>
@@ -122,22 +121,6 @@ std::string listing_url(const std::string& repo, const std::string& listing, con
                     "per_page=" + std::to_string(kPerPage) + "&sort=updated&direction=asc";
   if (!since.empty()) url += "&since=" + since;
   return url;
-}
-
-// `text` with each %XX written as its byte: GitHub's Link URLs percent-encode the query
-// ("since=…T10%3A00%3A00Z").
-std::string percent_decoded(const std::string& text) {
-  std::string out;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size() && std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
-      out += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
-      i += 2;
-    } else {
-      out += text[i];
-    }
-  }
-  return out;
 }
 
 // The value of `name` in a URL's query, percent-decoded, or empty.

@@ -3,6 +3,7 @@
 
 #include "common/error.hpp"
 #include "miner/api_url.hpp"
+#include "miner/http_client.hpp"
 
 using namespace faultline;
 using namespace faultline::miner;
@@ -42,4 +43,11 @@ TEST(ApiUrl, LocationsResolveAgainstTheAnsweringUrl) {
   EXPECT_EQ(resolve_location("http://127.0.0.1:1/repos/a/b?x=1", "/repos/c/d"),
             "http://127.0.0.1:1/repos/c/d");
   EXPECT_EQ(resolve_location("http://127.0.0.1:1/repos/a/b", "https://other/x"), "https://other/x");
+}
+
+// GitHub's Link URLs percent-encode the cursor; a '%' not followed by two hex digits stays as it is.
+TEST(PercentDecoded, DecodesEachEscapeAndLeavesTheRest) {
+  EXPECT_EQ(faultline::miner::percent_decoded("2024-01-01T00%3A00%3A00Z"), "2024-01-01T00:00:00Z");
+  EXPECT_EQ(faultline::miner::percent_decoded("a%2Bb+c%zz%4"), "a+b+c%zz%4");
+  EXPECT_EQ(faultline::miner::percent_decoded(""), "");
 }
