@@ -226,10 +226,7 @@ class RepositoryMiner {
   void run(const std::string& requested) {
     // A name recorded as renamed mines the repository it became.
     repo_ = datasets::current_repository_name(db_, requested).value_or(requested);
-    auto stored = datasets::find_repository(db_, repo_);
-    bool first_mine = !stored || (!datasets::load_high_water(db_, *stored, "issues") &&
-                                  !datasets::load_cursor(db_, *stored, "issues"));
-    if (first_mine) check_repository();
+    check_repository();
     repo_id_ = datasets::ensure_repository(db_, repo_);
     listing("issues");
     listing("comments");
@@ -237,20 +234,38 @@ class RepositoryMiner {
   }
 
  private:
-  // The per-repository constant: one request for the repository itself, which reveals a rename — also one
-  // that happened before this name was first mined, through GitHub's id that survives renames.
+  // The per-repository constant: one request for the repository itself, on every mine. It reveals a rename
+  // (also one that happened before this name was first mined, through GitHub's id, which survives renames)
+  // and a name given to another repository since the last mine, before any of the newcomer's issues could
+  // be stored under the old one's. Conditional: unchanged, it is answered 304, which GitHub does not count
+  // against the rate limit.
   void check_repository() {
-    Page page = api_.get("/repos/" + repo_, std::nullopt);
+    const std::string url = api_.base_url() + "/repos/" + repo_;
+    Page page = api_.get(url, datasets::load_validator(db_, url));
+    if (page.status == 304) return;  // the answer the last mine checked
     std::string where = "GET " + page.url;
     std::string actual = common::json_string(page.body, "full_name", where);
     // The name becomes the store's and every document's: a server's answer is checked like a user's.
     common::require_repository_name(actual, where + ": full_name");
     int64_t github_id = common::json_integer(page.body, "id", where);
+    if (auto stored = datasets::find_repository(db_, repo_)) {
+      auto stored_id = datasets::github_id_of(db_, *stored);
+      if (stored_id && *stored_id != github_id)
+        throw Error(
+            where + ": " + repo_ + " is GitHub repository " + std::to_string(github_id) +
+            " now, but the store's " + repo_ + " is GitHub repository " + std::to_string(*stored_id) +
+            ": the name belongs to another repository (the stored one was renamed, transferred or "
+            "deleted); nothing of it was mined. Under its new name, if it has one (GET /repositories/" +
+            std::to_string(*stored_id) + " says it), it is mined as the stored repository");
+    }
     auto known_as = datasets::repository_with_github_id(db_, github_id);
     if (known_as && *known_as != actual) record_rename(*known_as, actual);
     if (actual != repo_) record_rename(repo_, actual);
-    db_.transaction(
-        [&] { datasets::set_github_id(db_, datasets::ensure_repository(db_, repo_), github_id); });
+    // The validator is kept under the name the answer is of, which the next mine asks for.
+    db_.transaction([&] {
+      datasets::set_github_id(db_, datasets::ensure_repository(db_, repo_), github_id);
+      datasets::save_validator(db_, api_.base_url() + "/repos/" + repo_, page.validator);
+    });
   }
 
   void record_rename(const std::string& from, const std::string& to) {

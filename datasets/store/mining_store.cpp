@@ -106,6 +106,13 @@ std::optional<std::string> repository_with_github_id(Database& db, int64_t githu
   return s.text(0);
 }
 
+std::optional<int64_t> github_id_of(Database& db, int64_t repository_id) {
+  Statement s = db.prepare("SELECT github_id FROM repositories WHERE id = ? AND github_id IS NOT NULL");
+  s.bind_all(repository_id);
+  if (!s.step()) return std::nullopt;
+  return s.integer(0);
+}
+
 void set_github_id(Database& db, int64_t repository_id, int64_t github_id) {
   db.prepare("UPDATE repositories SET github_id = ? WHERE id = ?").bind_all(github_id, repository_id).run();
 }

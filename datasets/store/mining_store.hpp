@@ -38,6 +38,8 @@ void rename_repository(Database& db, const std::string& old_name, const std::str
 std::optional<std::string> current_repository_name(Database& db, const std::string& name);
 // GitHub's repository id, which survives renames.
 std::optional<std::string> repository_with_github_id(Database& db, int64_t github_id);
+// The GitHub id recorded for a stored repository; nullopt before its first mine (imported from a snapshot).
+std::optional<int64_t> github_id_of(Database& db, int64_t repository_id);
 void set_github_id(Database& db, int64_t repository_id, int64_t github_id);
 
 // Numbers the issue listing showed to be pull requests (not stored as issues).

@@ -23,6 +23,7 @@ CONFIG: {"repos": {"o/r": {"issues": 250, "prs": 30, "comments": 420,
          "redirect_by_id": true,        # renamed: Location is /repositories/ID/..., as GitHub's is
          "link_host": "localhost",      # Link rel="next" URLs name this host (another origin)
          "touch_at": {"3": {"repo": "o/r", "issues": [5]}},   # an edit just before request 3 is answered
+         "rename_at": {"2": {"from": "o/r", "to": "o/new"}},  # a rename just before request 2 is answered
          "token_budgets": {"t1": 50},   # per-token limits; another or no token: 401
          "always": {"status": 403, "retry_after": 1},         # a fault on every request
          "faults": {"3": {"status": 502}, "4": {"drop": true}, "5": {"status": 403, "retry_after": 1},
@@ -39,7 +40,9 @@ CONFIG: {"repos": {"o/r": {"issues": 250, "prs": 30, "comments": 420,
                                      # silently by the client library on a fresh connection
 Control (GET, not counted): /_control/stats, /_control/touch?repo=o/r&issues=1,2[&same_second=1],
 /_control/delete?repo=o/r&issues=3, /_control/add?repo=o/r (one new issue),
-/_control/rename?from=o/r&to=o/new, /_control/reset
+/_control/rename?from=o/r&to=o/new,
+/_control/take?name=o/r&issues=5 (a new repository under a name, a new GitHub id; the name no longer redirects),
+/_control/reset
 """
 import argparse
 import bisect
@@ -143,12 +146,19 @@ class State:
         self.renamed = config.get("renamed", {})
         self.faults = {int(k): v for k, v in config.get("faults", {}).items()}
         self.touch_at = {int(k): v for k, v in config.get("touch_at", {}).items()}
+        self.rename_at = {int(k): v for k, v in config.get("rename_at", {}).items()}
         self.token_budgets = config.get("token_budgets")
         self.requests = 0
         self.not_modified = 0
         self.paths = {}
         self.tokens = {}           # token -> requests that carried it
         self.authorized_hosts = {}  # Host header -> requests that carried a token
+
+    def rename(self, old, new):
+        repo = self.repos.pop(old)
+        repo.full_name = new
+        self.repos[new] = repo
+        self.renamed[old] = new
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -195,6 +205,8 @@ class Handler(BaseHTTPRequestHandler):
             touch = st.touch_at.get(number)
             if touch:
                 st.repos[touch["repo"]].touch(touch["issues"], touch.get("same_second", False))
+            if number in st.rename_at:
+                st.rename(st.rename_at[number]["from"], st.rename_at[number]["to"])
         delay = st.config.get("delay_ms", 0)
         if delay:
             time.sleep(delay / 1000.0)
@@ -370,11 +382,13 @@ class Handler(BaseHTTPRequestHandler):
                 repo.sort_entries()
                 body = {"ok": True}
             elif path == "/_control/rename":
-                old, new = query["from"][0], query["to"][0]
-                repo = st.repos.pop(old)
-                repo.full_name = new
-                st.repos[new] = repo
-                st.renamed[old] = new
+                st.rename(query["from"][0], query["to"][0])
+                body = {"ok": True}
+            elif path == "/_control/take":  # the name given to a new repository, as GitHub allows after a rename
+                name = query["name"][0]
+                st.renamed.pop(name, None)
+                st.repos[name] = Repo(name, {"issues": int(query["issues"][0]), "id_base": 9000000},
+                                      1 + max(r.id for r in st.repos.values()))
                 body = {"ok": True}
             elif path == "/_control/reset":
                 st.requests, st.not_modified, st.paths, st.faults = 0, 0, {}, {}

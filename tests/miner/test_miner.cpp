@@ -25,8 +25,9 @@ namespace {
 // 250 issues and 30 pull requests interleaved (280 listing entries) and 420 comments. Listings are paged
 // by an updated_at cursor that repeats the newest entry of the page before, so the first page brings 100
 // entries and each later one 99 new: ceil((280 − 1)/99) = 3 issue pages, ceil((420 − 1)/99) = 5 comment
-// pages. A full mine is 3 + 5 pages, plus the per-repository constant 3 (the repository itself and one
-// request per listing from the new high-water mark) = 11 requests.
+// pages. A full mine is 3 + 5 pages, plus the per-repository constant 3 (the repository itself, asked on
+// every mine, and one request per listing from the new high-water mark) = 11 requests. A refresh asks for
+// the repository and both listings' last pages again: 3 requests, each answered 304 when nothing changed.
 json standard_repo() { return {{"repos", {{"o/r", {{"issues", 250}, {"prs", 30}, {"comments", 420}}}}}}; }
 
 miner::MineOptions options_for(const faultline::testing::FakeGitHub& server,
@@ -138,10 +139,10 @@ TEST(Miner, RefreshWithoutChangesMakesOnlyConditionalRequests) {
   datasets::Database db(dir.file("m.db"));
   mine(db, options_for(server));
   auto refresh = mine(db, options_for(server));
-  EXPECT_EQ(refresh.stats.requests, 2);
-  EXPECT_EQ(refresh.stats.not_modified, 2);
+  EXPECT_EQ(refresh.stats.requests, 3);
+  EXPECT_EQ(refresh.stats.not_modified, 3);
   EXPECT_EQ(refresh.issues, 0);
-  EXPECT_EQ(server.control("stats")["not_modified"], 2);
+  EXPECT_EQ(server.control("stats")["not_modified"], 3);
 }
 
 TEST(Miner, RefreshAfterChangesFetchesOnlyTheChangedIssues) {
@@ -151,13 +152,14 @@ TEST(Miner, RefreshAfterChangesFetchesOnlyTheChangedIssues) {
   mine(db, options_for(server));
   server.control("touch?repo=o/r&issues=4,8,15");
   auto refresh = mine(db, options_for(server));
-  // issues: one page with the 3 changed + one request from the new mark; comments: one 304.
-  EXPECT_EQ(refresh.stats.requests, 3);
+  // The repository: a 304; issues: one page with the 3 changed + one request from the new mark; comments: a
+  // 304.
+  EXPECT_EQ(refresh.stats.requests, 4);
   EXPECT_EQ(refresh.issues, 3);
-  EXPECT_EQ(refresh.stats.not_modified, 1);
+  EXPECT_EQ(refresh.stats.not_modified, 2);
   EXPECT_EQ(datasets::count_issues(db), 250);
   EXPECT_EQ(datasets::load_issue(db, *datasets::find_issue(db, "o/r", 8)).title, "Kernel crash 8 (v1)");
-  EXPECT_EQ(mine(db, options_for(server)).stats.not_modified, 2);  // and quiet again
+  EXPECT_EQ(mine(db, options_for(server)).stats.not_modified, 3);  // and quiet again
 }
 
 TEST(Miner, ARefreshThatRetitlesIssuesDropsTheirResultsAndSaysHowMany) {
@@ -410,7 +412,7 @@ TEST(Miner, MaxRequestsStopsCleanlyAndTheNextRunContinues) {
   EXPECT_EQ(datasets::count_issues(db), 178);  // entries 1–199 less floor(199·30/280) = 21 pull requests
   auto rest = mine(db, options_for(server));
   EXPECT_FALSE(rest.stopped_early);
-  EXPECT_EQ(rest.stats.requests, 1 + 1 + 5 + 1);  // page 3, mark, comment pages, mark
+  EXPECT_EQ(rest.stats.requests, 1 + 1 + 1 + 5 + 1);  // repository, page 3, mark, comment pages, mark
   EXPECT_EQ(datasets::count_issues(db), 250);
 }
 
@@ -513,8 +515,9 @@ TEST(Miner, KillDuringMineLosesNothingAndRerunCompletesWithoutDuplicates) {
     EXPECT_EQ(
         scalar(db, "SELECT COUNT(*) FROM (SELECT number FROM issues GROUP BY number HAVING COUNT(*) > 1)"),
         0);
-    // The rerun resumed: together both runs made at most one extra request (the page in flight when killed).
-    EXPECT_LE(before + s.stats.requests, 26 + 21 + 3 + 1);
+    // The rerun resumed: together both runs made at most two extra requests (the page in flight when killed,
+    // and the rerun's own request for the repository).
+    EXPECT_LE(before + s.stats.requests, 26 + 21 + 3 + 2);
   }
 }
 
@@ -546,7 +549,7 @@ TEST(Miner, EditInTheSecondOfTheMarkIsSeenByTheRefresh) {
   auto refresh = mine(db, options_for(server));
   EXPECT_EQ(refresh.issues, 1);  // issue 9; entry 280 at the mark is stored as it is and skipped
   EXPECT_EQ(datasets::load_issue(db, *datasets::find_issue(db, "o/r", 9)).title, "Kernel crash 9 (v1)");
-  EXPECT_EQ(mine(db, options_for(server)).stats.not_modified, 2);  // and quiet again
+  EXPECT_EQ(mine(db, options_for(server)).stats.not_modified, 3);  // and quiet again
 }
 
 // 30 issues and 5 pull requests (numbers 7, 14, 21, 28, 35: where floor(n·5/35) steps); 12 deleted (410),
@@ -809,8 +812,8 @@ TEST(Miner, OldNameAfterARecordedRenameRefreshesTheOneRepository) {
   datasets::Database db(dir.file("m.db"));
   mine(db, options_for(server, {"old/name"}));
   auto again = mine(db, options_for(server, {"old/name"}));
-  EXPECT_EQ(again.stats.requests, 2);
-  EXPECT_EQ(again.stats.not_modified, 2);
+  EXPECT_EQ(again.stats.requests, 3);
+  EXPECT_EQ(again.stats.not_modified, 3);
   EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM repositories"), 1);
   EXPECT_EQ(datasets::count_issues(db), 250);
 }
@@ -832,8 +835,8 @@ void renamed_on_refresh(faultline::testing::FakeGitHub& server) {
   // Either name now refreshes the one repository, with validators found under the new name's URLs.
   for (const char* name : {"o/new", "o/r"}) {
     auto s = mine(db, options_for(server, {name}));
-    EXPECT_EQ(s.stats.requests, 2) << name;
-    EXPECT_EQ(s.stats.not_modified, 2) << name;
+    EXPECT_EQ(s.stats.requests, 3) << name;
+    EXPECT_EQ(s.stats.not_modified, 3) << name;
     EXPECT_TRUE(s.renamed.empty()) << name;
   }
   EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM repositories"), 1);
@@ -852,22 +855,33 @@ TEST(Miner, RenameAfterTheFirstMineIsNoticedOnRefreshAndKeepsOneRepository) {
   }
 }
 
+// A rename to a name GitHub could not give is refused whether the repository's own answer says it (the
+// refresh's first request) or a listing is redirected to it (renamed while the listing is read).
 TEST(Miner, ARedirectToANameThatIsNoRepositoryNameIsRefusedAndNothingIsRenamed) {
-  faultline::testing::FakeGitHub server(standard_repo());
-  faultline::testing::TempDir dir;
-  datasets::Database db(dir.file("m.db"));
-  mine(db, options_for(server));
-  server.control("rename?from=o/r&to=bad-/r");  // an owner cannot end with '-'
-  try {
+  for (bool mid_listing : {false, true}) {
+    SCOPED_TRACE(mid_listing ? "renamed before the refresh's first listing page"
+                             : "renamed before the refresh");
+    json config = standard_repo();
+    // Requests 1-11 are the first mine, 12 the refresh's request for the repository.
+    if (mid_listing) config["rename_at"] = {{"13", {{"from", "o/r"}, {"to", "bad-/r"}}}};
+    faultline::testing::FakeGitHub server(config);
+    faultline::testing::TempDir dir;
+    datasets::Database db(dir.file("m.db"));
     mine(db, options_for(server));
-    ADD_FAILURE() << "refreshed through a redirect to bad-/r";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("redirected to "), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("repo 'bad-/r' is not of the form OWNER/NAME"), std::string::npos)
-        << e.what();
+    if (!mid_listing) server.control("rename?from=o/r&to=bad-/r");  // an owner cannot end with '-'
+    try {
+      mine(db, options_for(server));
+      ADD_FAILURE() << "refreshed through a redirect to bad-/r";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(mid_listing ? "redirected to " : "/repos/bad-/r: full_name: "),
+                std::string::npos)
+          << e.what();
+      EXPECT_NE(std::string(e.what()).find("repo 'bad-/r' is not of the form OWNER/NAME"), std::string::npos)
+          << e.what();
+    }
+    EXPECT_TRUE(datasets::find_repository(db, "o/r"));
+    EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM repositories"), 1);
   }
-  EXPECT_TRUE(datasets::find_repository(db, "o/r"));
-  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM repositories"), 1);
   // The same rename to a good name is followed (RenameAfterTheFirstMine… above).
 }
 
@@ -882,6 +896,38 @@ TEST(Miner, NewNameMinedFirstAfterAnUnnoticedRenameIsTheStoredRepository) {
   EXPECT_EQ(s.renamed[0].first, "o/r");
   EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM repositories"), 1);
   EXPECT_EQ(datasets::count_issues(db), 250);  // not 500
+}
+
+// The stored repository renamed away and its old name given to a new repository: the refresh's first
+// request, for the repository itself, shows another GitHub id under the name, and nothing more is asked or
+// stored (the newcomer's issues under numbers the store never held would have joined the old repository).
+// Mined under its new name, the stored repository is found by its id and refreshed.
+TEST(Miner, ANameGivenToAnotherRepositoryIsRefusedBeforeAnyOfItsIssues) {
+  faultline::testing::FakeGitHub server(standard_repo());
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  mine(db, options_for(server));
+  server.control("rename?from=o/r&to=o/moved");
+  server.control("take?name=o/r&issues=400");  // numbers 1-400: 281-400 never stored
+  const long before = server.requests();
+  try {
+    mine(db, options_for(server));
+    ADD_FAILURE() << "mined the newcomer";
+  } catch (const Error& e) {
+    // The fake gives repositories ids 1, 2, … in order: the stored one is 1, the newcomer 2.
+    EXPECT_NE(std::string(e.what()).find("o/r is GitHub repository 2 now, but the store's o/r is GitHub "
+                                         "repository 1: the name belongs to another repository"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(server.requests(), before + 1);
+  EXPECT_EQ(datasets::count_issues(db), 250);
+  EXPECT_FALSE(datasets::find_issue(db, "o/r", 281));
+  auto moved = mine(db, options_for(server, {"o/moved"}));
+  ASSERT_EQ(moved.renamed.size(), 1u);
+  EXPECT_EQ(moved.renamed[0], (std::pair<std::string, std::string>{"o/r", "o/moved"}));
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM repositories"), 1);
+  EXPECT_EQ(datasets::count_issues(db), 250);
 }
 
 // ---- Token pool ----
@@ -1203,10 +1249,10 @@ TEST(Miner, AnEmptyPageWithANextLinkAndABadTimelineStopOnlyWhatTheyConcern) {
           << e.what();
     }
   }
-  // Requests 1-11 are the first mine (above), 12-13 the refresh's two 304s, 14 the first timeline.
+  // Requests 1-11 are the first mine (above), 12-14 the refresh's three 304s, 15 the first timeline.
   faultline::testing::FakeGitHub server(
       json{{"repos", {{"o/r", {{"issues", 250}, {"prs", 30}, {"comments", 420}}}}},
-           {"faults", {{"14", {{"malformed", true}}}}}});
+           {"faults", {{"15", {{"malformed", true}}}}}});
   faultline::testing::TempDir dir;
   datasets::Database db(dir.file("m.db"));
   mine(db, options_for(server));
