@@ -44,6 +44,11 @@ void add_mine_command(CLI::App& app, Context& ctx) {
   mine->add_option("--since", o.since,
                    "first mine only: issues updated at or after this UTC time, YYYY-MM-DDTHH:MM:SSZ")
       ->check(utc_moment());
+  mine->add_option("--overlap", o.overlap_seconds,
+                   "a refresh reads again what changed in the SECONDS before the last one's newest entry, "
+                   "so an entry\nGitHub shows late is not missed (what comes back unchanged is skipped)")
+      ->default_val(600)
+      ->check(CLI::Range(int64_t{0}, int64_t{30} * 86400));
   mine->add_option("--max-requests", o.api.max_requests, "stop cleanly after N requests; rerun to continue")
       ->check(CLI::Range(0L, std::numeric_limits<long>::max()));
   mine->add_option("--max-wait", o.api.max_wait_s,

@@ -183,13 +183,14 @@ ParsedPage parse_page(const std::string& kind, const std::string& repo, const Pa
   return parsed;
 }
 
-// Whether an object fetched as (updated, raw) differs from what the store holds: it is new, newer, or
-// edited again within the stored version's second (GitHub's times have whole seconds, and a bot may close
-// and label an issue in one). A refresh never meets an older one: its pages hold nothing before their since,
-// which is at least every updated_at the miner stored (parse_page refuses such a page).
+// Whether an object fetched as (updated, raw) is worth writing over what the store holds: it is new, newer,
+// or edited again within the stored version's second (GitHub's times have whole seconds, and a bot may close
+// and label an issue in one). An older one is not: a refresh reads again what changed shortly before the
+// mark (MineOptions::overlap_seconds), where a lagging answer could bring an earlier version.
 bool differs(const std::string& updated, const std::string& raw,
              const std::optional<datasets::StoredVersion>& stored) {
-  return !stored || updated != stored->updated || raw != stored->raw_json;
+  if (!stored || updated > stored->updated) return true;
+  return updated == stored->updated && raw != stored->raw_json;
 }
 
 // GitHub's id of an issue object stored as it came, or nullopt (a record imported from a snapshot).
@@ -305,7 +306,8 @@ class RepositoryMiner {
       url = *cursor;
     } else {
       auto high_water = datasets::load_high_water(db_, repo_id_, kind);
-      url = api_.base_url() + listing_url(repo_, kind, high_water ? *high_water : options_.since);
+      url =
+          api_.base_url() + listing_url(repo_, kind, high_water ? refresh_from(*high_water) : options_.since);
     }
     seen_pull_requests_.clear();
     int pages = 0;
@@ -315,9 +317,16 @@ class RepositoryMiner {
     int primes = 0;
     std::set<std::string> requested;  // a Link that leads back to a page already read would loop forever
     while (true) {
-      if (!requested.insert(url).second)
+      if (!requested.insert(url).second) {
+        // Asking again from the new mark rejoined a page read earlier in this run. Stopping loses nothing:
+        // what it would read next is at or after the mark, where the next refresh begins.
+        if (primes > 0) {
+          db_.transaction([&] { datasets::clear_cursor(db_, repo_id_, kind); });
+          return;
+        }
         throw Error(repo_ + ": the " + kind + " listing leads back to a page already read in this run (" +
                     url + "); stopped, everything before it is stored");
+      }
       const auto validator = datasets::load_validator(db_, url);
       Page page = api_.get(url, validator);
       notice_rename(page);
@@ -336,11 +345,17 @@ class RepositoryMiner {
       if (next.empty()) {
         auto high_water = datasets::load_high_water(db_, repo_id_, kind);
         if (!high_water) return;
-        next = api_.base_url() + listing_url(repo_, kind, *high_water);
+        next = api_.base_url() + listing_url(repo_, kind, refresh_from(*high_water));
         if (requested.count(next) || ++primes > 3) return;
       }
       url = next;
     }
+  }
+
+  // Where a refresh asks from: --overlap seconds before the high-water mark, the mark itself included.
+  std::string refresh_from(const std::string& high_water) const {
+    return common::format_iso8601(
+        std::max<int64_t>(0, common::parse_iso8601(high_water) - options_.overlap_seconds));
   }
 
   // The request after `page`: from the newest updated_at on it, or — when the whole page shares the second

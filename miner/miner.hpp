@@ -21,7 +21,11 @@ const std::vector<std::string>& study_repositories();
 struct MineOptions {
   std::vector<std::string> repositories;  // owner/name
   std::string since;                      // ISO 8601, only for a repository's first mine
-  bool timeline = false;                  // also fetch timelines of the issues in `sample`
+  // A refresh asks from this many seconds before the high-water mark: an entry GitHub makes visible a
+  // little after its updated_at (a write that commits late) is still read; what comes back unchanged is
+  // skipped.
+  int64_t overlap_seconds = 600;
+  bool timeline = false;  // also fetch timelines of the issues in `sample`
   std::string sample = "main";
   bool verify = false;  // after mining, account for every number up to the repository's highest
   ApiOptions api;

@@ -41,6 +41,8 @@ CONFIG: {"repos": {"o/r": {"issues": 250, "prs": 30, "comments": 420,
 Control (GET, not counted): /_control/stats, /_control/touch?repo=o/r&issues=1,2[&same_second=1],
 /_control/delete?repo=o/r&issues=3, /_control/add?repo=o/r (one new issue),
 /_control/rename?from=o/r&to=o/new,
+/_control/backdate?repo=o/r&issues=3,281&seconds=120[&version=0] (updated that long before the newest
+entry: an earlier version served again, or a new issue GitHub shows only after a later entry was listed),
 /_control/take?name=o/r&issues=5 (a new repository under a name, a new GitHub id; the name no longer redirects),
 /_control/reset
 """
@@ -374,6 +376,15 @@ class Handler(BaseHTTPRequestHandler):
                 repo.clock += timedelta(minutes=1)
                 repo.entries[n] = {"number": n, "pr": False, "updated": repo.clock,
                                    "created": repo.clock, "version": 0}
+                repo.sort_entries()
+                body = {"ok": True}
+            elif path == "/_control/backdate":
+                repo = st.repos[query["repo"][0]]
+                at = max(e["updated"] for e in repo.entries.values()) - timedelta(seconds=int(query["seconds"][0]))
+                for n in (int(n) for n in query["issues"][0].split(",")):
+                    entry = repo.entries.setdefault(n, {"number": n, "pr": False, "created": at, "version": 0})
+                    entry["updated"] = at
+                    entry["version"] = int(query.get("version", [entry["version"]])[0])
                 repo.sort_entries()
                 body = {"ok": True}
             elif path == "/_control/delete":  # deleted after it was listed: 410 from now on

@@ -457,8 +457,9 @@ TEST(Miner, AResumedMineUnderAnotherApiUrlDoesNotFollowTheOldHostsCursor) {
   auto s = mine(db, options_for(now));
   EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM issues"), 250);
   // The first page held 100 entries, floor(100·30/280) = 10 of them pull requests: 90 issues were stored.
-  // The other 160 come now, and the mark's entry (issue 100) again, its object's url naming the new host.
-  EXPECT_EQ(s.issues, 160 + 1);
+  // The other 160 come now, and the entries of the ten minutes (--overlap's 600 s) up to the mark again,
+  // 90 to 100 a minute apart less pull request 94, their objects' urls naming the new host.
+  EXPECT_EQ(s.issues, 160 + 10);
 }
 
 TEST(MineCommand, JsonSummaryHasExactlyTheDesignKeys) {
@@ -550,6 +551,49 @@ TEST(Miner, EditInTheSecondOfTheMarkIsSeenByTheRefresh) {
   EXPECT_EQ(refresh.issues, 1);  // issue 9; entry 280 at the mark is stored as it is and skipped
   EXPECT_EQ(datasets::load_issue(db, *datasets::find_issue(db, "o/r", 9)).title, "Kernel crash 9 (v1)");
   EXPECT_EQ(mine(db, options_for(server)).stats.not_modified, 3);  // and quiet again
+}
+
+// An issue GitHub shows only after the listing passed its updated_at (a write that commits late): issue 281
+// appears two minutes before the mark (entry 280) after the first mine. A refresh asks from --overlap
+// seconds before the mark, so it is read when the delay is within them, and not otherwise.
+TEST(Miner, AnIssueShownLateIsReadWhenItsDelayIsWithinTheOverlap) {
+  struct Case {
+    int64_t overlap_seconds, shown_seconds_before_the_mark;
+    bool read;
+  };
+  for (const Case& c : {Case{600, 120, true}, Case{0, 120, false}, Case{600, 900, false}}) {
+    SCOPED_TRACE("--overlap " + std::to_string(c.overlap_seconds) + ", shown " +
+                 std::to_string(c.shown_seconds_before_the_mark) + " s before the mark");
+    faultline::testing::FakeGitHub server(standard_repo());
+    faultline::testing::TempDir dir;
+    datasets::Database db(dir.file("m.db"));
+    auto o = options_for(server);
+    o.overlap_seconds = c.overlap_seconds;
+    mine(db, o);
+    server.control("backdate?repo=o/r&issues=281&seconds=" + std::to_string(c.shown_seconds_before_the_mark));
+    EXPECT_EQ(mine(db, o).issues, c.read ? 1 : 0);
+    EXPECT_EQ(datasets::find_issue(db, "o/r", 281).has_value(), c.read);
+  }
+}
+
+// Reading the overlap again may meet an earlier version of a stored issue (an answer that lags): it is not
+// written over the newer one, while a newer version is.
+TEST(Miner, AnEarlierVersionReadInTheOverlapIsNotWrittenOverTheStoredOne) {
+  faultline::testing::FakeGitHub server(standard_repo());
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  server.control("touch?repo=o/r&issues=275");  // version 1, the newest entry
+  mine(db, options_for(server));
+  auto title = [&] { return datasets::load_issue(db, *datasets::find_issue(db, "o/r", 275)).title; };
+  ASSERT_EQ(title(), "Kernel crash 275 (v1)");
+  server.control("backdate?repo=o/r&issues=275&seconds=60&version=0");  // served as it was a minute before
+  EXPECT_EQ(mine(db, options_for(server)).issues, 0);
+  EXPECT_EQ(title(), "Kernel crash 275 (v1)");
+  // Edited again: a minute after the first edit at 04:42 (entries 1-280 a minute apart from midnight, the
+  // first edit at 281 + 1 minutes), as version 0 + 1.
+  server.control("touch?repo=o/r&issues=275");
+  EXPECT_EQ(mine(db, options_for(server)).issues, 1);
+  EXPECT_EQ(datasets::load_issue(db, *datasets::find_issue(db, "o/r", 275)).updated, "2024-01-01T04:43:00Z");
 }
 
 // 30 issues and 5 pull requests (numbers 7, 14, 21, 28, 35: where floor(n·5/35) steps); 12 deleted (410),
@@ -1096,8 +1140,9 @@ TEST(Miner, AnotherIssueUnderAStoredNumberIsNotWrittenOverIt) {
     ADD_FAILURE() << "mined";
   } catch (const Error& e) {
     EXPECT_NE(
-        std::string(e.what()).find("o/r#20 is GitHub issue 7000020, but the store holds it as GitHub issue "
-                                   "5000020"),
+        // The refresh asks from ten minutes before the mark (issue 20): issues 10 to 20, a minute apart.
+        std::string(e.what()).find("o/r#10 is GitHub issue 7000010, but the store holds it as GitHub issue "
+                                   "5000010"),
         std::string::npos)
         << e.what();
   }
@@ -1227,10 +1272,13 @@ TEST(Miner, AnIssueUnderANumberKnownAsAPullRequestIsRefused) {
     ADD_FAILURE() << "mined";
   } catch (const Error& e) {
     EXPECT_NE(
-        std::string(e.what()).find("o/r#280 is listed as an issue, but the store knows it as a pull request"),
+        // The refresh asks from ten minutes before the mark (entry 280): entries 270 to 280, a minute apart,
+        // 271 the first pull request among them.
+        std::string(e.what()).find("o/r#271 is listed as an issue, but the store knows it as a pull request"),
         std::string::npos)
         << e.what();
   }
+  EXPECT_FALSE(datasets::find_issue(db, "o/r", 271));
   EXPECT_FALSE(datasets::find_issue(db, "o/r", 280));
 }
 
