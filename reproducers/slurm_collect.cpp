@@ -20,13 +20,9 @@ RunResult lost(const PlannedRun& run, int shard, const std::string& why) {
   return r;
 }
 
-// The results of one shard in the shard's order; the reason it is lost otherwise.
+// The results of one shard in the shard's order, read from the results file its task wrote; the reason it is
+// lost otherwise.
 std::vector<RunResult> shard_results(const ShardFile& shard, const std::string& path, std::string& lost_why) {
-  if (!std::filesystem::exists(path)) {
-    lost_why = "its task wrote no " + std::filesystem::path(path).filename().string() +
-               " (it died, was cancelled or never ran)";
-    return {};
-  }
   TaskResults task;
   try {
     task = read_task_results(path);
@@ -109,9 +105,15 @@ CollectedRun collect_run(const std::string& run_dir) {
     CollectedArray collected{array, {}, {}, 0};
     for (const auto& shard : shards) {
       std::string why;
+      std::vector<RunResult> results;
       const std::string path = task_results_path(run_dir, array.name, shard.shard);
-      if (std::filesystem::exists(path)) ++collected.results_files;
-      auto results = shard_results(shard, path, why);
+      if (std::filesystem::exists(path)) {
+        ++collected.results_files;
+        results = shard_results(shard, path, why);
+      } else {
+        why = "its task wrote no " + std::filesystem::path(path).filename().string() +
+              " (it died, was cancelled or never ran)";
+      }
       if (!why.empty()) {
         collected.lost_shards.push_back(shard.shard);
         for (const auto& r : shard.runs)
