@@ -311,9 +311,9 @@ class RepositoryMiner {
     }
     seen_pull_requests_.clear();
     int pages = 0;
-    // After the last page, ask once more from the new high-water mark, so the next refresh finds a stored
-    // validator for exactly that URL and is answered 304 when nothing changed. Bounded: a busy repository
-    // may keep moving.
+    // After the last page, ask once more where the next refresh will (refresh_from the new high-water mark),
+    // so that it finds a stored validator for exactly that URL and is answered 304 when nothing changed.
+    // Bounded: a busy repository may keep moving.
     int primes = 0;
     std::set<std::string> requested;  // a Link that leads back to a page already read would loop forever
     while (true) {
