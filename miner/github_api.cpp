@@ -37,7 +37,9 @@ std::string next_link(const std::string& link_header) {
 }
 
 GitHubApi::GitHubApi(ApiOptions options)
-    : options_(std::move(options)), http_(options_.max_response_bytes), pool_(options_.tokens) {
+    : options_(std::move(options)),
+      http_(options_.max_response_bytes, options_.stall_seconds),
+      pool_(options_.tokens) {
   while (!options_.base_url.empty() && options_.base_url.back() == '/') options_.base_url.pop_back();
   check_request_url(options_.base_url, "the API base URL (--api-url or GITHUB_API_URL)");
   origin_ = origin_of(options_.base_url);

@@ -27,6 +27,7 @@ struct ApiOptions {
   double max_wait_s = 3600;            // a longer wait stops the mine cleanly (resumable) instead of sleeping
   double wait_report_interval_s = 60;  // on_wait hears a waiting line at least this often
   size_t max_response_bytes = kMaxResponseBytes;
+  long stall_seconds = kStallSeconds;  // a connection silent this long is dropped and the request retried
   std::function<void(const std::string&)> on_wait;     // "waiting N s for … (until …)"
   std::function<void(const std::string&)> on_warning;  // a dropped token, named by its position
   // Injectable for tests: how to sleep, and the wall clock in epoch seconds.

@@ -56,7 +56,8 @@ size_t on_header(char* data, size_t size, size_t count, void* user) {
 
 }  // namespace
 
-HttpClient::HttpClient(size_t max_body_bytes) : max_body_bytes_(max_body_bytes) {
+HttpClient::HttpClient(size_t max_body_bytes, long stall_seconds)
+    : max_body_bytes_(max_body_bytes), stall_seconds_(stall_seconds) {
   static const CURLcode global = curl_global_init(CURL_GLOBAL_DEFAULT);
   if (global != CURLE_OK) throw Error("libcurl could not be initialised");
   curl_ = curl_easy_init();
@@ -83,6 +84,8 @@ bool HttpClient::get(const std::string& url, const std::vector<std::string>& hea
   curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 20L);
   curl_easy_setopt(curl, CURLOPT_TIMEOUT, 120L);
+  curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);  // bytes per second, over the stall time
+  curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, stall_seconds_);
   curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
   CURLcode rc = curl_easy_perform(curl);

@@ -26,9 +26,13 @@ constexpr size_t kMaxResponseBytes = 64u << 20;
 // URLs percent-encode their query ("since=…T10%3A00%3A00Z").
 std::string percent_decoded(const std::string& text);
 
+// A connection that brings no byte for this long is given up (a transport error, retried), well before the
+// request's whole limit of 120 s: a server that accepts and then says nothing would cost each retry that.
+constexpr long kStallSeconds = 30;
+
 class HttpClient {
  public:
-  explicit HttpClient(size_t max_body_bytes = kMaxResponseBytes);
+  explicit HttpClient(size_t max_body_bytes = kMaxResponseBytes, long stall_seconds = kStallSeconds);
   ~HttpClient();
   HttpClient(const HttpClient&) = delete;
   HttpClient& operator=(const HttpClient&) = delete;
@@ -41,6 +45,7 @@ class HttpClient {
  private:
   void* curl_;  // CURL*, kept opaque so that callers need not include curl.h
   size_t max_body_bytes_;
+  long stall_seconds_;
 };
 
 }  // namespace faultline::miner

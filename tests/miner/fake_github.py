@@ -31,7 +31,8 @@ CONFIG: {"repos": {"o/r": {"issues": 250, "prs": 30, "comments": 420,
                     "8": {"malformed": true}, "9": {"truncate": true}, "10": {"wrong_type": true},
                     "11": {"status": 429, "retry_after_date": 120},     # Retry-After as an HTTP-date
                     "12": {"status": 403, "remaining": 0, "reset_at": 9999999999},
-                    "13": {"gzip_bomb": 8388608}},      # gzip that expands to that many bytes
+                    "13": {"gzip_bomb": 8388608},       # gzip that expands to that many bytes
+                    "14": {"stall_ms": 2500}},          # nothing sent for that long, then the answer
          "exhaust_at": 2,          # that response carries x-ratelimit-remaining: 0, reset in 1 s
          "extra_param": true,      # next links carry an extra query parameter the client must keep
          "rate_limit": 1000000,    # requests before x-ratelimit-remaining reaches 0 (reset in an hour)
@@ -209,6 +210,9 @@ class Handler(BaseHTTPRequestHandler):
                 st.repos[touch["repo"]].touch(touch["issues"], touch.get("same_second", False))
             if number in st.rename_at:
                 st.rename(st.rename_at[number]["from"], st.rename_at[number]["to"])
+        if fault and "stall_ms" in fault:
+            time.sleep(fault["stall_ms"] / 1000.0)
+            fault = None
         delay = st.config.get("delay_ms", 0)
         if delay:
             time.sleep(delay / 1000.0)

@@ -817,6 +817,24 @@ TEST(Miner, HttpDateRetryAfterIsWaitedInFull) {
   EXPECT_EQ(datasets::count_issues(db), 250);
 }
 
+// A server that accepts the request and then sends nothing: the connection is given up after the stall time
+// and the request retried, instead of waiting out the request's whole limit (120 s) on each try.
+TEST(Miner, ASilentConnectionIsDroppedAfterTheStallTimeAndRetried) {
+  for (long stall_seconds : {1L, 5L}) {
+    SCOPED_TRACE("stall time " + std::to_string(stall_seconds) + " s, the server silent for 2.5 s");
+    json config = standard_repo();
+    config["faults"] = {{"1", {{"stall_ms", 2500}}}};
+    faultline::testing::FakeGitHub server(config);
+    faultline::testing::TempDir dir;
+    datasets::Database db(dir.file("m.db"));
+    auto o = options_for(server);
+    o.api.stall_seconds = stall_seconds;
+    auto s = mine(db, o);
+    EXPECT_EQ(s.stats.retries, stall_seconds < 2.5 ? 1 : 0);
+    EXPECT_EQ(s.issues, 250);
+  }
+}
+
 TEST(Miner, DecompressionBombIsRefusedWithAClearError) {
   json config = standard_repo();
   config["faults"] = {{"2", {{"gzip_bomb", 8 << 20}}}};  // ~8 KB of gzip that expands to 8 MiB
