@@ -127,6 +127,8 @@ Page GitHubApi::finish(const HttpResponse& r, const std::string& url, bool redir
   page.url = url;
   page.redirected = redirected;
   page.rate_remaining = header(r, "x-ratelimit-remaining");
+  const auto date = http_date_epoch(header(r, "date"));
+  page.server_time = common::format_iso8601(date ? *date : static_cast<int64_t>(now()));
   if (r.status == 304) {
     ++stats_.not_modified;
     return page;
@@ -166,9 +168,19 @@ Page GitHubApi::get(const std::string& path_or_url, const std::optional<datasets
     ResponseClass c = classify_response(r, now());
     switch (c.verdict) {
       case Verdict::done:
+        // "Not modified" since a version this client never named: a misbehaving cache, whose answer would
+        // end a listing as if nothing had changed.
+        if (r.status == 304 && !validator)
+          throw Error("GET " + url + ": answered 304 Not Modified to a request that named no stored version");
         return finish(r, url, redirected);
       case Verdict::missing:
-        if (missing_ok) return Page{r.status, url, redirected, nullptr, "", {}, ""};
+        if (missing_ok) {
+          Page page;
+          page.status = r.status;
+          page.url = url;
+          page.redirected = redirected;
+          return page;
+        }
         throw Error("GET " + url + ": " + c.reason +
                     (r.status == 404 ? ": no such repository, or not visible with this token" : ""));
       case Verdict::redirect:

@@ -50,6 +50,9 @@ struct Page {
   std::string next_url;  // Link rel="next" (same origin as the API), empty on the last page
   datasets::Validator validator;
   std::string rate_remaining;
+  // GitHub's clock when it answered, as its times are written (its Date header; this machine's clock when
+  // it sent none).
+  std::string server_time;
 };
 
 // Thrown when --max-requests is reached; the miner stops cleanly with everything so far stored.

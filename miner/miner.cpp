@@ -35,6 +35,9 @@ constexpr int kPerPage = 100;
 constexpr int64_t kMostNumbersVerified = 10'000'000;
 // How far past this machine's clock an updated_at may be: clocks drift, a century does not.
 constexpr int64_t kFutureSlackSeconds = 24 * 3600;
+// Walks of a listing after its pass (above RepositoryMiner::listing): one to read again what the pass may
+// have passed unseen, one to end where the next refresh asks, and one more while entries keep changing.
+constexpr int kMaxWalks = 3;
 
 // "owner/name" of an API URL ".../repos/owner/name/...", or empty.
 std::string repository_in_url(const std::string& url) {
@@ -227,7 +230,9 @@ class RepositoryMiner {
   void run(const std::string& requested) {
     // A name recorded as renamed mines the repository it became.
     repo_ = datasets::current_repository_name(db_, requested).value_or(requested);
-    check_repository();
+    // A pass under way here began with the check: a mine stopped by --max-requests goes on with its listing
+    // rather than spend its requests on the repository again.
+    if (!resuming_a_pass()) check_repository();
     repo_id_ = datasets::ensure_repository(db_, repo_);
     listing("issues");
     listing("comments");
@@ -235,11 +240,27 @@ class RepositoryMiner {
   }
 
  private:
-  // The per-repository constant: one request for the repository itself, on every mine. It reveals a rename
-  // (also one that happened before this name was first mined, through GitHub's id, which survives renames)
-  // and a name given to another repository since the last mine, before any of the newcomer's issues could
-  // be stored under the old one's. Conditional: unchanged, it is answered 304, which GitHub does not count
-  // against the rate limit.
+  bool resuming_a_pass() {
+    auto stored = datasets::find_repository(db_, repo_);
+    if (!stored) return false;
+    for (const char* kind : {"issues", "comments"}) {
+      auto cursor = datasets::load_cursor(db_, *stored, kind);
+      if (cursor && follows_here(*cursor)) return true;
+    }
+    return false;
+  }
+
+  // A cursor saved under another --api-url is not followed here: the high-water mark, saved with each page
+  // beside it, picks the listing up at this API.
+  bool follows_here(const datasets::Cursor& cursor) const {
+    return cursor.next_url.rfind(api_.base_url() + "/", 0) == 0;
+  }
+
+  // The per-repository constant: one request for the repository itself, on every mine but one that resumes
+  // a pass. It reveals a rename (also one that happened before this name was first mined, through GitHub's
+  // id, which survives renames) and a name given to another repository since the last mine, before any of
+  // the newcomer's issues could be stored under the old one's. Conditional: unchanged, it is answered 304,
+  // which GitHub does not count against the rate limit.
   void check_repository() {
     const std::string url = api_.base_url() + "/repos/" + repo_;
     Page page = api_.get(url, datasets::load_validator(db_, url));
@@ -297,56 +318,51 @@ class RepositoryMiner {
   // Pages by an updated_at cursor: each next request asks from the newest updated_at seen, inclusive, and
   // what is already stored as it is gets skipped. An item edited during the listing moves to the end,
   // where the cursor still finds it; no neighbour slides onto a page already read.
+  //
+  // After the pass, the listing is walked again from --overlap before the earlier of the new high-water mark
+  // and the pass's start: an entry GitHub showed late, within the overlap, may have been passed unseen while
+  // the pass read what changed after it began. The walk ends where the next refresh will ask (refresh_from
+  // the mark), so that it finds a stored validator for exactly that URL and is answered 304 when nothing
+  // changed; a busy repository may keep moving, so at most kMaxWalks walks follow the pass.
   void listing(const std::string& kind) {
-    std::string url;
-    // A cursor saved under another --api-url is not followed there: the high-water mark, saved with each
-    // page beside it, picks the listing up at this API.
-    if (auto cursor = datasets::load_cursor(db_, repo_id_, kind);
-        cursor && cursor->rfind(api_.base_url() + "/", 0) == 0) {
-      url = *cursor;
+    datasets::Cursor pass;
+    if (auto cursor = datasets::load_cursor(db_, repo_id_, kind); cursor && follows_here(*cursor)) {
+      pass = *cursor;
     } else {
       auto high_water = datasets::load_high_water(db_, repo_id_, kind);
-      url =
+      pass.next_url =
           api_.base_url() + listing_url(repo_, kind, high_water ? refresh_from(*high_water) : options_.since);
     }
     seen_pull_requests_.clear();
     int pages = 0;
-    // After the last page, ask once more where the next refresh will (refresh_from the new high-water mark),
-    // so that it finds a stored validator for exactly that URL and is answered 304 when nothing changed.
-    // Bounded: a busy repository may keep moving.
-    int primes = 0;
-    std::set<std::string> requested;  // a Link that leads back to a page already read would loop forever
+    int walks = 0;  // after the pass
+    std::string url = pass.next_url, walk_start = url;
+    std::set<std::string>
+        requested;  // in this walk: a Link that leads back to a page read would loop forever
     while (true) {
-      if (!requested.insert(url).second) {
-        // Asking again from the new mark rejoined a page read earlier in this run. Stopping loses nothing:
-        // what it would read next is at or after the mark, where the next refresh begins.
-        if (primes > 0) {
-          db_.transaction([&] { datasets::clear_cursor(db_, repo_id_, kind); });
-          return;
-        }
+      if (!requested.insert(url).second)
         throw Error(repo_ + ": the " + kind + " listing leads back to a page already read in this run (" +
                     url + "); stopped, everything before it is stored");
-      }
       const auto validator = datasets::load_validator(db_, url);
       Page page = api_.get(url, validator);
       notice_rename(page);
-      if (page.status == 304 && !validator)
-        throw Error("GET " + page.url +
-                    ": answered 304 Not Modified to a request that named no stored version; stopped, "
-                    "everything before it is stored");
+      if (pass.pass_started.empty()) pass.pass_started = page.server_time;
       if (page.status == 304) {
         report(kind, ++pages, page.rate_remaining);
         db_.transaction([&] { datasets::clear_cursor(db_, repo_id_, kind); });
         return;
       }
       std::string next = next_request(kind, page);
-      store_page(kind, page, next);
+      store_page(kind, page, {next, pass.pass_started});
       report(kind, ++pages, page.rate_remaining);  // with the page's items counted
       if (next.empty()) {
         auto high_water = datasets::load_high_water(db_, repo_id_, kind);
         if (!high_water) return;
-        next = api_.base_url() + listing_url(repo_, kind, refresh_from(*high_water));
-        if (requested.count(next) || ++primes > 3) return;
+        const std::string from = walks == 0 ? std::min(*high_water, pass.pass_started) : *high_water;
+        next = api_.base_url() + listing_url(repo_, kind, refresh_from(from));
+        if (next == walk_start || ++walks > kMaxWalks) return;
+        walk_start = next;
+        requested.clear();
       }
       url = next;
     }
@@ -370,7 +386,9 @@ class RepositoryMiner {
     return api_.base_url() + listing_url(repo_, kind, newest);
   }
 
-  void store_page(const std::string& kind, const Page& page, const std::string& next) {
+  // Stores a page's entries and, in the same transaction, where the listing goes on (none after its last
+  // page).
+  void store_page(const std::string& kind, const Page& page, const datasets::Cursor& next) {
     ParsedPage parsed = parse_page(kind, repo_, page);
     long issues = 0, comments = 0, skipped = 0;
     db_.transaction([&] {
@@ -409,7 +427,7 @@ class RepositoryMiner {
       // there would hide them for good.
       if (page.next_url.empty() && page.body.size() < static_cast<size_t>(kPerPage))
         datasets::save_validator(db_, page.url, page.validator);
-      if (next.empty()) {
+      if (next.next_url.empty()) {
         datasets::clear_cursor(db_, repo_id_, kind);
       } else {
         datasets::save_cursor(db_, repo_id_, kind, next);

@@ -30,13 +30,18 @@ RateLimit rate_limit_of(const HttpResponse& response) {
   return limit;
 }
 
-std::optional<double> parse_retry_after(const std::string& value, double now_epoch) {
-  if (auto seconds = whole_number(value)) return static_cast<double>(*seconds);
-  // IMF-fixdate, the form servers send: "Sun, 06 Nov 1994 08:49:37 GMT".
+std::optional<int64_t> http_date_epoch(const std::string& value) {
   std::tm tm{};
   const char* end = strptime(value.c_str(), "%a, %d %b %Y %H:%M:%S GMT", &tm);
   if (end == nullptr || *end != '\0') return std::nullopt;
-  return std::max(0.0, static_cast<double>(timegm(&tm)) - now_epoch);
+  return static_cast<int64_t>(timegm(&tm));
+}
+
+std::optional<double> parse_retry_after(const std::string& value, double now_epoch) {
+  if (auto seconds = whole_number(value)) return static_cast<double>(*seconds);
+  auto date = http_date_epoch(value);
+  if (!date) return std::nullopt;
+  return std::max(0.0, static_cast<double>(*date) - now_epoch);
 }
 
 ResponseClass classify_response(const HttpResponse& r, double now_epoch) {

@@ -3,6 +3,7 @@
 // hand-built responses.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -35,6 +36,10 @@ struct RateLimit {
   std::optional<double> reset_epoch;
 };
 RateLimit rate_limit_of(const HttpResponse& response);
+
+// Seconds since the epoch of an HTTP-date in the form servers send (IMF-fixdate, "Wed, 21 Oct 2015 07:28:00
+// GMT"); empty for any other text.
+std::optional<int64_t> http_date_epoch(const std::string& value);
 
 // Seconds to wait for a Retry-After value in either form the HTTP standard allows: delta-seconds ("120")
 // or an HTTP-date ("Wed, 21 Oct 2015 07:28:00 GMT"); empty when it is neither. Never negative.

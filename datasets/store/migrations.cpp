@@ -312,6 +312,11 @@ CREATE TRIGGER prediction_outdated_by_rename AFTER UPDATE OF full_name ON reposi
       R"sql(
 DELETE FROM http_cache WHERE url LIKE '%/issues?%' OR url LIKE '%/issues/comments?%';
 )sql",
+      // 15: a listing pass remembers when it began in GitHub's time, so that a resumed pass reads again what
+      // changed since (an entry GitHub showed late may have been passed unseen).
+      R"sql(
+ALTER TABLE mine_cursors ADD COLUMN pass_started TEXT NOT NULL DEFAULT '';
+)sql",
   };
   return steps;
 }

@@ -26,17 +26,19 @@ void move_validators(Database& db, const std::string& old_prefix, const std::str
       .run();
 }
 
-std::optional<std::string> load_cursor(Database& db, int64_t repository_id, const std::string& listing) {
-  Statement s = db.prepare("SELECT next_url FROM mine_cursors WHERE repository_id = ? AND listing = ?");
+std::optional<Cursor> load_cursor(Database& db, int64_t repository_id, const std::string& listing) {
+  Statement s =
+      db.prepare("SELECT next_url, pass_started FROM mine_cursors WHERE repository_id = ? AND listing = ?");
   s.bind_all(repository_id, listing);
   if (!s.step()) return std::nullopt;
-  return s.text(0);
+  return Cursor{s.text(0), s.text(1)};
 }
 
-void save_cursor(Database& db, int64_t repository_id, const std::string& listing,
-                 const std::string& next_url) {
-  db.prepare("INSERT OR REPLACE INTO mine_cursors(repository_id, listing, next_url) VALUES (?,?,?)")
-      .bind_all(repository_id, listing, next_url)
+void save_cursor(Database& db, int64_t repository_id, const std::string& listing, const Cursor& cursor) {
+  db.prepare(
+        "INSERT OR REPLACE INTO mine_cursors(repository_id, listing, next_url, pass_started) VALUES "
+        "(?,?,?,?)")
+      .bind_all(repository_id, listing, cursor.next_url, cursor.pass_started)
       .run();
 }
 

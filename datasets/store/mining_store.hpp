@@ -19,10 +19,14 @@ void save_validator(Database& db, const std::string& url, const Validator& v);
 // Re-keys every validator whose URL starts with `old_prefix` (a renamed repository's URLs).
 void move_validators(Database& db, const std::string& old_prefix, const std::string& new_prefix);
 
-// The next page URL of an unfinished listing ("issues" or "comments"), so a killed mine resumes there.
-std::optional<std::string> load_cursor(Database& db, int64_t repository_id, const std::string& listing);
-void save_cursor(Database& db, int64_t repository_id, const std::string& listing,
-                 const std::string& next_url);
+// Where an unfinished listing ("issues" or "comments") goes on, so a killed mine resumes there: the next
+// page's URL, and GitHub's time when the pass over the listing began.
+struct Cursor {
+  std::string next_url;
+  std::string pass_started;  // empty in a cursor saved by an earlier faultline
+};
+std::optional<Cursor> load_cursor(Database& db, int64_t repository_id, const std::string& listing);
+void save_cursor(Database& db, int64_t repository_id, const std::string& listing, const Cursor& cursor);
 void clear_cursor(Database& db, int64_t repository_id, const std::string& listing);
 
 // The largest updated_at stored for a listing; refreshes ask for what changed after it.

@@ -24,6 +24,10 @@ CONFIG: {"repos": {"o/r": {"issues": 250, "prs": 30, "comments": 420,
          "link_host": "localhost",      # Link rel="next" URLs name this host (another origin)
          "touch_at": {"3": {"repo": "o/r", "issues": [5]}},   # an edit just before request 3 is answered
          "rename_at": {"2": {"from": "o/r", "to": "o/new"}},  # a rename just before request 2 is answered
+         "backdate_at": {"9": {"repo": "o/r", "issues": [200], "seconds": 420, "version": 1}},  # before the
+                        # touch of the same request: as /_control/backdate, a write GitHub shows late
+         "synthetic_date": true,   # the Date header is the repositories' own clock (their newest edit),
+                                   # not this machine's: the fake's times are in 2024
          "token_budgets": {"t1": 50},   # per-token limits; another or no token: 401
          "always": {"status": 403, "retry_after": 1},         # a fault on every request
          "faults": {"3": {"status": 502}, "4": {"drop": true}, "5": {"status": 403, "retry_after": 1},
@@ -117,6 +121,15 @@ class Repo:
             self.entries[n]["version"] += 1
         self.sort_entries()
 
+    def backdate(self, numbers, seconds, version=None):
+        at = max(e["updated"] for e in self.entries.values()) - timedelta(seconds=seconds)
+        for n in numbers:
+            entry = self.entries.setdefault(n, {"number": n, "pr": False, "created": at, "version": 0})
+            entry["updated"] = at
+            if version is not None:
+                entry["version"] = version
+        self.sort_entries()
+
     def issue_json(self, base, e):
         n = e["number"]
         obj = {"id": self.id_base + n, "number": n, "url": f"{base}/repos/{self.full_name}/issues/{n}",
@@ -150,6 +163,7 @@ class State:
         self.faults = {int(k): v for k, v in config.get("faults", {}).items()}
         self.touch_at = {int(k): v for k, v in config.get("touch_at", {}).items()}
         self.rename_at = {int(k): v for k, v in config.get("rename_at", {}).items()}
+        self.backdate_at = {int(k): v for k, v in config.get("backdate_at", {}).items()}
         self.token_budgets = config.get("token_budgets")
         self.requests = 0
         self.not_modified = 0
@@ -169,6 +183,14 @@ class Handler(BaseHTTPRequestHandler):
 
     def log_message(self, *args):
         pass
+
+    def date_time_string(self, timestamp=None):
+        st = self.server.state
+        if st.config.get("synthetic_date") and st.repos:
+            with st.lock:
+                newest = max(max(e["updated"] for e in r.entries.values()) for r in st.repos.values() if r.entries)
+            return email.utils.formatdate(newest.timestamp(), usegmt=True)
+        return super().date_time_string(timestamp)
 
     def setup(self):
         super().setup()
@@ -205,6 +227,9 @@ class Handler(BaseHTTPRequestHandler):
                 host = self.headers.get("Host", "").split(":")[0]
                 st.authorized_hosts[host] = st.authorized_hosts.get(host, 0) + 1
                 st.tokens[token] = st.tokens.get(token, 0) + 1
+            late = st.backdate_at.get(number)
+            if late:
+                st.repos[late["repo"]].backdate(late["issues"], late["seconds"], late.get("version"))
             touch = st.touch_at.get(number)
             if touch:
                 st.repos[touch["repo"]].touch(touch["issues"], touch.get("same_second", False))
@@ -383,13 +408,9 @@ class Handler(BaseHTTPRequestHandler):
                 repo.sort_entries()
                 body = {"ok": True}
             elif path == "/_control/backdate":
-                repo = st.repos[query["repo"][0]]
-                at = max(e["updated"] for e in repo.entries.values()) - timedelta(seconds=int(query["seconds"][0]))
-                for n in (int(n) for n in query["issues"][0].split(",")):
-                    entry = repo.entries.setdefault(n, {"number": n, "pr": False, "created": at, "version": 0})
-                    entry["updated"] = at
-                    entry["version"] = int(query.get("version", [entry["version"]])[0])
-                repo.sort_entries()
+                version = query.get("version")
+                st.repos[query["repo"][0]].backdate([int(n) for n in query["issues"][0].split(",")],
+                                                    int(query["seconds"][0]), int(version[0]) if version else None)
                 body = {"ok": True}
             elif path == "/_control/delete":  # deleted after it was listed: 410 from now on
                 repo = st.repos[query["repo"][0]]

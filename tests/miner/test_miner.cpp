@@ -410,9 +410,15 @@ TEST(Miner, MaxRequestsStopsCleanlyAndTheNextRunContinues) {
   EXPECT_TRUE(first.stopped_early);
   EXPECT_EQ(first.stats.requests, 3);
   EXPECT_EQ(datasets::count_issues(db), 178);  // entries 1–199 less floor(199·30/280) = 21 pull requests
+  // A pass under way began with the request for the repository: a rerun goes on with the listing, so that
+  // even one request a run makes progress.
+  o.api.max_requests = 1;
+  EXPECT_TRUE(mine(db, o).stopped_early);
+  EXPECT_EQ(datasets::count_issues(db), 250);  // page 3
   auto rest = mine(db, options_for(server));
   EXPECT_FALSE(rest.stopped_early);
-  EXPECT_EQ(rest.stats.requests, 1 + 1 + 1 + 5 + 1);  // repository, page 3, mark, comment pages, mark
+  // The issues' pass is over: the repository, the walk from the mark, comment pages, the walk from theirs.
+  EXPECT_EQ(rest.stats.requests, 1 + 1 + 5 + 1);
   EXPECT_EQ(datasets::count_issues(db), 250);
 }
 
@@ -516,9 +522,8 @@ TEST(Miner, KillDuringMineLosesNothingAndRerunCompletesWithoutDuplicates) {
     EXPECT_EQ(
         scalar(db, "SELECT COUNT(*) FROM (SELECT number FROM issues GROUP BY number HAVING COUNT(*) > 1)"),
         0);
-    // The rerun resumed: together both runs made at most two extra requests (the page in flight when killed,
-    // and the rerun's own request for the repository).
-    EXPECT_LE(before + s.stats.requests, 26 + 21 + 3 + 2);
+    // The rerun resumed: together both runs made at most one extra request (the page in flight when killed).
+    EXPECT_LE(before + s.stats.requests, 26 + 21 + 3 + 1);
   }
 }
 
@@ -573,6 +578,45 @@ TEST(Miner, AnIssueShownLateIsReadWhenItsDelayIsWithinTheOverlap) {
     server.control("backdate?repo=o/r&issues=281&seconds=" + std::to_string(c.shown_seconds_before_the_mark));
     EXPECT_EQ(mine(db, o).issues, c.read ? 1 : 0);
     EXPECT_EQ(datasets::find_issue(db, "o/r", 281).has_value(), c.read);
+  }
+}
+
+// A write GitHub shows late, while the pass is still reading edits made after it began: the pass has gone
+// past the write's time, and its mark ends more than --overlap after it, so a refresh from the mark would
+// never see it. The listing is walked again from --overlap before the pass's start (GitHub's Date).
+// Entries 1-280 were edited a minute apart from 00:01 (the fake's clock, which its Date header tells here).
+// The refresh's first page (from 04:30, ten minutes before the mark) is answered after issues 1-95 are
+// edited (04:42 to 06:16): the pass begins at 06:16, and the page holds entries 270-280 and issues 1-89
+// (to 06:10). Before the second page, issue 200 is written at 06:09 (seven minutes before the pass began,
+// within the overlap) and issues 96-150 are edited (to 07:11, the new mark). A refresh from the mark asks
+// from 07:01; the walk from 06:06 reads issue 200.
+TEST(Miner, AWriteShownLateWhileThePassReadsLaterEditsIsReadByTheWalkFromThePassStart) {
+  // Resumed: the refresh stopped by --max-requests after its first page, and a rerun reads the second;
+  // the pass began when its first page was answered, which the cursor keeps.
+  for (bool resumed : {false, true}) {
+    SCOPED_TRACE(resumed ? "the pass resumed by a second run" : "one run");
+    json config = {{"repos", {{"o/r", {{"issues", 250}, {"prs", 30}}}}}, {"synthetic_date", true}};
+    config["touch_at"] = {{"8", {{"repo", "o/r"}, {"issues", json::array()}}},
+                          {"9", {{"repo", "o/r"}, {"issues", json::array()}}}};
+    for (int n = 1; n <= 150; ++n) config["touch_at"][n <= 95 ? "8" : "9"]["issues"].push_back(n);
+    config["backdate_at"] = {{"9", {{"repo", "o/r"}, {"issues", {200}}, {"seconds", 420}, {"version", 1}}}};
+    faultline::testing::FakeGitHub server(config);
+    faultline::testing::TempDir dir;
+    datasets::Database db(dir.file("m.db"));
+    // The first mine: the repository, 3 issue pages, the walk from the mark, an empty comment listing.
+    EXPECT_EQ(mine(db, options_for(server)).stats.requests, 6);
+    auto o = options_for(server);
+    long requests = 0;
+    if (resumed) {
+      o.api.max_requests = 2;
+      EXPECT_TRUE(mine(db, o).stopped_early);
+      requests += 2;
+      o.api.max_requests = -1;
+    }
+    requests += mine(db, o).stats.requests;
+    EXPECT_EQ(datasets::load_issue(db, *datasets::find_issue(db, "o/r", 200)).title, "Kernel crash 200 (v1)");
+    // The repository, 2 pages, the walk from the pass's start, the walk from the mark, the comments.
+    EXPECT_EQ(requests, 6);
   }
 }
 
@@ -1112,9 +1156,11 @@ TEST(Miner, AListingOutOfOrderOrFromTheFutureIsRefusedAndItsPageNotStored) {
 // A 304 to a request that named no stored version (a misbehaving cache) would end the listing as if
 // nothing had changed; a Link rel="next" that leads back to the page would loop forever.
 TEST(Miner, A304WithoutAValidatorAndALinkBackToThePageAreErrors) {
-  {
+  // To the request for the repository (1) and to the first listing page (2): neither named a version.
+  for (const char* request : {"1", "2"}) {
+    SCOPED_TRACE(std::string("a 304 to request ") + request);
     faultline::testing::FakeGitHub server(
-        json{{"repos", {{"o/r", {{"issues", 250}}}}}, {"faults", {{"2", {{"status", 304}}}}}});
+        json{{"repos", {{"o/r", {{"issues", 250}}}}}, {"faults", {{request, {{"status", 304}}}}}});
     faultline::testing::TempDir dir;
     datasets::Database db(dir.file("m.db"));
     try {
@@ -1126,6 +1172,7 @@ TEST(Miner, A304WithoutAValidatorAndALinkBackToThePageAreErrors) {
           std::string::npos)
           << e.what();
     }
+    EXPECT_EQ(datasets::count_issues(db), 0);
   }
   faultline::testing::FakeGitHub server(
       json{{"repos", {{"o/r", {{"issues", 150}, {"one_second", true}, {"self_link", true}}}}}});

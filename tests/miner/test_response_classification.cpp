@@ -27,6 +27,14 @@ TEST(RetryAfter, ReadsDeltaSecondsAndHttpDates) {
   EXPECT_FALSE(parse_retry_after("", kOctober21));
 }
 
+// The server's Date header: its time marks when a listing pass began.
+TEST(HttpDate, IsReadInTheFormServersSendAndNothingElse) {
+  EXPECT_EQ(http_date_epoch("Wed, 21 Oct 2015 07:28:00 GMT"), static_cast<int64_t>(kOctober21));
+  EXPECT_FALSE(http_date_epoch("Wed, 21 Oct 2015 07:28:00 GMT trailing"));
+  EXPECT_FALSE(http_date_epoch("2015-10-21T07:28:00Z"));
+  EXPECT_FALSE(http_date_epoch(""));
+}
+
 TEST(RateLimitHeaders, AreReadOnlyWhenNumeric) {
   auto limit =
       rate_limit_of(response(200, {{"x-ratelimit-remaining", "17"}, {"x-ratelimit-reset", "9999999999"}}));
