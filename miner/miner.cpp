@@ -279,6 +279,7 @@ class RepositoryMiner {
             ": the name belongs to another repository (the stored one was renamed, transferred or "
             "deleted); nothing of it was mined. Under its new name, if it has one (GET /repositories/" +
             std::to_string(*stored_id) + " says it), it is mined as the stored repository");
+      if (!stored_id) confirm_by_issues(*stored);
     }
     auto known_as = datasets::repository_with_github_id(db_, github_id);
     if (known_as && *known_as != actual) record_rename(*known_as, actual);
@@ -288,6 +289,36 @@ class RepositoryMiner {
       datasets::set_github_id(db_, datasets::ensure_repository(db_, repo_), github_id);
       datasets::save_validator(db_, api_.base_url() + "/repos/" + repo_, page.validator);
     });
+  }
+
+  // A repository stored without GitHub's repository id (mined before faultline recorded it, store migration
+  // 8) is confirmed once through its issues: of its mined issues with the highest numbers (up to three, in
+  // case one was deleted since), the first GitHub still answers for must be the same GitHub issue. A store
+  // whose issues carry no API object (imported from a snapshot) has nothing to compare and is taken as it is.
+  void confirm_by_issues(int64_t stored) {
+    std::vector<std::string> gone;
+    for (const auto& [number, raw] : datasets::newest_mined_issues(db_, stored, 3)) {
+      const auto before = github_issue_id(raw);
+      if (!before) continue;
+      Page page = api_.get("/repos/" + repo_ + "/issues/" + std::to_string(number), std::nullopt, true);
+      const std::string key = repo_ + "#" + std::to_string(number);
+      if (page.status != 200) {
+        gone.push_back(key + " (" + missing_reason(page.status) + ")");
+        continue;
+      }
+      const auto now = github_issue_id(page.body.dump());
+      if (now == before) return;
+      throw Error("GET " + page.url + ": " + key + " is GitHub issue " + (now ? std::to_string(*now) : "?") +
+                  ", but the store holds it as GitHub issue " + std::to_string(*before) +
+                  ": the name belongs to another repository (the stored one was renamed, transferred or "
+                  "deleted); nothing of it was mined");
+    }
+    if (!gone.empty()) {
+      std::string list;
+      for (const auto& g : gone) list += (list.empty() ? "" : ", ") + g;
+      throw Error(repo_ + ": none of its newest stored issues is there any more (" + list +
+                  "): the name may belong to another repository; nothing of it was mined");
+    }
   }
 
   void record_rename(const std::string& from, const std::string& to) {

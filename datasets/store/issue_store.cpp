@@ -329,6 +329,17 @@ std::optional<StoredVersion> stored_issue_version(Database& db, int64_t reposito
   return StoredVersion{s.text(0), s.text(1)};
 }
 
+std::vector<std::pair<int64_t, std::string>> newest_mined_issues(Database& db, int64_t repository_id,
+                                                                 int limit) {
+  Statement s = db.prepare(
+      "SELECT number, raw_json FROM issues WHERE repository_id = ? AND raw_json IS NOT NULL "
+      "ORDER BY number DESC LIMIT ?");
+  s.bind_all(repository_id, limit);
+  std::vector<std::pair<int64_t, std::string>> out;
+  while (s.step()) out.push_back({s.integer(0), s.text(1)});
+  return out;
+}
+
 std::optional<StoredVersion> stored_comment_version(Database& db, int64_t comment_id) {
   Statement s = db.prepare("SELECT updated, COALESCE(raw_json, '') FROM comments WHERE id = ?");
   s.bind_all(comment_id);

@@ -61,6 +61,10 @@ struct StoredVersion {
 };
 std::optional<StoredVersion> stored_issue_version(Database& db, int64_t repository_id, int64_t number);
 std::optional<StoredVersion> stored_comment_version(Database& db, int64_t comment_id);
+// The mined issues (those holding their API object) of a repository with the highest numbers, at most
+// `limit`, highest first: number and API object.
+std::vector<std::pair<int64_t, std::string>> newest_mined_issues(Database& db, int64_t repository_id,
+                                                                 int limit);
 
 struct CommentRecord {
   int64_t id = 0;  // GitHub's comment id

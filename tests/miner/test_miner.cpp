@@ -1036,6 +1036,46 @@ TEST(Miner, ANameGivenToAnotherRepositoryIsRefusedBeforeAnyOfItsIssues) {
   EXPECT_EQ(datasets::count_issues(db), 250);
 }
 
+// A store mined before faultline recorded GitHub's repository id (store migration 8) holds none to compare:
+// its newest mined issue (279; 280 is a pull request) is asked for once instead. The same repository
+// answers with the same GitHub issue and its id is recorded; a name given to another repository answers
+// with another issue (ids 9000000 + number) or none, and nothing is mined or recorded.
+TEST(Miner, AStoreWithoutTheRepositorysIdConfirmsItThroughItsNewestIssue) {
+  enum class Now { kSameRepository, kTakenWithAnIssue279, kTakenWithFiveIssues };
+  for (Now now : {Now::kSameRepository, Now::kTakenWithAnIssue279, Now::kTakenWithFiveIssues}) {
+    SCOPED_TRACE(static_cast<int>(now));
+    faultline::testing::FakeGitHub server(standard_repo());
+    faultline::testing::TempDir dir;
+    datasets::Database db(dir.file("m.db"));
+    mine(db, options_for(server));
+    db.exec("UPDATE repositories SET github_id = NULL; DELETE FROM http_cache WHERE url LIKE '%/repos/o/r'");
+    if (now != Now::kSameRepository) {
+      server.control("rename?from=o/r&to=o/moved");
+      server.control(now == Now::kTakenWithAnIssue279 ? "take?name=o/r&issues=400"
+                                                      : "take?name=o/r&issues=5");
+    }
+    const long before = server.requests();
+    try {
+      auto s = mine(db, options_for(server));
+      EXPECT_EQ(now, Now::kSameRepository);
+      EXPECT_EQ(s.stats.requests, 4);  // the repository, issue 279, the two listings (304)
+      EXPECT_EQ(scalar(db, "SELECT github_id FROM repositories"), 1);
+    } catch (const Error& e) {
+      EXPECT_NE(now, Now::kSameRepository) << e.what();
+      const std::string expected =
+          now == Now::kTakenWithAnIssue279
+              ? "o/r#279 is GitHub issue 9000279, but the store holds it as GitHub issue 5000279: the name "
+                "belongs to another repository"
+              : "o/r: none of its newest stored issues is there any more (o/r#279 (404: deleted, or not "
+                "visible with this token), o/r#278 (404";
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+      EXPECT_EQ(server.requests() - before, now == Now::kTakenWithAnIssue279 ? 2 : 4);
+      EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM repositories WHERE github_id IS NULL"), 1);
+    }
+    EXPECT_EQ(datasets::count_issues(db), 250);
+  }
+}
+
 // ---- Token pool ----
 
 TEST(Miner, ThreeTokensOfFiftyRequestsMineA120PageRepositoryWithoutWaiting) {
