@@ -127,8 +127,6 @@ Page GitHubApi::finish(const HttpResponse& r, const std::string& url, bool redir
   page.url = url;
   page.redirected = redirected;
   page.rate_remaining = header(r, "x-ratelimit-remaining");
-  const auto date = http_date_epoch(header(r, "date"));
-  page.server_time = common::format_iso8601(date ? *date : static_cast<int64_t>(now()));
   if (r.status == 304) {
     ++stats_.not_modified;
     return page;
@@ -165,6 +163,8 @@ Page GitHubApi::get(const std::string& path_or_url, const std::optional<datasets
       continue;
     }
     pool_.observe(slot, rate_limit_of(r));
+    if (const auto date = http_date_epoch(header(r, "date")))
+      last_server_time_ = common::format_iso8601(*date);
     ResponseClass c = classify_response(r, now());
     switch (c.verdict) {
       case Verdict::done:

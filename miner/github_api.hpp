@@ -50,9 +50,6 @@ struct Page {
   std::string next_url;  // Link rel="next" (same origin as the API), empty on the last page
   datasets::Validator validator;
   std::string rate_remaining;
-  // GitHub's clock when it answered, as its times are written (its Date header; this machine's clock when
-  // it sent none).
-  std::string server_time;
 };
 
 // Thrown when --max-requests is reached; the miner stops cleanly with everything so far stored.
@@ -75,6 +72,9 @@ class GitHubApi {
   Page get(const std::string& path_or_url, const std::optional<datasets::Validator>& validator,
            bool missing_ok = false);
   const RequestStats& stats() const { return stats_; }
+  // GitHub's clock at its last answer, as its times are written (its Date header); empty before any answer
+  // that had one.
+  const std::string& last_server_time() const { return last_server_time_; }
   const std::string& base_url() const { return options_.base_url; }
 
  private:
@@ -96,6 +96,7 @@ class GitHubApi {
   HttpClient http_;
   TokenPool pool_;
   RequestStats stats_;
+  std::string last_server_time_;
 };
 
 // The URL with rel="next" in a Link header, or empty.

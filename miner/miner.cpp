@@ -230,37 +230,32 @@ class RepositoryMiner {
   void run(const std::string& requested) {
     // A name recorded as renamed mines the repository it became.
     repo_ = datasets::current_repository_name(db_, requested).value_or(requested);
-    // A pass under way here began with the check: a mine stopped by --max-requests goes on with its listing
-    // rather than spend its requests on the repository again.
-    if (!resuming_a_pass()) check_repository();
+    check_repository();
     repo_id_ = datasets::ensure_repository(db_, repo_);
-    listing("issues");
-    listing("comments");
+    // Listings under way go on first, so that a mine stopped by --max-requests reaches the listing it stopped
+    // in before it begins another pass of one it finished.
+    std::vector<std::string> under_way, fresh;
+    for (const char* kind : {"issues", "comments"}) {
+      auto cursor = datasets::load_cursor(db_, repo_id_, kind);
+      (cursor && follows_here(*cursor) ? under_way : fresh).push_back(kind);
+    }
+    for (const auto& kind : under_way) listing(kind);
+    for (const auto& kind : fresh) listing(kind);
     if (options_.verify) summary_.verified.push_back(verify());
   }
 
  private:
-  bool resuming_a_pass() {
-    auto stored = datasets::find_repository(db_, repo_);
-    if (!stored) return false;
-    for (const char* kind : {"issues", "comments"}) {
-      auto cursor = datasets::load_cursor(db_, *stored, kind);
-      if (cursor && follows_here(*cursor)) return true;
-    }
-    return false;
-  }
-
   // A cursor saved under another --api-url is not followed here: the high-water mark, saved with each page
   // beside it, picks the listing up at this API.
   bool follows_here(const datasets::Cursor& cursor) const {
     return cursor.next_url.rfind(api_.base_url() + "/", 0) == 0;
   }
 
-  // The per-repository constant: one request for the repository itself, on every mine but one that resumes
-  // a pass. It reveals a rename (also one that happened before this name was first mined, through GitHub's
-  // id, which survives renames) and a name given to another repository since the last mine, before any of
-  // the newcomer's issues could be stored under the old one's. Conditional: unchanged, it is answered 304,
-  // which GitHub does not count against the rate limit.
+  // The per-repository constant: one request for the repository itself, on every mine. It reveals a rename
+  // (also one that happened before this name was first mined, through GitHub's id, which survives renames)
+  // and a name given to another repository since the last mine, before any of the newcomer's issues could be
+  // stored under the old one's. Conditional: unchanged, it is answered 304, which GitHub does not count
+  // against the rate limit.
   void check_repository() {
     const std::string url = api_.base_url() + "/repos/" + repo_;
     Page page = api_.get(url, datasets::load_validator(db_, url));
@@ -350,53 +345,89 @@ class RepositoryMiner {
   // what is already stored as it is gets skipped. An item edited during the listing moves to the end,
   // where the cursor still finds it; no neighbour slides onto a page already read.
   //
-  // After the pass, the listing is walked again from --overlap before the earlier of the new high-water mark
-  // and the pass's start: an entry GitHub showed late, within the overlap, may have been passed unseen while
-  // the pass read what changed after it began. The walk ends where the next refresh will ask (refresh_from
-  // the mark), so that it finds a stored validator for exactly that URL and is answered 304 when nothing
-  // changed; a busy repository may keep moving, so at most kMaxWalks walks follow the pass.
+  // After the pass, the listing is walked again (next_walk). Every step, the walks included, is kept in the
+  // cursor with the page that leads to it, so a stopped or killed mine goes on where it was.
   void listing(const std::string& kind) {
-    datasets::Cursor pass;
+    datasets::Cursor at;
     if (auto cursor = datasets::load_cursor(db_, repo_id_, kind); cursor && follows_here(*cursor)) {
-      pass = *cursor;
+      at = *cursor;
+      // A cursor of an earlier faultline kept no start: the pass counts from its resumption.
+      if (at.pass_started.empty()) at.pass_started = pass_start_time(std::nullopt);
     } else {
       auto high_water = datasets::load_high_water(db_, repo_id_, kind);
-      pass.next_url =
+      at.next_url =
           api_.base_url() + listing_url(repo_, kind, high_water ? refresh_from(*high_water) : options_.since);
+      at.pass_started = pass_start_time(high_water);
+      at.walk_start = at.next_url;
+      // Under way from here: a run stopped before the first page goes on with this pass.
+      db_.transaction([&] { datasets::save_cursor(db_, repo_id_, kind, at); });
     }
     seen_pull_requests_.clear();
     int pages = 0;
-    int walks = 0;  // after the pass
-    std::string url = pass.next_url, walk_start = url;
     std::set<std::string>
         requested;  // in this walk: a Link that leads back to a page read would loop forever
     while (true) {
+      const std::string url = at.next_url;
       if (!requested.insert(url).second)
         throw Error(repo_ + ": the " + kind + " listing leads back to a page already read in this run (" +
                     url + "); stopped, everything before it is stored");
-      const auto validator = datasets::load_validator(db_, url);
-      Page page = api_.get(url, validator);
+      Page page = api_.get(url, datasets::load_validator(db_, url));
       notice_rename(page);
-      if (pass.pass_started.empty()) pass.pass_started = page.server_time;
-      if (page.status == 304) {
-        report(kind, ++pages, page.rate_remaining);
-        db_.transaction([&] { datasets::clear_cursor(db_, repo_id_, kind); });
-        return;
+      std::optional<datasets::Cursor> then;
+      if (page.status == 304) {  // the page as it was when last read, to the end of the walk
+        db_.transaction([&] { then = keep_cursor(kind, next_walk(kind, at)); });
+      } else {
+        const std::string next = next_request(kind, page);
+        store_page(kind, page, [&] {
+          then = keep_cursor(kind, next.empty()
+                                       ? next_walk(kind, at)
+                                       : datasets::Cursor{next, at.pass_started, at.walk, at.walk_start});
+        });
       }
-      std::string next = next_request(kind, page);
-      store_page(kind, page, {next, pass.pass_started});
       report(kind, ++pages, page.rate_remaining);  // with the page's items counted
-      if (next.empty()) {
-        auto high_water = datasets::load_high_water(db_, repo_id_, kind);
-        if (!high_water) return;
-        const std::string from = walks == 0 ? std::min(*high_water, pass.pass_started) : *high_water;
-        next = api_.base_url() + listing_url(repo_, kind, refresh_from(from));
-        if (next == walk_start || ++walks > kMaxWalks) return;
-        walk_start = next;
-        requested.clear();
-      }
-      url = next;
+      if (!then) return;
+      if (then->walk != at.walk) requested.clear();
+      at = *then;
     }
+  }
+
+  // Saves where the listing goes on, or clears it after the last walk; returns it.
+  std::optional<datasets::Cursor> keep_cursor(const std::string& kind,
+                                              const std::optional<datasets::Cursor>& next) {
+    if (next) {
+      datasets::save_cursor(db_, repo_id_, kind, *next);
+    } else {
+      datasets::clear_cursor(db_, repo_id_, kind);
+    }
+    return next;
+  }
+
+  // The walk after the one `at` is in, which has ended; none when the listing is done. A pass that read
+  // edits made after it began (its new high-water mark later than its start) may have passed unseen an
+  // entry GitHub showed late, within the overlap: the listing is walked again from --overlap before the
+  // pass's start. Then, and after any other pass, from --overlap before the mark, where the next refresh will
+  // ask, so that it finds a stored validator for exactly that URL and is answered 304 when nothing changed;
+  // done when the walk that ended began there. A busy repository may keep moving: at most kMaxWalks walks
+  // follow a pass.
+  std::optional<datasets::Cursor> next_walk(const std::string& kind, const datasets::Cursor& at) {
+    auto high_water = datasets::load_high_water(db_, repo_id_, kind);
+    if (!high_water || at.walk >= kMaxWalks) return std::nullopt;
+    const bool recheck = at.walk == 0 && at.pass_started < *high_water;
+    const std::string url =
+        api_.base_url() + listing_url(repo_, kind, refresh_from(recheck ? at.pass_started : *high_water));
+    if (!recheck && url == at.walk_start) return std::nullopt;
+    return datasets::Cursor{url, at.pass_started, at.walk + 1, url};
+  }
+
+  // When a pass begins, in GitHub's time: the Date of the last answer this run had (before the pass's first
+  // request, so not after its start), or this machine's clock before any. A Date before the listing's mark
+  // or over a day ahead of this machine's clock is not GitHub's clock, and this machine's is taken.
+  std::string pass_start_time(const std::optional<std::string>& high_water) const {
+    const std::string server = api_.last_server_time();
+    if (server.empty() || server > common::format_iso8601(std::time(nullptr) + kFutureSlackSeconds) ||
+        (high_water && server < *high_water))
+      return common::utc_now();
+    return server;
   }
 
   // Where a refresh asks from: --overlap seconds before the high-water mark, the mark itself included.
@@ -417,9 +448,9 @@ class RepositoryMiner {
     return api_.base_url() + listing_url(repo_, kind, newest);
   }
 
-  // Stores a page's entries and, in the same transaction, where the listing goes on (none after its last
-  // page).
-  void store_page(const std::string& kind, const Page& page, const datasets::Cursor& next) {
+  // Stores a page's entries and, in the same transaction (after the high-water mark has moved), where the
+  // listing goes on: `then` saves it.
+  void store_page(const std::string& kind, const Page& page, const std::function<void()>& then) {
     ParsedPage parsed = parse_page(kind, repo_, page);
     long issues = 0, comments = 0, skipped = 0;
     db_.transaction([&] {
@@ -458,11 +489,7 @@ class RepositoryMiner {
       // there would hide them for good.
       if (page.next_url.empty() && page.body.size() < static_cast<size_t>(kPerPage))
         datasets::save_validator(db_, page.url, page.validator);
-      if (next.next_url.empty()) {
-        datasets::clear_cursor(db_, repo_id_, kind);
-      } else {
-        datasets::save_cursor(db_, repo_id_, kind, next);
-      }
+      then();
     });
     summary_.issues += issues;
     summary_.comments += comments;

@@ -312,10 +312,13 @@ CREATE TRIGGER prediction_outdated_by_rename AFTER UPDATE OF full_name ON reposi
       R"sql(
 DELETE FROM http_cache WHERE url LIKE '%/issues?%' OR url LIKE '%/issues/comments?%';
 )sql",
-      // 15: a listing pass remembers when it began in GitHub's time, so that a resumed pass reads again what
-      // changed since (an entry GitHub showed late may have been passed unseen).
+      // 15: a listing's cursor keeps when its pass began in GitHub's time and which walk after the pass it is
+      // in, so that a resumed mine walks again from the pass's start (an entry GitHub showed late may have
+      // been passed unseen) and goes on with the walk it was in.
       R"sql(
 ALTER TABLE mine_cursors ADD COLUMN pass_started TEXT NOT NULL DEFAULT '';
+ALTER TABLE mine_cursors ADD COLUMN walk INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE mine_cursors ADD COLUMN walk_start TEXT NOT NULL DEFAULT '';
 )sql",
   };
   return steps;

@@ -7,13 +7,18 @@
 namespace faultline::datasets {
 
 std::optional<Validator> load_validator(Database& db, const std::string& url) {
-  Statement s = db.prepare("SELECT etag, last_modified FROM http_cache WHERE url = ?");
+  Statement s = db.prepare(
+      "SELECT etag, last_modified FROM http_cache WHERE url = ? AND (etag != '' OR last_modified != '')");
   s.bind_all(url);
   if (!s.step()) return std::nullopt;
   return Validator{s.text(0), s.text(1)};
 }
 
 void save_validator(Database& db, const std::string& url, const Validator& v) {
+  if (v.etag.empty() && v.last_modified.empty()) {
+    db.prepare("DELETE FROM http_cache WHERE url = ?").bind_all(url).run();
+    return;
+  }
   db.prepare("INSERT OR REPLACE INTO http_cache(url, etag, last_modified) VALUES (?,?,?)")
       .bind_all(url, v.etag, v.last_modified)
       .run();
@@ -27,18 +32,20 @@ void move_validators(Database& db, const std::string& old_prefix, const std::str
 }
 
 std::optional<Cursor> load_cursor(Database& db, int64_t repository_id, const std::string& listing) {
-  Statement s =
-      db.prepare("SELECT next_url, pass_started FROM mine_cursors WHERE repository_id = ? AND listing = ?");
+  Statement s = db.prepare(
+      "SELECT next_url, pass_started, walk, walk_start FROM mine_cursors WHERE repository_id = ? AND listing "
+      "= ?");
   s.bind_all(repository_id, listing);
   if (!s.step()) return std::nullopt;
-  return Cursor{s.text(0), s.text(1)};
+  return Cursor{s.text(0), s.text(1), static_cast<int>(s.integer(2)), s.text(3)};
 }
 
 void save_cursor(Database& db, int64_t repository_id, const std::string& listing, const Cursor& cursor) {
   db.prepare(
-        "INSERT OR REPLACE INTO mine_cursors(repository_id, listing, next_url, pass_started) VALUES "
-        "(?,?,?,?)")
-      .bind_all(repository_id, listing, cursor.next_url, cursor.pass_started)
+        "INSERT OR REPLACE INTO mine_cursors(repository_id, listing, next_url, pass_started, walk, "
+        "walk_start) "
+        "VALUES (?,?,?,?,?,?)")
+      .bind_all(repository_id, listing, cursor.next_url, cursor.pass_started, cursor.walk, cursor.walk_start)
       .run();
 }
 

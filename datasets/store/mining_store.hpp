@@ -14,6 +14,8 @@ struct Validator {
   std::string etag;
   std::string last_modified;
 };
+// An answer without ETag and Last-Modified has no validator: none is kept for its URL (a request without
+// one is not conditional, and a 304 to it is no answer).
 std::optional<Validator> load_validator(Database& db, const std::string& url);
 void save_validator(Database& db, const std::string& url, const Validator& v);
 // Re-keys every validator whose URL starts with `old_prefix` (a renamed repository's URLs).
@@ -24,6 +26,8 @@ void move_validators(Database& db, const std::string& old_prefix, const std::str
 struct Cursor {
   std::string next_url;
   std::string pass_started;  // empty in a cursor saved by an earlier faultline
+  int walk = 0;              // 0: the pass itself; then the walks after it
+  std::string walk_start;    // the URL the walk began at; empty in a cursor saved by an earlier faultline
 };
 std::optional<Cursor> load_cursor(Database& db, int64_t repository_id, const std::string& listing);
 void save_cursor(Database& db, int64_t repository_id, const std::string& listing, const Cursor& cursor);

@@ -26,6 +26,7 @@ CONFIG: {"repos": {"o/r": {"issues": 250, "prs": 30, "comments": 420,
          "rename_at": {"2": {"from": "o/r", "to": "o/new"}},  # a rename just before request 2 is answered
          "backdate_at": {"9": {"repo": "o/r", "issues": [200], "seconds": 420, "version": 1}},  # before the
                         # touch of the same request: as /_control/backdate, a write GitHub shows late
+         "no_validators": true,    # no ETag on any answer (and so no 304)
          "synthetic_date": true,   # the Date header is the repositories' own clock (their newest edit),
                                    # not this machine's: the fake's times are in 2024
          "token_budgets": {"t1": 50},   # per-token limits; another or no token: 401
@@ -353,6 +354,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def json(self, status, obj, headers):
         body = json.dumps(obj).encode()
+        if self.server.state.config.get("no_validators"):
+            return self.send(status, body, {"Content-Type": "application/json", **headers})
         etag = 'W/"' + hashlib.sha1(body).hexdigest() + '"'
         if self.headers.get("If-None-Match") == etag:
             with self.server.state.lock:

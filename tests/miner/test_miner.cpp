@@ -410,14 +410,13 @@ TEST(Miner, MaxRequestsStopsCleanlyAndTheNextRunContinues) {
   EXPECT_TRUE(first.stopped_early);
   EXPECT_EQ(first.stats.requests, 3);
   EXPECT_EQ(datasets::count_issues(db), 178);  // entries 1–199 less floor(199·30/280) = 21 pull requests
-  // A pass under way began with the request for the repository: a rerun goes on with the listing, so that
-  // even one request a run makes progress.
-  o.api.max_requests = 1;
+  // Every run asks for the repository first; with one more request it goes on with the pass under way.
+  o.api.max_requests = 2;
   EXPECT_TRUE(mine(db, o).stopped_early);
   EXPECT_EQ(datasets::count_issues(db), 250);  // page 3
   auto rest = mine(db, options_for(server));
   EXPECT_FALSE(rest.stopped_early);
-  // The issues' pass is over: the repository, the walk from the mark, comment pages, the walk from theirs.
+  // The repository, the issues' walk from the mark (kept in the cursor), comment pages, the walk from theirs.
   EXPECT_EQ(rest.stats.requests, 1 + 1 + 5 + 1);
   EXPECT_EQ(datasets::count_issues(db), 250);
 }
@@ -522,8 +521,9 @@ TEST(Miner, KillDuringMineLosesNothingAndRerunCompletesWithoutDuplicates) {
     EXPECT_EQ(
         scalar(db, "SELECT COUNT(*) FROM (SELECT number FROM issues GROUP BY number HAVING COUNT(*) > 1)"),
         0);
-    // The rerun resumed: together both runs made at most one extra request (the page in flight when killed).
-    EXPECT_LE(before + s.stats.requests, 26 + 21 + 3 + 1);
+    // The rerun resumed: together both runs made at most two extra requests (the page in flight when killed,
+    // and the rerun's own request for the repository).
+    EXPECT_LE(before + s.stats.requests, 26 + 21 + 3 + 2);
   }
 }
 
@@ -585,16 +585,17 @@ TEST(Miner, AnIssueShownLateIsReadWhenItsDelayIsWithinTheOverlap) {
 // past the write's time, and its mark ends more than --overlap after it, so a refresh from the mark would
 // never see it. The listing is walked again from --overlap before the pass's start (GitHub's Date).
 // Entries 1-280 were edited a minute apart from 00:01 (the fake's clock, which its Date header tells here).
-// The refresh's first page (from 04:30, ten minutes before the mark) is answered after issues 1-95 are
-// edited (04:42 to 06:16): the pass begins at 06:16, and the page holds entries 270-280 and issues 1-89
-// (to 06:10). Before the second page, issue 200 is written at 06:09 (seven minutes before the pass began,
-// within the overlap) and issues 96-150 are edited (to 07:11, the new mark). A refresh from the mark asks
-// from 07:01; the walk from 06:06 reads issue 200.
+// The refresh's request for the repository is answered at 04:40, where the pass begins. Its first page (from
+// 04:30, ten minutes before the mark) is answered after issues 1-95 are edited (04:42 to 06:16) and holds
+// entries 270-280 and issues 1-89 (to 06:10). Before the second page, issue 200 is written at 06:09 (within
+// the overlap of the page's own answer at 06:16) and issues 96-150 are edited (to 07:11, the new mark). A
+// refresh from the mark asks from 07:01; the walk from 04:30 reads issue 200.
 TEST(Miner, AWriteShownLateWhileThePassReadsLaterEditsIsReadByTheWalkFromThePassStart) {
-  // Resumed: the refresh stopped by --max-requests after its first page, and a rerun reads the second;
-  // the pass began when its first page was answered, which the cursor keeps.
-  for (bool resumed : {false, true}) {
-    SCOPED_TRACE(resumed ? "the pass resumed by a second run" : "one run");
+  // Or the refresh stopped by --max-requests after its first page (2: the repository, the page) or after the
+  // pass's last page (3), and a rerun goes on: the cursor keeps when the pass began and the walk it is in.
+  for (long stopped_after : {0L, 2L, 3L}) {
+    SCOPED_TRACE(stopped_after ? "stopped after " + std::to_string(stopped_after) + " requests" : "one run");
+    const bool resumed = stopped_after > 0;
     json config = {{"repos", {{"o/r", {{"issues", 250}, {"prs", 30}}}}}, {"synthetic_date", true}};
     config["touch_at"] = {{"8", {{"repo", "o/r"}, {"issues", json::array()}}},
                           {"9", {{"repo", "o/r"}, {"issues", json::array()}}}};
@@ -608,16 +609,41 @@ TEST(Miner, AWriteShownLateWhileThePassReadsLaterEditsIsReadByTheWalkFromThePass
     auto o = options_for(server);
     long requests = 0;
     if (resumed) {
-      o.api.max_requests = 2;
+      o.api.max_requests = stopped_after;
       EXPECT_TRUE(mine(db, o).stopped_early);
-      requests += 2;
+      requests += stopped_after;
       o.api.max_requests = -1;
     }
     requests += mine(db, o).stats.requests;
     EXPECT_EQ(datasets::load_issue(db, *datasets::find_issue(db, "o/r", 200)).title, "Kernel crash 200 (v1)");
-    // The repository, 2 pages, the walk from the pass's start, the walk from the mark, the comments.
-    EXPECT_EQ(requests, 6);
+    // The repository, 2 pages, the walk from the pass's start (162 entries from 04:30: 2 pages), the walk
+    // from the mark, the comments; resumed, the second run asks for the repository again.
+    EXPECT_EQ(requests, resumed ? 8 : 7);
   }
+}
+
+// A mine stopped by --max-requests goes on with the walk its cursor is in: a repository edited between runs,
+// each run of two requests (the repository and one page), reaches its comments. Were the walks counted from
+// the pass on every resumption, each run would walk again from the pass and the comments never come.
+TEST(Miner, AMineStoppedInAWalkGoesOnWithItOnABusyRepository) {
+  faultline::testing::FakeGitHub server(standard_repo());
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  mine(db, options_for(server));
+  const auto comment_requests = [&] {
+    return server.control("stats")["paths"].value("/repos/o/r/issues/comments", 0);
+  };
+  const int before = comment_requests();
+  auto o = options_for(server);
+  o.api.max_requests = 2;
+  int runs = 0;
+  while (comment_requests() == before && runs < 10) {
+    server.control("touch?repo=o/r&issues=" + std::to_string(runs + 1));
+    mine(db, o);
+    ++runs;
+  }
+  // The pass's page, then at most kMaxWalks (3) walks, one a run; the fifth run asks for the comments.
+  EXPECT_LE(runs, 5);
 }
 
 // Reading the overlap again may meet an earlier version of a stored issue (an answer that lags): it is not
@@ -1196,13 +1222,20 @@ TEST(Miner, AListingOutOfOrderOrFromTheFutureIsRefusedAndItsPageNotStored) {
 // A 304 to a request that named no stored version (a misbehaving cache) would end the listing as if
 // nothing had changed; a Link rel="next" that leads back to the page would loop forever.
 TEST(Miner, A304WithoutAValidatorAndALinkBackToThePageAreErrors) {
-  // To the request for the repository (1) and to the first listing page (2): neither named a version.
-  for (const char* request : {"1", "2"}) {
+  // To the request for the repository (1) and to the first listing page (2): neither named a version. And
+  // to a refresh of a server that sends no validators (the first mine is requests 1-6), which keeps none.
+  for (const char* request : {"1", "2", "7", "8"}) {
     SCOPED_TRACE(std::string("a 304 to request ") + request);
-    faultline::testing::FakeGitHub server(
-        json{{"repos", {{"o/r", {{"issues", 250}}}}}, {"faults", {{request, {{"status", 304}}}}}});
+    const bool refresh = request[0] > '6';
+    json config = {{"repos", {{"o/r", {{"issues", 250}}}}}, {"faults", {{request, {{"status", 304}}}}}};
+    if (refresh) config["no_validators"] = true;
+    faultline::testing::FakeGitHub server(config);
     faultline::testing::TempDir dir;
     datasets::Database db(dir.file("m.db"));
+    if (refresh) {
+      // The repository, 3 issue pages, the walk from the mark, the (empty) comments.
+      EXPECT_EQ(mine(db, options_for(server)).stats.requests, 6);
+    }
     try {
       mine(db, options_for(server));
       ADD_FAILURE() << "mined";
@@ -1212,7 +1245,7 @@ TEST(Miner, A304WithoutAValidatorAndALinkBackToThePageAreErrors) {
           std::string::npos)
           << e.what();
     }
-    EXPECT_EQ(datasets::count_issues(db), 0);
+    EXPECT_EQ(datasets::count_issues(db), refresh ? 250 : 0);
   }
   faultline::testing::FakeGitHub server(
       json{{"repos", {{"o/r", {{"issues", 150}, {"one_second", true}, {"self_link", true}}}}}});
