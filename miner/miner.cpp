@@ -364,8 +364,8 @@ class RepositoryMiner {
     }
     seen_pull_requests_.clear();
     int pages = 0;
-    std::set<std::string>
-        requested;  // in this walk: a Link that leads back to a page read would loop forever
+    // The pages of this walk: a Link that leads back to one of them would loop forever.
+    std::set<std::string> requested;
     while (true) {
       const std::string url = at.next_url;
       if (!requested.insert(url).second)
