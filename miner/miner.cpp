@@ -35,8 +35,8 @@ constexpr int kPerPage = 100;
 constexpr int64_t kMostNumbersVerified = 10'000'000;
 // How far past this machine's clock an updated_at may be: clocks drift, a century does not.
 constexpr int64_t kFutureSlackSeconds = 24 * 3600;
-// Walks of a listing after its pass (above RepositoryMiner::listing): one to read again what the pass may
-// have passed unseen, one to end where the next refresh asks, and one more while entries keep changing.
+// Walks of a listing after its pass (RepositoryMiner::next_walk): one to read again what the pass may have
+// gone past unseen, one to end where the next refresh asks, and one more while entries keep changing.
 constexpr int kMaxWalks = 3;
 
 // "owner/name" of an API URL ".../repos/owner/name/...", or empty.
@@ -301,6 +301,11 @@ class RepositoryMiner {
         gone.push_back(key + " (" + missing_reason(page.status) + ")");
         continue;
       }
+      if (!page.body.is_object()) throw Error("GET " + page.url + ": expected a JSON object");
+      if (const std::string moved = moved_to(page, number); !moved.empty()) {
+        gone.push_back(key + " (transferred to " + moved + ")");
+        continue;
+      }
       const auto now = github_issue_id(page.body.dump());
       if (now == before) return;
       throw Error("GET " + page.url + ": " + key + " is GitHub issue " + (now ? std::to_string(*now) : "?") +
@@ -321,6 +326,7 @@ class RepositoryMiner {
     db_.transaction([&] {
       datasets::rename_repository(db_, from, to);
       datasets::move_validators(db_, base + from + "/", base + to + "/");
+      datasets::move_cursors(db_, base + from + "/", base + to + "/");
     });
     summary_.renamed.push_back({from, to});
     repo_ = to;
@@ -352,12 +358,12 @@ class RepositoryMiner {
     if (auto cursor = datasets::load_cursor(db_, repo_id_, kind); cursor && follows_here(*cursor)) {
       at = *cursor;
       // A cursor of an earlier faultline kept no start: the pass counts from its resumption.
-      if (at.pass_started.empty()) at.pass_started = pass_start_time(std::nullopt);
+      if (at.started.empty()) at.started = pass_start_time(std::nullopt);
     } else {
       auto high_water = datasets::load_high_water(db_, repo_id_, kind);
       at.next_url =
           api_.base_url() + listing_url(repo_, kind, high_water ? refresh_from(*high_water) : options_.since);
-      at.pass_started = pass_start_time(high_water);
+      at.started = pass_start_time(high_water);
       at.walk_start = at.next_url;
       // Under way from here: a run stopped before the first page goes on with this pass.
       db_.transaction([&] { datasets::save_cursor(db_, repo_id_, kind, at); });
@@ -379,9 +385,8 @@ class RepositoryMiner {
       } else {
         const std::string next = next_request(kind, page);
         store_page(kind, page, [&] {
-          then = keep_cursor(kind, next.empty()
-                                       ? next_walk(kind, at)
-                                       : datasets::Cursor{next, at.pass_started, at.walk, at.walk_start});
+          then = keep_cursor(kind, next.empty() ? next_walk(kind, at)
+                                                : datasets::Cursor{next, at.started, at.walk, at.walk_start});
         });
       }
       report(kind, ++pages, page.rate_remaining);  // with the page's items counted
@@ -402,24 +407,23 @@ class RepositoryMiner {
     return next;
   }
 
-  // The walk after the one `at` is in, which has ended; none when the listing is done. A pass that read
-  // edits made after it began (its new high-water mark later than its start) may have passed unseen an
-  // entry GitHub showed late, within the overlap: the listing is walked again from --overlap before the
-  // pass's start. Then, and after any other pass, from --overlap before the mark, where the next refresh will
-  // ask, so that it finds a stored validator for exactly that URL and is answered 304 when nothing changed;
-  // done when the walk that ended began there. A busy repository may keep moving: at most kMaxWalks walks
-  // follow a pass.
+  // The walk after the pass or walk `at` is in, which has ended; none when the listing is done. One that
+  // read edits made after it began (the new high-water mark later than its start) may have gone past an entry
+  // GitHub showed late, within the overlap: the listing is walked again from --overlap before that start.
+  // Otherwise from --overlap before the mark, where the next refresh will ask, so that it finds a stored
+  // validator for exactly that URL and is answered 304 when nothing changed; done when the walk that ended
+  // began there. A busy repository may keep moving: at most kMaxWalks walks follow a pass.
   std::optional<datasets::Cursor> next_walk(const std::string& kind, const datasets::Cursor& at) {
     auto high_water = datasets::load_high_water(db_, repo_id_, kind);
     if (!high_water || at.walk >= kMaxWalks) return std::nullopt;
-    const bool recheck = at.walk == 0 && at.pass_started < *high_water;
+    const bool again = at.started < *high_water;
     const std::string url =
-        api_.base_url() + listing_url(repo_, kind, refresh_from(recheck ? at.pass_started : *high_water));
-    if (!recheck && url == at.walk_start) return std::nullopt;
-    return datasets::Cursor{url, at.pass_started, at.walk + 1, url};
+        api_.base_url() + listing_url(repo_, kind, refresh_from(again ? at.started : *high_water));
+    if (!again && url == at.walk_start) return std::nullopt;
+    return datasets::Cursor{url, pass_start_time(high_water), at.walk + 1, url};
   }
 
-  // When a pass begins, in GitHub's time: the Date of the last answer this run had (before the pass's first
+  // When a pass or walk begins, in GitHub's time: the Date of the last answer this run had (before its first
   // request, so not after its start), or this machine's clock before any. A Date before the listing's mark
   // or over a day ahead of this machine's clock is not GitHub's clock, and this machine's is taken.
   std::string pass_start_time(const std::optional<std::string>& high_water) const {

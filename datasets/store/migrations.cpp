@@ -312,11 +312,14 @@ CREATE TRIGGER prediction_outdated_by_rename AFTER UPDATE OF full_name ON reposi
       R"sql(
 DELETE FROM http_cache WHERE url LIKE '%/issues?%' OR url LIKE '%/issues/comments?%';
 )sql",
-      // 15: a listing's cursor keeps when its pass began in GitHub's time and which walk after the pass it is
-      // in, so that a resumed mine walks again from the pass's start (an entry GitHub showed late may have
-      // been passed unseen) and goes on with the walk it was in.
+      // 15: a listing pass remembers when it began in GitHub's time, so that a resumed pass reads again what
+      // changed since (an entry GitHub showed late may have been passed unseen).
       R"sql(
 ALTER TABLE mine_cursors ADD COLUMN pass_started TEXT NOT NULL DEFAULT '';
+)sql",
+      // 16: the walks after a pass are kept in the cursor too: which one it is in and the URL it began at.
+      // pass_started holds when the pass or walk the cursor is in began.
+      R"sql(
 ALTER TABLE mine_cursors ADD COLUMN walk INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE mine_cursors ADD COLUMN walk_start TEXT NOT NULL DEFAULT '';
 )sql",

@@ -45,8 +45,19 @@ void save_cursor(Database& db, int64_t repository_id, const std::string& listing
         "INSERT OR REPLACE INTO mine_cursors(repository_id, listing, next_url, pass_started, walk, "
         "walk_start) "
         "VALUES (?,?,?,?,?,?)")
-      .bind_all(repository_id, listing, cursor.next_url, cursor.pass_started, cursor.walk, cursor.walk_start)
+      .bind_all(repository_id, listing, cursor.next_url, cursor.started, cursor.walk, cursor.walk_start)
       .run();
+}
+
+void move_cursors(Database& db, const std::string& old_prefix, const std::string& new_prefix) {
+  const auto size = static_cast<int64_t>(old_prefix.size());
+  for (const char* column : {"next_url", "walk_start"}) {
+    const std::string c = column;
+    db.prepare("UPDATE mine_cursors SET " + c + " = ? || substr(" + c + ", ?) WHERE substr(" + c +
+               ", 1, ?) = ?")
+        .bind_all(new_prefix, size + 1, size, old_prefix)
+        .run();
+  }
 }
 
 void clear_cursor(Database& db, int64_t repository_id, const std::string& listing) {

@@ -22,16 +22,18 @@ void save_validator(Database& db, const std::string& url, const Validator& v);
 void move_validators(Database& db, const std::string& old_prefix, const std::string& new_prefix);
 
 // Where an unfinished listing ("issues" or "comments") goes on, so a killed mine resumes there: the next
-// page's URL, and GitHub's time when the pass over the listing began.
+// page's URL, the pass over the listing or the walk after it that the page is of, and when that began.
 struct Cursor {
   std::string next_url;
-  std::string pass_started;  // empty in a cursor saved by an earlier faultline
-  int walk = 0;              // 0: the pass itself; then the walks after it
-  std::string walk_start;    // the URL the walk began at; empty in a cursor saved by an earlier faultline
+  std::string started;     // GitHub's time when the pass or walk began; empty from an earlier faultline
+  int walk = 0;            // 0: the pass itself; then the walks after it
+  std::string walk_start;  // the URL the pass or walk began at; empty from an earlier faultline
 };
 std::optional<Cursor> load_cursor(Database& db, int64_t repository_id, const std::string& listing);
 void save_cursor(Database& db, int64_t repository_id, const std::string& listing, const Cursor& cursor);
 void clear_cursor(Database& db, int64_t repository_id, const std::string& listing);
+// Re-keys the cursors whose URLs start with `old_prefix` (a renamed repository's), as move_validators does.
+void move_cursors(Database& db, const std::string& old_prefix, const std::string& new_prefix);
 
 // The largest updated_at stored for a listing; refreshes ask for what changed after it.
 std::optional<std::string> load_high_water(Database& db, int64_t repository_id, const std::string& listing);

@@ -49,7 +49,8 @@ Control (GET, not counted): /_control/stats, /_control/touch?repo=o/r&issues=1,2
 /_control/rename?from=o/r&to=o/new,
 /_control/backdate?repo=o/r&issues=3,281&seconds=120[&version=0] (updated that long before the newest
 entry: an earlier version served again, or a new issue GitHub shows only after a later entry was listed),
-/_control/take?name=o/r&issues=5 (a new repository under a name, a new GitHub id; the name no longer redirects),
+/_control/take?name=o/r&issues=5[&after=1] (a new repository under a name, a new GitHub id, its entries after
+every repository's newest with after=1; the name no longer redirects),
 /_control/reset
 """
 import argparse
@@ -90,7 +91,7 @@ class Repo:
         self.entries = {}  # number -> dict
         for n in range(1, total + 1):
             is_pr = prs > 0 and (n * prs) // total != ((n - 1) * prs) // total
-            updated = BASE if spec.get("one_second") else BASE + timedelta(minutes=n)
+            updated = BASE if spec.get("one_second") else BASE + timedelta(minutes=spec.get("offset_minutes", 0) + n)
             self.entries[n] = {"number": n, "pr": is_pr, "updated": updated,
                                "created": updated - timedelta(hours=1), "version": 0}
         plain = [n for n, e in self.entries.items() if not e["pr"]] or [1]
@@ -101,7 +102,7 @@ class Repo:
                  "updated": BASE + timedelta(seconds=30 * j), "created": BASE + timedelta(seconds=30 * j)}
             self.comments[j] = c
             self.comments_by_issue.setdefault(c["issue"], []).append(c)
-        self.clock = BASE + timedelta(minutes=total + 1)
+        self.clock = BASE + timedelta(minutes=spec.get("offset_minutes", 0) + total + 1)
         self.sort_entries()
         self.sorted_comments = sorted(self.comments.values(), key=lambda c: (c["updated"], c["id"]))
         self.comment_keys = [c["updated"] for c in self.sorted_comments]
@@ -426,7 +427,12 @@ class Handler(BaseHTTPRequestHandler):
             elif path == "/_control/take":  # the name given to a new repository, as GitHub allows after a rename
                 name = query["name"][0]
                 st.renamed.pop(name, None)
-                st.repos[name] = Repo(name, {"issues": int(query["issues"][0]), "id_base": 9000000},
+                offset = 0
+                if query.get("after") == ["1"]:
+                    newest = max(e["updated"] for r in st.repos.values() for e in r.entries.values())
+                    offset = (newest - BASE) // timedelta(minutes=1)
+                st.repos[name] = Repo(name, {"issues": int(query["issues"][0]), "id_base": 9000000,
+                                             "offset_minutes": offset},
                                       1 + max(r.id for r in st.repos.values()))
                 body = {"ok": True}
             elif path == "/_control/reset":

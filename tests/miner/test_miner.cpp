@@ -622,6 +622,31 @@ TEST(Miner, AWriteShownLateWhileThePassReadsLaterEditsIsReadByTheWalkFromThePass
   }
 }
 
+// A walk stopped mid-way, and while it is stopped a write GitHub shows late lands behind its cursor and more
+// edits follow: the walk that read edits made after it began is followed by a walk from its own start.
+// Issues 1-250 were edited a minute apart from 00:01 (the mark 04:10). The refresh's first page (from 04:00)
+// is answered after issues 1-91 are edited (04:12 to 05:42); the pass, begun at 04:10, reads to 05:42 and is
+// walked again from 04:00: that walk (begun at 05:42) stops after its first page, at 05:40. Then issue 200 is
+// written at 05:36 (within the overlap of the walk's start) and issues 201-210 are edited (05:43 to 05:52).
+// The resumed walk reads from 05:40 to 05:52; the walk from its start (05:32) reads issue 200.
+TEST(Miner, AWriteShownLateBehindAStoppedWalkIsReadByTheWalkFromItsStart) {
+  json config = {{"repos", {{"o/r", {{"issues", 250}}}}}, {"synthetic_date", true}};
+  config["touch_at"] = {{"8", {{"repo", "o/r"}, {"issues", json::array()}}}};
+  for (int n = 1; n <= 91; ++n) config["touch_at"]["8"]["issues"].push_back(n);
+  faultline::testing::FakeGitHub server(config);
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  // The first mine: the repository, 3 issue pages, the walk from the mark, an empty comment listing.
+  EXPECT_EQ(mine(db, options_for(server)).stats.requests, 6);
+  auto o = options_for(server);
+  o.api.max_requests = 4;  // the repository, 2 pages of the pass, the first page of the walk
+  EXPECT_TRUE(mine(db, o).stopped_early);
+  server.control("backdate?repo=o/r&issues=200&seconds=360&version=1");
+  server.control("touch?repo=o/r&issues=201,202,203,204,205,206,207,208,209,210");
+  mine(db, options_for(server));
+  EXPECT_EQ(datasets::load_issue(db, *datasets::find_issue(db, "o/r", 200)).title, "Kernel crash 200 (v1)");
+}
+
 // A mine stopped by --max-requests goes on with the walk its cursor is in: a repository edited between runs,
 // each run of two requests (the repository and one page), reaches its comments. Were the walks counted from
 // the pass on every resumption, each run would walk again from the pass and the comments never come.
@@ -1067,15 +1092,22 @@ TEST(Miner, ANameGivenToAnotherRepositoryIsRefusedBeforeAnyOfItsIssues) {
 // answers with the same GitHub issue and its id is recorded; a name given to another repository answers
 // with another issue (ids 9000000 + number) or none, and nothing is mined or recorded.
 TEST(Miner, AStoreWithoutTheRepositorysIdConfirmsItThroughItsNewestIssue) {
-  enum class Now { kSameRepository, kTakenWithAnIssue279, kTakenWithFiveIssues };
-  for (Now now : {Now::kSameRepository, Now::kTakenWithAnIssue279, Now::kTakenWithFiveIssues}) {
+  enum class Now { kSameRepository, kSameWith279Transferred, kTakenWithAnIssue279, kTakenWithFiveIssues };
+  for (Now now : {Now::kSameRepository, Now::kSameWith279Transferred, Now::kTakenWithAnIssue279,
+                  Now::kTakenWithFiveIssues}) {
     SCOPED_TRACE(static_cast<int>(now));
-    faultline::testing::FakeGitHub server(standard_repo());
+    json config = standard_repo();
+    if (now == Now::kSameWith279Transferred) {  // answered with the moved issue itself, as GitHub may
+      config["repos"]["o/r"]["moved_objects"] = {{"279", {{"repo", "x/y"}, {"number", 1}}}};
+      config["repos"]["x/y"] = {{"issues", 1}, {"id_base", 8000000}};
+    }
+    faultline::testing::FakeGitHub server(config);
     faultline::testing::TempDir dir;
     datasets::Database db(dir.file("m.db"));
     mine(db, options_for(server));
     db.exec("UPDATE repositories SET github_id = NULL; DELETE FROM http_cache WHERE url LIKE '%/repos/o/r'");
-    if (now != Now::kSameRepository) {
+    const bool taken = now == Now::kTakenWithAnIssue279 || now == Now::kTakenWithFiveIssues;
+    if (taken) {
       server.control("rename?from=o/r&to=o/moved");
       server.control(now == Now::kTakenWithAnIssue279 ? "take?name=o/r&issues=400"
                                                       : "take?name=o/r&issues=5");
@@ -1083,11 +1115,12 @@ TEST(Miner, AStoreWithoutTheRepositorysIdConfirmsItThroughItsNewestIssue) {
     const long before = server.requests();
     try {
       auto s = mine(db, options_for(server));
-      EXPECT_EQ(now, Now::kSameRepository);
-      EXPECT_EQ(s.stats.requests, 4);  // the repository, issue 279, the two listings (304)
-      EXPECT_EQ(scalar(db, "SELECT github_id FROM repositories"), 1);
+      EXPECT_FALSE(taken);
+      // The repository, issue 279 (and 278 after a transferred 279), the two listings (304).
+      EXPECT_EQ(s.stats.requests, now == Now::kSameRepository ? 4 : 5);
+      EXPECT_EQ(scalar(db, "SELECT github_id FROM repositories WHERE full_name = 'o/r'"), 1);
     } catch (const Error& e) {
-      EXPECT_NE(now, Now::kSameRepository) << e.what();
+      EXPECT_TRUE(taken) << e.what();
       const std::string expected =
           now == Now::kTakenWithAnIssue279
               ? "o/r#279 is GitHub issue 9000279, but the store holds it as GitHub issue 5000279: the name "
@@ -1100,6 +1133,25 @@ TEST(Miner, AStoreWithoutTheRepositorysIdConfirmsItThroughItsNewestIssue) {
     }
     EXPECT_EQ(datasets::count_issues(db), 250);
   }
+}
+
+// A mine stopped with a cursor, then the repository renamed and its old name given to a new repository whose
+// entries are newer than the cursor: the old name is refused, and the new name goes on with the cursor under
+// the new name's URL (the old one's now lists the newcomer's issues).
+TEST(Miner, ACursorFollowsARenameSoTheNewNameGoesOnWithItsOwnListing) {
+  faultline::testing::FakeGitHub server(standard_repo());
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  auto o = options_for(server);
+  o.api.max_requests = 2;  // the repository, the first issues page
+  EXPECT_TRUE(mine(db, o).stopped_early);
+  server.control("rename?from=o/r&to=o/new");
+  server.control("take?name=o/r&issues=5&after=1");
+  EXPECT_THROW(mine(db, options_for(server)), Error);
+  auto s = mine(db, options_for(server, {"o/new"}));
+  ASSERT_EQ(s.renamed.size(), 1u);
+  EXPECT_EQ(datasets::count_issues(db), 250);
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM issues WHERE json_extract(raw_json, '$.id') >= 9000000"), 0);
 }
 
 // ---- Token pool ----
