@@ -1,5 +1,6 @@
 #include "miner/miner.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <ctime>
 #include <nlohmann/json.hpp>
@@ -515,24 +516,41 @@ class RepositoryMiner {
     if (report.highest_number > kMostNumbersVerified)
       throw Error(where + ": the highest number is " + std::to_string(report.highest_number) +
                   ", more than --verify accounts for (" + std::to_string(kMostNumbersVerified) + ")");
+    // A verify stopped (--max-requests, a wait over --max-wait) goes on after the last number it checked.
+    const int64_t checked = datasets::load_verify_progress(db_, repo_id_);
     for (int64_t number : datasets::unaccounted_numbers(db_, repo_id_, report.highest_number)) {
+      if (number <= checked) continue;
       Page page = api_.get("/repos/" + repo_ + "/issues/" + std::to_string(number), std::nullopt, true);
       ++report.fetched;
+      std::string missing;
       if (page.status == 404 || page.status == 410) {
-        report.missing.push_back({number, missing_reason(page.status)});
+        missing = missing_reason(page.status);
       } else if (!page.body.is_object()) {
         throw Error("GET " + page.url + ": expected a JSON object");
       } else if (std::string moved = moved_to(page, number); !moved.empty()) {
-        report.missing.push_back({number, "transferred to " + moved});
-      } else if (page.body.contains("pull_request")) {
-        db_.transaction([&] { datasets::record_pull_request(db_, repo_id_, number); });
-      } else {
-        auto issue = parse_issue(page.body, repo_, "GET " + page.url);
-        db_.transaction([&] { datasets::upsert_issue(db_, issue); });  // unaccounted: none is stored
+        missing = "transferred to " + moved;
+      }
+      const bool pull_request = missing.empty() && page.body.contains("pull_request");
+      std::optional<datasets::IssueRecord> issue;
+      if (missing.empty() && !pull_request) issue = parse_issue(page.body, repo_, "GET " + page.url);
+      db_.transaction([&] {
+        if (!missing.empty()) datasets::record_verify_missing(db_, repo_id_, number, missing);
+        if (pull_request) datasets::record_pull_request(db_, repo_id_, number);
+        if (issue) datasets::upsert_issue(db_, *issue);  // unaccounted: none is stored
+        datasets::save_verify_progress(db_, repo_id_, number);
+      });
+      if (issue) {
         ++report.recovered;
         ++summary_.issues;
       }
     }
+    // What this run and the runs it went on from found missing, of the numbers still unaccounted.
+    const auto unaccounted = datasets::unaccounted_numbers(db_, repo_id_, report.highest_number);
+    for (auto& [number, why] : datasets::load_verify_missing(db_, repo_id_)) {
+      if (std::binary_search(unaccounted.begin(), unaccounted.end(), number))
+        report.missing.push_back({number, std::move(why)});
+    }
+    db_.transaction([&] { datasets::clear_verify_progress(db_, repo_id_); });
     report.issues = datasets::count_issues_in(db_, repo_id_);
     report.pull_requests = datasets::count_pull_requests(db_, repo_id_);
     return report;

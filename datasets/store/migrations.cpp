@@ -323,6 +323,20 @@ ALTER TABLE mine_cursors ADD COLUMN pass_started TEXT NOT NULL DEFAULT '';
 ALTER TABLE mine_cursors ADD COLUMN walk INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE mine_cursors ADD COLUMN walk_start TEXT NOT NULL DEFAULT '';
 )sql",
+      // 17: a --verify stopped before its end keeps how far it checked and what it found missing, so that a
+      // rerun goes on after them instead of asking for the same missing numbers again.
+      R"sql(
+CREATE TABLE verify_progress (
+  repository_id INTEGER PRIMARY KEY REFERENCES repositories(id) ON DELETE CASCADE,
+  checked_through INTEGER NOT NULL
+);
+CREATE TABLE verify_missing (
+  repository_id INTEGER NOT NULL REFERENCES repositories(id) ON DELETE CASCADE,
+  number INTEGER NOT NULL,
+  reason TEXT NOT NULL,
+  PRIMARY KEY (repository_id, number)
+);
+)sql",
   };
   return steps;
 }

@@ -156,6 +156,38 @@ int64_t count_pull_requests(Database& db, int64_t repository_id) {
   return s.integer(0);
 }
 
+int64_t load_verify_progress(Database& db, int64_t repository_id) {
+  Statement s = db.prepare("SELECT checked_through FROM verify_progress WHERE repository_id = ?");
+  s.bind_all(repository_id);
+  return s.step() ? s.integer(0) : 0;
+}
+
+void save_verify_progress(Database& db, int64_t repository_id, int64_t checked_through) {
+  db.prepare("INSERT OR REPLACE INTO verify_progress(repository_id, checked_through) VALUES (?,?)")
+      .bind_all(repository_id, checked_through)
+      .run();
+}
+
+void record_verify_missing(Database& db, int64_t repository_id, int64_t number, const std::string& reason) {
+  db.prepare("INSERT OR REPLACE INTO verify_missing(repository_id, number, reason) VALUES (?,?,?)")
+      .bind_all(repository_id, number, reason)
+      .run();
+}
+
+std::vector<std::pair<int64_t, std::string>> load_verify_missing(Database& db, int64_t repository_id) {
+  Statement s =
+      db.prepare("SELECT number, reason FROM verify_missing WHERE repository_id = ? ORDER BY number");
+  s.bind_all(repository_id);
+  std::vector<std::pair<int64_t, std::string>> out;
+  while (s.step()) out.push_back({s.integer(0), s.text(1)});
+  return out;
+}
+
+void clear_verify_progress(Database& db, int64_t repository_id) {
+  db.prepare("DELETE FROM verify_progress WHERE repository_id = ?").bind_all(repository_id).run();
+  db.prepare("DELETE FROM verify_missing WHERE repository_id = ?").bind_all(repository_id).run();
+}
+
 std::vector<int64_t> unaccounted_numbers(Database& db, int64_t repository_id, int64_t highest) {
   Statement s = db.prepare(
       "WITH RECURSIVE n(x) AS (SELECT 1 WHERE ? >= 1 UNION ALL SELECT x + 1 FROM n WHERE x < ?) "

@@ -57,6 +57,13 @@ void record_pull_request(Database& db, int64_t repository_id, int64_t number);
 // Whether a listing of the repository showed `number` as a pull request.
 bool is_recorded_pull_request(Database& db, int64_t repository_id, int64_t number);
 int64_t count_pull_requests(Database& db, int64_t repository_id);
+// A --verify under way: the highest number it has checked (0 before any) and the numbers it found missing
+// with why, ascending; cleared when it ends.
+int64_t load_verify_progress(Database& db, int64_t repository_id);
+void save_verify_progress(Database& db, int64_t repository_id, int64_t checked_through);
+void record_verify_missing(Database& db, int64_t repository_id, int64_t number, const std::string& reason);
+std::vector<std::pair<int64_t, std::string>> load_verify_missing(Database& db, int64_t repository_id);
+void clear_verify_progress(Database& db, int64_t repository_id);
 // The numbers 1..highest that are neither a stored issue nor a recorded pull request, ascending.
 std::vector<int64_t> unaccounted_numbers(Database& db, int64_t repository_id, int64_t highest);
 

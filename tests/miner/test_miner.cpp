@@ -732,6 +732,40 @@ TEST(Miner, VerifyAccountsForEveryNumberAndRecoversWhatTheListingMissed) {
   EXPECT_EQ(again.recovered, 0);
 }
 
+// A --verify stopped by --max-requests goes on after the last number it checked: 30 deleted numbers and
+// issue 45, missing from the listing. Each run of 10 requests asks for the repository, both listings (304)
+// and the highest number, then 6 numbers: 1-30 in five runs, 45 in the sixth, which ends. Were each run to
+// start again from the lowest unaccounted number, it would ask for 1-6 every time and never reach 45.
+TEST(Miner, AVerifyStoppedByMaxRequestsGoesOnAfterTheNumbersItChecked) {
+  json deleted = json::array();
+  for (int n = 1; n <= 30; ++n) deleted.push_back(n);
+  faultline::testing::FakeGitHub server(
+      json{{"repos", {{"o/r", {{"issues", 60}, {"deleted", deleted}, {"hidden", {45}}}}}}});
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  mine(db, options_for(server));
+  auto o = options_for(server);
+  o.verify = true;
+  o.api.max_requests = 10;
+  miner::MineSummary s;
+  int runs = 0;
+  do {
+    s = mine(db, o);
+    ++runs;
+  } while (s.stopped_early && runs < 12);
+  EXPECT_EQ(runs, 6);
+  ASSERT_EQ(s.verified.size(), 1u);
+  const auto& v = s.verified[0];
+  EXPECT_EQ(v.fetched, 1);
+  EXPECT_EQ(v.recovered, 1);
+  ASSERT_EQ(v.missing.size(), 30u);  // the earlier runs' too
+  EXPECT_EQ(v.missing.front(), (std::pair<int64_t, std::string>{1, "410: deleted"}));
+  EXPECT_EQ(v.issues + v.pull_requests + static_cast<int64_t>(v.missing.size()), v.highest_number);
+  // Once it ended, a verify asks for every unaccounted number again.
+  o.api.max_requests = -1;
+  EXPECT_EQ(mine(db, o).verified.at(0).fetched, 30);
+}
+
 TEST(MineCommand, VerifyResultIsInTheJsonSummary) {
   faultline::testing::FakeGitHub server(verify_repo());
   faultline::testing::TempDir dir;
