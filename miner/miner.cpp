@@ -512,11 +512,15 @@ class RepositoryMiner {
     std::string where = "GET " + newest.url;
     if (!newest.body.is_array()) throw Error(where + ": expected a JSON list");
     if (!newest.body.empty()) report.highest_number = common::json_integer(newest.body[0], "number", where);
+    // The store may hold a higher one, an issue deleted or transferred since it was mined: every number it
+    // holds is accounted for.
+    report.highest_number = std::max(report.highest_number, datasets::highest_stored_number(db_, repo_id_));
     // Every number up to the highest is looked up in the store at once: an absurd one would fill the memory.
     if (report.highest_number > kMostNumbersVerified)
       throw Error(where + ": the highest number is " + std::to_string(report.highest_number) +
                   ", more than --verify accounts for (" + std::to_string(kMostNumbersVerified) + ")");
-    // A verify stopped (--max-requests, a wait over --max-wait) goes on after the last number it checked.
+    // A verify stopped (--max-requests, a wait over --max-wait) goes on after the last number it checked; one
+    // that ended in a run that was stopped in another repository keeps its result until the run ends (mine).
     const int64_t checked = datasets::load_verify_progress(db_, repo_id_);
     for (int64_t number : datasets::unaccounted_numbers(db_, repo_id_, report.highest_number)) {
       if (number <= checked) continue;
@@ -528,7 +532,13 @@ class RepositoryMiner {
       } else if (!page.body.is_object()) {
         throw Error("GET " + page.url + ": expected a JSON object");
       } else if (std::string moved = moved_to(page, number); !moved.empty()) {
-        missing = "transferred to " + moved;
+        // A redirect may be this repository's own, renamed while the verify runs: asked for, the repository
+        // records the rename, and the issue is its own after all.
+        if (page.redirected) {
+          check_repository();
+          moved = moved_to(page, number);
+        }
+        if (!moved.empty()) missing = "transferred to " + moved;
       }
       const bool pull_request = missing.empty() && page.body.contains("pull_request");
       std::optional<datasets::IssueRecord> issue;
@@ -550,7 +560,6 @@ class RepositoryMiner {
       if (std::binary_search(unaccounted.begin(), unaccounted.end(), number))
         report.missing.push_back({number, std::move(why)});
     }
-    db_.transaction([&] { datasets::clear_verify_progress(db_, repo_id_); });
     report.issues = datasets::count_issues_in(db_, repo_id_);
     report.pull_requests = datasets::count_pull_requests(db_, repo_id_);
     return report;
@@ -666,6 +675,13 @@ MineSummary mine(datasets::Database& db, const MineOptions& options,
         summary.failed.push_back({repo, e.what()});
       }
     }
+    // The run is over: the next --verify asks for every unaccounted number again. Until then a rerun of a
+    // stopped run takes the verify of a repository that ended as it was, rather than ask for its missing
+    // numbers again before it reaches the repository it stopped in.
+    db.transaction([&] {
+      for (const auto& v : summary.verified)
+        if (auto id = datasets::find_repository(db, v.repo)) datasets::clear_verify_progress(db, *id);
+    });
     if (options.timeline) mine_timelines(db, api, summary, options);
   } catch (const RequestBudgetExhausted&) {
     summary.stopped_early = true;

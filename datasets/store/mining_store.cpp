@@ -156,6 +156,15 @@ int64_t count_pull_requests(Database& db, int64_t repository_id) {
   return s.integer(0);
 }
 
+int64_t highest_stored_number(Database& db, int64_t repository_id) {
+  Statement s = db.prepare(
+      "SELECT MAX(n) FROM (SELECT MAX(number) AS n FROM issues WHERE repository_id = ?1 "
+      "UNION ALL SELECT MAX(number) FROM listing_pull_requests WHERE repository_id = ?1)");
+  s.bind_all(repository_id);
+  s.step();
+  return s.is_null(0) ? 0 : s.integer(0);
+}
+
 int64_t load_verify_progress(Database& db, int64_t repository_id) {
   Statement s = db.prepare("SELECT checked_through FROM verify_progress WHERE repository_id = ?");
   s.bind_all(repository_id);

@@ -57,6 +57,8 @@ void record_pull_request(Database& db, int64_t repository_id, int64_t number);
 // Whether a listing of the repository showed `number` as a pull request.
 bool is_recorded_pull_request(Database& db, int64_t repository_id, int64_t number);
 int64_t count_pull_requests(Database& db, int64_t repository_id);
+// The highest number the store holds of a repository, as an issue or a pull request; 0 for none.
+int64_t highest_stored_number(Database& db, int64_t repository_id);
 // A --verify under way: the highest number it has checked (0 before any) and the numbers it found missing
 // with why, ascending; cleared when it ends.
 int64_t load_verify_progress(Database& db, int64_t repository_id);

@@ -766,6 +766,74 @@ TEST(Miner, AVerifyStoppedByMaxRequestsGoesOnAfterTheNumbersItChecked) {
   EXPECT_EQ(mine(db, o).verified.at(0).fetched, 30);
 }
 
+// Two repositories verified in runs of 40 requests: a/a's verify ends in the first run (the repository,
+// both listings, the highest number: 4 requests, and 30 deleted numbers), b/b's stops after its first 2
+// numbers (4 + 2). The second run takes a/a's verify as it ended (4 requests, no number asked for again) and
+// ends b/b's (4 + the other 29 numbers). Were an ended verify asked for again, a/a's 30 numbers would leave
+// b/b 2 numbers a run.
+TEST(Miner, AVerifyThatEndedInAStoppedRunIsNotAskedForAgainByItsRerun) {
+  json deleted = json::array();
+  for (int n = 1; n <= 30; ++n) deleted.push_back(n);
+  faultline::testing::FakeGitHub server(
+      json{{"repos",
+            {{"a/a", {{"issues", 40}, {"deleted", deleted}}},
+             {"b/b", {{"issues", 60}, {"deleted", deleted}, {"hidden", {45}}}}}}});
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  mine(db, options_for(server, {"a/a", "b/b"}));
+  auto o = options_for(server, {"a/a", "b/b"});
+  o.verify = true;
+  o.api.max_requests = 40;
+  EXPECT_TRUE(mine(db, o).stopped_early);
+  auto second = mine(db, o);
+  EXPECT_FALSE(second.stopped_early);
+  EXPECT_EQ(second.stats.requests, 4 + 4 + 29);
+  ASSERT_EQ(second.verified.size(), 2u);
+  for (const auto& v : second.verified) {
+    EXPECT_EQ(v.missing.size(), 30u) << v.repo;
+    EXPECT_EQ(v.issues + v.pull_requests + static_cast<int64_t>(v.missing.size()), v.highest_number)
+        << v.repo;
+  }
+  EXPECT_TRUE(datasets::find_issue(db, "b/b", 45));
+}
+
+// The repository renamed while the verify asks for its numbers: the answer for a number comes through a
+// redirect to the new name. It is the repository's own issue, stored, and the rename recorded, not a
+// transfer. The first mine is 4 requests (the repository, one issues page, the walk from the mark, the empty
+// comments); the verify's run asks for the repository, both listings and the highest number (5-8), then
+// issue 45, missing from the listing, as request 9, just before which the repository is renamed.
+TEST(Miner, AVerifyDuringARenameStoresTheRepositorysOwnIssue) {
+  faultline::testing::FakeGitHub server(json{{"repos", {{"o/r", {{"issues", 50}, {"hidden", {45}}}}}},
+                                             {"rename_at", {{"9", {{"from", "o/r"}, {"to", "o/new"}}}}}});
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  EXPECT_EQ(mine(db, options_for(server)).stats.requests, 4);
+  auto o = options_for(server);
+  o.verify = true;
+  auto s = mine(db, o);
+  ASSERT_EQ(s.verified.size(), 1u);
+  EXPECT_TRUE(s.verified[0].missing.empty());
+  EXPECT_EQ(s.verified[0].recovered, 1);
+  ASSERT_EQ(s.renamed.size(), 1u);
+  EXPECT_TRUE(datasets::find_issue(db, "o/new", 45));
+}
+
+// An issue deleted after it was mined, the newest: GitHub's highest number is now 39, the store holds 40. The
+// verify counts up to 40, so that stored issues + pull requests + missing is the highest number.
+TEST(Miner, AVerifyCountsUpToTheHighestNumberTheStoreHolds) {
+  faultline::testing::FakeGitHub server(json{{"repos", {{"o/r", {{"issues", 40}}}}}});
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  mine(db, options_for(server));
+  server.control("delete?repo=o/r&issues=40");
+  auto o = options_for(server);
+  o.verify = true;
+  const auto v = mine(db, o).verified.at(0);
+  EXPECT_EQ(v.highest_number, 40);
+  EXPECT_EQ(v.issues, 40);
+  EXPECT_TRUE(v.missing.empty());
+}
+
 TEST(MineCommand, VerifyResultIsInTheJsonSummary) {
   faultline::testing::FakeGitHub server(verify_repo());
   faultline::testing::TempDir dir;
