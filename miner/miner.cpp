@@ -532,11 +532,11 @@ class RepositoryMiner {
       } else if (!page.body.is_object()) {
         throw Error("GET " + page.url + ": expected a JSON object");
       } else if (std::string moved = moved_to(page, number); !moved.empty()) {
-        // A redirect may be this repository's own, renamed while the verify runs: asked for, the repository
-        // records the rename, and the issue is its own after all.
-        if (page.redirected) {
-          check_repository();
-          moved = moved_to(page, number);
+        // GitHub redirects a renamed repository's requests to /repositories/ID/...: through this
+        // repository's own id, the answer is its own issue under the name it has now.
+        if (const auto renamed = renamed_to(page, moved)) {
+          record_rename(repo_, *renamed);
+          moved.clear();
         }
         if (!moved.empty()) missing = "transferred to " + moved;
       }
@@ -560,9 +560,20 @@ class RepositoryMiner {
       if (std::binary_search(unaccounted.begin(), unaccounted.end(), number))
         report.missing.push_back({number, std::move(why)});
     }
+    report.repo = repo_;  // renamed meanwhile: under the name it has now
     report.issues = datasets::count_issues_in(db_, repo_id_);
     report.pull_requests = datasets::count_pull_requests(db_, repo_id_);
     return report;
+  }
+
+  // The name this repository has now, when `page` came through a redirect by its own GitHub id to the same
+  // issue number in the repository `moved` names (a rename while --verify ran); none otherwise (a transfer).
+  std::optional<std::string> renamed_to(const Page& page, const std::string& moved) {
+    const auto id = datasets::github_id_of(db_, repo_id_);
+    if (!page.redirected || !id || moved.find('#') != std::string::npos) return std::nullopt;
+    if (page.url.find("/repositories/" + std::to_string(*id) + "/") == std::string::npos) return std::nullopt;
+    if (common::is_repository_name(moved)) return moved;
+    return std::nullopt;
   }
 
   // Where the answer to GET /repos/REPO/issues/NUMBER says the issue now is, when not here: GitHub answers
@@ -675,14 +686,17 @@ MineSummary mine(datasets::Database& db, const MineOptions& options,
         summary.failed.push_back({repo, e.what()});
       }
     }
-    // The run is over: the next --verify asks for every unaccounted number again. Until then a rerun of a
-    // stopped run takes the verify of a repository that ended as it was, rather than ask for its missing
-    // numbers again before it reaches the repository it stopped in.
-    db.transaction([&] {
-      for (const auto& v : summary.verified)
-        if (auto id = datasets::find_repository(db, v.repo)) datasets::clear_verify_progress(db, *id);
-    });
     if (options.timeline) mine_timelines(db, api, summary, options);
+    // The run is over: the next --verify asks for every unaccounted number again, of every repository it
+    // named (one that failed too). Until then a rerun of a stopped run takes the verify of a repository that
+    // ended as it was, rather than ask for its missing numbers again before it reaches the one it stopped in.
+    db.transaction([&] {
+      for (const auto& repo : options.repositories) {
+        const auto id =
+            datasets::find_repository(db, datasets::current_repository_name(db, repo).value_or(repo));
+        if (id) datasets::clear_verify_progress(db, *id);
+      }
+    });
   } catch (const RequestBudgetExhausted&) {
     summary.stopped_early = true;
     summary.stop_reason = "stopped at --max-requests; run the same command again to continue";

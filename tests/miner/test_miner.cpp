@@ -798,13 +798,15 @@ TEST(Miner, AVerifyThatEndedInAStoppedRunIsNotAskedForAgainByItsRerun) {
 }
 
 // The repository renamed while the verify asks for its numbers: the answer for a number comes through a
-// redirect to the new name. It is the repository's own issue, stored, and the rename recorded, not a
-// transfer. The first mine is 4 requests (the repository, one issues page, the walk from the mark, the empty
-// comments); the verify's run asks for the repository, both listings and the highest number (5-8), then
-// issue 45, missing from the listing, as request 9, just before which the repository is renamed.
+// redirect by the repository's own GitHub id (/repositories/1/..., as GitHub's are). It is the repository's
+// own issue, stored, and the rename recorded, not a transfer; the run over, the verify's progress is gone.
+// The first mine is 4 requests (the repository, one issues page, the walk from the mark, the empty comments);
+// the verify's run asks for the repository, both listings and the highest number (5-8), then issue 45,
+// missing from the listing, as request 9, just before which the repository is renamed.
 TEST(Miner, AVerifyDuringARenameStoresTheRepositorysOwnIssue) {
   faultline::testing::FakeGitHub server(json{{"repos", {{"o/r", {{"issues", 50}, {"hidden", {45}}}}}},
-                                             {"rename_at", {{"9", {{"from", "o/r"}, {"to", "o/new"}}}}}});
+                                             {"rename_at", {{"9", {{"from", "o/r"}, {"to", "o/new"}}}}},
+                                             {"redirect_by_id", true}});
   faultline::testing::TempDir dir;
   datasets::Database db(dir.file("m.db"));
   EXPECT_EQ(mine(db, options_for(server)).stats.requests, 4);
@@ -814,8 +816,28 @@ TEST(Miner, AVerifyDuringARenameStoresTheRepositorysOwnIssue) {
   ASSERT_EQ(s.verified.size(), 1u);
   EXPECT_TRUE(s.verified[0].missing.empty());
   EXPECT_EQ(s.verified[0].recovered, 1);
+  EXPECT_EQ(s.verified[0].repo, "o/new");
   ASSERT_EQ(s.renamed.size(), 1u);
   EXPECT_TRUE(datasets::find_issue(db, "o/new", 45));
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM verify_progress"), 0);
+}
+
+// A repository that fails during its verify (a malformed answer for number 3: the first mine is 4
+// requests, the verify's run asks for the repository, both listings and the highest number, 5-8, then
+// numbers 1, 2, 3): the run has ended, so the next verify asks for numbers 1 and 2 again rather than take
+// what the failed one found.
+TEST(Miner, AVerifyThatFailedLeavesNoProgressOnceItsRunHasEnded) {
+  faultline::testing::FakeGitHub server(
+      json{{"repos", {{"o/r", {{"issues", 10}, {"deleted", {1, 2, 3, 4}}}}}},
+           {"faults", {{"11", {{"malformed", true}}}}}});
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  EXPECT_EQ(mine(db, options_for(server)).stats.requests, 4);
+  auto o = options_for(server);
+  o.verify = true;
+  EXPECT_EQ(miner::mine(db, o, {}).failed.size(), 1u);
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM verify_progress"), 0);
+  EXPECT_EQ(mine(db, o).verified.at(0).fetched, 4);
 }
 
 // An issue deleted after it was mined, the newest: GitHub's highest number is now 39, the store holds 40. The
