@@ -52,7 +52,8 @@ void add_mine_command(CLI::App& app, Context& ctx) {
   mine->add_option("--max-requests", o.api.max_requests, "stop cleanly after N requests; rerun to continue")
       ->check(CLI::Range(0L, std::numeric_limits<long>::max()));
   mine->add_option("--max-wait", o.api.max_wait_s,
-                   "stop cleanly (resumable) instead of a rate-limit wait longer than SECONDS")
+                   "stop cleanly (resumable) instead of a wait longer than SECONDS (a rate-limit reset, a "
+                   "Retry-After, a retry's backoff)")
       ->default_val(3600);
   mine->add_option("--backoff-ms", o.api.backoff_ms, "base of the exponential backoff for retries");
   mine->add_flag("--verify", o.verify,

@@ -275,7 +275,9 @@ class RepositoryMiner {
             ": the name belongs to another repository (the stored one was renamed, transferred or "
             "deleted); nothing of it was mined. Under its new name, if it has one (GET /repositories/" +
             std::to_string(*stored_id) + " says it), it is mined as the stored repository");
-      if (!stored_id) confirm_by_issues(*stored);
+      // A redirect is GitHub's word that the name's repository was renamed (a name given to another one
+      // redirects no more); without one, an old store's repository is confirmed through its issues.
+      if (!stored_id && !page.redirected) confirm_by_issues(*stored);
     }
     auto known_as = datasets::repository_with_github_id(db_, github_id);
     if (known_as && *known_as != actual) record_rename(*known_as, actual);
@@ -534,7 +536,7 @@ class RepositoryMiner {
       } else if (std::string moved = moved_to(page, number); !moved.empty()) {
         // GitHub redirects a renamed repository's requests to /repositories/ID/...: through this
         // repository's own id, the answer is its own issue under the name it has now.
-        if (const auto renamed = renamed_to(page, moved)) {
+        if (const auto renamed = renamed_to(page, number)) {
           record_rename(repo_, *renamed);
           moved.clear();
         }
@@ -566,14 +568,17 @@ class RepositoryMiner {
     return report;
   }
 
-  // The name this repository has now, when `page` came through a redirect by its own GitHub id to the same
-  // issue number in the repository `moved` names (a rename while --verify ran); none otherwise (a transfer).
-  std::optional<std::string> renamed_to(const Page& page, const std::string& moved) {
+  // The name this repository has now, when `page`, the answer for issue `number`, came through a redirect by
+  // its own GitHub id and is that number's issue (a rename while --verify ran); none otherwise (a transfer).
+  std::optional<std::string> renamed_to(const Page& page, int64_t number) {
     const auto id = datasets::github_id_of(db_, repo_id_);
-    if (!page.redirected || !id || moved.find('#') != std::string::npos) return std::nullopt;
-    if (page.url.find("/repositories/" + std::to_string(*id) + "/") == std::string::npos) return std::nullopt;
-    if (common::is_repository_name(moved)) return moved;
-    return std::nullopt;
+    if (!page.redirected || !id ||
+        page.url.find("/repositories/" + std::to_string(*id) + "/") == std::string::npos)
+      return std::nullopt;
+    const auto link = common::read_issue_link(common::json_string(page.body, "html_url", "GET " + page.url));
+    if (!link || link->number != std::to_string(number) || !common::is_repository_name(link->repo))
+      return std::nullopt;
+    return std::string(link->repo);
   }
 
   // Where the answer to GET /repos/REPO/issues/NUMBER says the issue now is, when not here: GitHub answers
@@ -585,9 +590,9 @@ class RepositoryMiner {
     const auto link = common::read_issue_link(html_url);
     const std::string lives_in = link ? std::string(link->repo) : repository_in_url(page.url);
     if (lives_in.empty()) return "an unnamed repository (" + html_url + ")";
-    if (!common::same_repository_name(lives_in, repo_)) return lives_in;
     const int64_t answered = common::json_integer(page.body, "number", where);
-    return answered == number ? "" : lives_in + "#" + std::to_string(answered);
+    if (common::same_repository_name(lives_in, repo_) && answered == number) return "";
+    return lives_in + "#" + std::to_string(answered);
   }
 
   // "o/r, issues page 3: issues 250, comments 30, requests 5, rate limit 4990 left, rate-limit waits 1"

@@ -721,7 +721,7 @@ TEST(Miner, VerifyAccountsForEveryNumberAndRecoversWhatTheListingMissed) {
   EXPECT_EQ(v.issues, 35 - 5 - 4 + 1);
   ASSERT_EQ(v.missing.size(), 3u);
   EXPECT_EQ(v.missing[0], (std::pair<int64_t, std::string>{12, "410: deleted"}));
-  EXPECT_EQ(v.missing[1], (std::pair<int64_t, std::string>{13, "transferred to x/y"}));
+  EXPECT_EQ(v.missing[1], (std::pair<int64_t, std::string>{13, "transferred to x/y#13"}));
   EXPECT_EQ(v.missing[2].first, 15);
   EXPECT_EQ(v.missing[2].second.substr(0, 4), "404:");
   EXPECT_TRUE(datasets::find_issue(db, "o/r", 20));
@@ -867,7 +867,7 @@ TEST(MineCommand, VerifyResultIsInTheJsonSummary) {
   ASSERT_EQ(summary["verify"].size(), 1u);
   EXPECT_EQ(summary["verify"][0]["highest_number"], 35);
   EXPECT_EQ(summary["verify"][0]["missing"].size(), 3u);
-  EXPECT_EQ(summary["verify"][0]["missing"][1]["reason"], "transferred to x/y");
+  EXPECT_EQ(summary["verify"][0]["missing"][1]["reason"], "transferred to x/y#13");
 }
 
 // ---- The token stays with GitHub ----
@@ -1216,9 +1216,16 @@ TEST(Miner, ANameGivenToAnotherRepositoryIsRefusedBeforeAnyOfItsIssues) {
 // answers with the same GitHub issue and its id is recorded; a name given to another repository answers
 // with another issue (ids 9000000 + number) or none, and nothing is mined or recorded.
 TEST(Miner, AStoreWithoutTheRepositorysIdConfirmsItThroughItsNewestIssue) {
-  enum class Now { kSameRepository, kSameWith279Transferred, kTakenWithAnIssue279, kTakenWithFiveIssues };
-  for (Now now : {Now::kSameRepository, Now::kSameWith279Transferred, Now::kTakenWithAnIssue279,
-                  Now::kTakenWithFiveIssues}) {
+  // Renamed (a redirect from the stored name): GitHub's redirect says it is the same repository.
+  enum class Now {
+    kSameRepository,
+    kSameWith279Transferred,
+    kRenamed,
+    kTakenWithAnIssue279,
+    kTakenWithFiveIssues
+  };
+  for (Now now : {Now::kSameRepository, Now::kSameWith279Transferred, Now::kRenamed,
+                  Now::kTakenWithAnIssue279, Now::kTakenWithFiveIssues}) {
     SCOPED_TRACE(static_cast<int>(now));
     json config = standard_repo();
     if (now == Now::kSameWith279Transferred) {  // answered with the moved issue itself, as GitHub may
@@ -1231,6 +1238,7 @@ TEST(Miner, AStoreWithoutTheRepositorysIdConfirmsItThroughItsNewestIssue) {
     mine(db, options_for(server));
     db.exec("UPDATE repositories SET github_id = NULL; DELETE FROM http_cache WHERE url LIKE '%/repos/o/r'");
     const bool taken = now == Now::kTakenWithAnIssue279 || now == Now::kTakenWithFiveIssues;
+    if (now == Now::kRenamed) server.control("rename?from=o/r&to=o/moved");
     if (taken) {
       server.control("rename?from=o/r&to=o/moved");
       server.control(now == Now::kTakenWithAnIssue279 ? "take?name=o/r&issues=400"
@@ -1240,9 +1248,14 @@ TEST(Miner, AStoreWithoutTheRepositorysIdConfirmsItThroughItsNewestIssue) {
     try {
       auto s = mine(db, options_for(server));
       EXPECT_FALSE(taken);
-      // The repository, issue 279 (and 278 after a transferred 279), the two listings (304).
-      EXPECT_EQ(s.stats.requests, now == Now::kSameRepository ? 4 : 5);
-      EXPECT_EQ(scalar(db, "SELECT github_id FROM repositories WHERE full_name = 'o/r'"), 1);
+      if (now == Now::kRenamed) {
+        ASSERT_EQ(s.renamed.size(), 1u);
+        EXPECT_EQ(scalar(db, "SELECT github_id FROM repositories WHERE full_name = 'o/moved'"), 1);
+      } else {
+        // The repository, issue 279 (and 278 after a transferred 279), the two listings (304).
+        EXPECT_EQ(s.stats.requests, now == Now::kSameRepository ? 4 : 5);
+        EXPECT_EQ(scalar(db, "SELECT github_id FROM repositories WHERE full_name = 'o/r'"), 1);
+      }
     } catch (const Error& e) {
       EXPECT_TRUE(taken) << e.what();
       const std::string expected =
@@ -1481,7 +1494,7 @@ TEST(Miner, VerifyCountsAnIssueAnsweredFromAnotherRepositoryAsTransferred) {
   const auto v = mine(db, o).verified.at(0);
   EXPECT_EQ(v.recovered, 0);
   ASSERT_EQ(v.missing.size(), 1u);
-  EXPECT_EQ(v.missing[0], (std::pair<int64_t, std::string>{3, "transferred to x/y"}));
+  EXPECT_EQ(v.missing[0], (std::pair<int64_t, std::string>{3, "transferred to x/y#1"}));
   EXPECT_EQ(v.issues + v.pull_requests + static_cast<int64_t>(v.missing.size()), v.highest_number);
   EXPECT_EQ(datasets::load_issue(db, *datasets::find_issue(db, "o/r", 1)).title, "Kernel crash 1 (v0)");
   EXPECT_NE(datasets::load_issue(db, *datasets::find_issue(db, "o/r", 1)).raw_json->find("\"id\":5000001"),
