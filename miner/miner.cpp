@@ -231,8 +231,13 @@ class RepositoryMiner {
   void run(const std::string& requested) {
     // A name recorded as renamed mines the repository it became.
     repo_ = datasets::current_repository_name(db_, requested).value_or(requested);
+    const size_t renames = summary_.renamed.size();
     check_repository();
     repo_id_ = datasets::ensure_repository(db_, repo_);
+    // A verify stopped before a rename may have taken the repository's own issues, answered under the new
+    // name, for transfers: it begins again.
+    if (summary_.renamed.size() != renames)
+      db_.transaction([&] { datasets::clear_verify_progress(db_, repo_id_); });
     // Listings under way go on first, so that a mine stopped by --max-requests reaches the listing it stopped
     // in before it begins another pass of one it finished.
     std::vector<std::string> under_way, fresh;
@@ -275,9 +280,7 @@ class RepositoryMiner {
             ": the name belongs to another repository (the stored one was renamed, transferred or "
             "deleted); nothing of it was mined. Under its new name, if it has one (GET /repositories/" +
             std::to_string(*stored_id) + " says it), it is mined as the stored repository");
-      // A redirect is GitHub's word that the name's repository was renamed (a name given to another one
-      // redirects no more); without one, an old store's repository is confirmed through its issues.
-      if (!stored_id && !page.redirected) confirm_by_issues(*stored);
+      if (!stored_id) confirm_by_issues(*stored);
     }
     auto known_as = datasets::repository_with_github_id(db_, github_id);
     if (known_as && *known_as != actual) record_rename(*known_as, actual);
@@ -305,12 +308,13 @@ class RepositoryMiner {
         continue;
       }
       if (!page.body.is_object()) throw Error("GET " + page.url + ": expected a JSON object");
+      // The same GitHub issue, under this name or the one a rename gave it: the same repository.
+      const auto now = github_issue_id(page.body.dump());
+      if (now == before) return;
       if (const std::string moved = moved_to(page, number); !moved.empty()) {
         gone.push_back(key + " (transferred to " + moved + ")");
         continue;
       }
-      const auto now = github_issue_id(page.body.dump());
-      if (now == before) return;
       throw Error("GET " + page.url + ": " + key + " is GitHub issue " + (now ? std::to_string(*now) : "?") +
                   ", but the store holds it as GitHub issue " + std::to_string(*before) +
                   ": the name belongs to another repository (the stored one was renamed, transferred or "
@@ -534,13 +538,7 @@ class RepositoryMiner {
       } else if (!page.body.is_object()) {
         throw Error("GET " + page.url + ": expected a JSON object");
       } else if (std::string moved = moved_to(page, number); !moved.empty()) {
-        // GitHub redirects a renamed repository's requests to /repositories/ID/...: through this
-        // repository's own id, the answer is its own issue under the name it has now.
-        if (const auto renamed = renamed_to(page, number)) {
-          record_rename(repo_, *renamed);
-          moved.clear();
-        }
-        if (!moved.empty()) missing = "transferred to " + moved;
+        missing = "transferred to " + moved;
       }
       const bool pull_request = missing.empty() && page.body.contains("pull_request");
       std::optional<datasets::IssueRecord> issue;
@@ -555,6 +553,19 @@ class RepositoryMiner {
         ++report.recovered;
         ++summary_.issues;
       }
+      // A redirect may be this repository's own, renamed while the verify runs: asked for after the verdict
+      // is kept (a stop here loses nothing: the next run's request for the repository records the rename
+      // and begins the verify again), a rename makes the answer this repository's own issue.
+      if (!missing.empty() && page.redirected) {
+        const std::string was = repo_;
+        check_repository();
+        if (repo_ != was && moved_to(page, number).empty()) {
+          const auto own = parse_issue(page.body, repo_, "GET " + page.url);
+          db_.transaction([&] { datasets::upsert_issue(db_, own); });  // accounted: no longer missing
+          ++report.recovered;
+          ++summary_.issues;
+        }
+      }
     }
     // What this run and the runs it went on from found missing, of the numbers still unaccounted.
     const auto unaccounted = datasets::unaccounted_numbers(db_, repo_id_, report.highest_number);
@@ -566,19 +577,6 @@ class RepositoryMiner {
     report.issues = datasets::count_issues_in(db_, repo_id_);
     report.pull_requests = datasets::count_pull_requests(db_, repo_id_);
     return report;
-  }
-
-  // The name this repository has now, when `page`, the answer for issue `number`, came through a redirect by
-  // its own GitHub id and is that number's issue (a rename while --verify ran); none otherwise (a transfer).
-  std::optional<std::string> renamed_to(const Page& page, int64_t number) {
-    const auto id = datasets::github_id_of(db_, repo_id_);
-    if (!page.redirected || !id ||
-        page.url.find("/repositories/" + std::to_string(*id) + "/") == std::string::npos)
-      return std::nullopt;
-    const auto link = common::read_issue_link(common::json_string(page.body, "html_url", "GET " + page.url));
-    if (!link || link->number != std::to_string(number) || !common::is_repository_name(link->repo))
-      return std::nullopt;
-    return std::string(link->repo);
   }
 
   // Where the answer to GET /repos/REPO/issues/NUMBER says the issue now is, when not here: GitHub answers
@@ -692,16 +690,18 @@ MineSummary mine(datasets::Database& db, const MineOptions& options,
       }
     }
     if (options.timeline) mine_timelines(db, api, summary, options);
-    // The run is over: the next --verify asks for every unaccounted number again, of every repository it
-    // named (one that failed too). Until then a rerun of a stopped run takes the verify of a repository that
-    // ended as it was, rather than ask for its missing numbers again before it reaches the one it stopped in.
-    db.transaction([&] {
-      for (const auto& repo : options.repositories) {
-        const auto id =
-            datasets::find_repository(db, datasets::current_repository_name(db, repo).value_or(repo));
-        if (id) datasets::clear_verify_progress(db, *id);
-      }
-    });
+    // A --verify run is over: the next asks for every unaccounted number again, of every repository it named
+    // (one that failed too); a run without --verify leaves a stopped verify to go on. Until then a rerun of a
+    // stopped run takes the verify of a repository that ended as it was, rather than ask for its missing
+    // numbers again before it reaches the one it stopped in.
+    if (options.verify)
+      db.transaction([&] {
+        for (const auto& repo : options.repositories) {
+          const auto id =
+              datasets::find_repository(db, datasets::current_repository_name(db, repo).value_or(repo));
+          if (id) datasets::clear_verify_progress(db, *id);
+        }
+      });
   } catch (const RequestBudgetExhausted&) {
     summary.stopped_early = true;
     summary.stop_reason = "stopped at --max-requests; run the same command again to continue";

@@ -752,6 +752,7 @@ TEST(Miner, AVerifyStoppedByMaxRequestsGoesOnAfterTheNumbersItChecked) {
   do {
     s = mine(db, o);
     ++runs;
+    if (s.stopped_early) mine(db, options_for(server));  // a refresh between them (cron) leaves it be
   } while (s.stopped_early && runs < 12);
   EXPECT_EQ(runs, 6);
   ASSERT_EQ(s.verified.size(), 1u);
@@ -798,28 +799,46 @@ TEST(Miner, AVerifyThatEndedInAStoppedRunIsNotAskedForAgainByItsRerun) {
 }
 
 // The repository renamed while the verify asks for its numbers: the answer for a number comes through a
-// redirect by the repository's own GitHub id (/repositories/1/..., as GitHub's are). It is the repository's
-// own issue, stored, and the rename recorded, not a transfer; the run over, the verify's progress is gone.
+// redirect (by the repository's own GitHub id, /repositories/1/..., as GitHub's are), and the repository,
+// asked for then, says the rename. The answer is its own issue, stored, not a transfer; the run over, the
+// verify's progress is gone.
 // The first mine is 4 requests (the repository, one issues page, the walk from the mark, the empty comments);
 // the verify's run asks for the repository, both listings and the highest number (5-8), then issue 45,
 // missing from the listing, as request 9, just before which the repository is renamed.
+// And the same when issue 45 was transferred to x/y (answered with the moved issue, x/y#45): the repository's
+// own answer names the rename, and the issue stays transferred.
 TEST(Miner, AVerifyDuringARenameStoresTheRepositorysOwnIssue) {
-  faultline::testing::FakeGitHub server(json{{"repos", {{"o/r", {{"issues", 50}, {"hidden", {45}}}}}},
-                                             {"rename_at", {{"9", {{"from", "o/r"}, {"to", "o/new"}}}}},
-                                             {"redirect_by_id", true}});
-  faultline::testing::TempDir dir;
-  datasets::Database db(dir.file("m.db"));
-  EXPECT_EQ(mine(db, options_for(server)).stats.requests, 4);
-  auto o = options_for(server);
-  o.verify = true;
-  auto s = mine(db, o);
-  ASSERT_EQ(s.verified.size(), 1u);
-  EXPECT_TRUE(s.verified[0].missing.empty());
-  EXPECT_EQ(s.verified[0].recovered, 1);
-  EXPECT_EQ(s.verified[0].repo, "o/new");
-  ASSERT_EQ(s.renamed.size(), 1u);
-  EXPECT_TRUE(datasets::find_issue(db, "o/new", 45));
-  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM verify_progress"), 0);
+  for (bool transferred : {false, true}) {
+    SCOPED_TRACE(transferred ? "issue 45 transferred to x/y" : "issue 45 the repository's own");
+    json config = {{"repos", {{"o/r", {{"issues", 50}, {"hidden", {45}}}}}},
+                   {"rename_at", {{"9", {{"from", "o/r"}, {"to", "o/new"}}}}},
+                   {"redirect_by_id", true}};
+    if (transferred) {
+      config["repos"]["o/r"]["moved_objects"] = {{"45", {{"repo", "x/y"}, {"number", 45}}}};
+      config["repos"]["x/y"] = {{"issues", 45}, {"id_base", 7000000}};
+    }
+    faultline::testing::FakeGitHub server(config);
+    faultline::testing::TempDir dir;
+    datasets::Database db(dir.file("m.db"));
+    EXPECT_EQ(mine(db, options_for(server)).stats.requests, 4);
+    auto o = options_for(server);
+    o.verify = true;
+    auto s = mine(db, o);
+    ASSERT_EQ(s.verified.size(), 1u);
+    ASSERT_EQ(s.renamed.size(), 1u);
+    EXPECT_EQ(s.renamed[0].second, "o/new");
+    EXPECT_EQ(s.verified[0].repo, "o/new");
+    if (transferred) {
+      ASSERT_EQ(s.verified[0].missing.size(), 1u);
+      EXPECT_EQ(s.verified[0].missing[0].second, "transferred to x/y#45");
+      EXPECT_FALSE(datasets::find_issue(db, "o/new", 45));
+    } else {
+      EXPECT_TRUE(s.verified[0].missing.empty());
+      EXPECT_EQ(s.verified[0].recovered, 1);
+      EXPECT_TRUE(datasets::find_issue(db, "o/new", 45));
+    }
+    EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM verify_progress"), 0);
+  }
 }
 
 // A repository that fails during its verify (a malformed answer for number 3: the first mine is 4
@@ -1217,15 +1236,17 @@ TEST(Miner, ANameGivenToAnotherRepositoryIsRefusedBeforeAnyOfItsIssues) {
 // with another issue (ids 9000000 + number) or none, and nothing is mined or recorded.
 TEST(Miner, AStoreWithoutTheRepositorysIdConfirmsItThroughItsNewestIssue) {
   // Renamed (a redirect from the stored name): GitHub's redirect says it is the same repository.
+  // Or the name taken by a new repository that was renamed in turn: the old name redirects to a third one.
   enum class Now {
     kSameRepository,
     kSameWith279Transferred,
     kRenamed,
     kTakenWithAnIssue279,
-    kTakenWithFiveIssues
+    kTakenWithFiveIssues,
+    kTakenAndRenamed
   };
   for (Now now : {Now::kSameRepository, Now::kSameWith279Transferred, Now::kRenamed,
-                  Now::kTakenWithAnIssue279, Now::kTakenWithFiveIssues}) {
+                  Now::kTakenWithAnIssue279, Now::kTakenWithFiveIssues, Now::kTakenAndRenamed}) {
     SCOPED_TRACE(static_cast<int>(now));
     json config = standard_repo();
     if (now == Now::kSameWith279Transferred) {  // answered with the moved issue itself, as GitHub may
@@ -1237,12 +1258,14 @@ TEST(Miner, AStoreWithoutTheRepositorysIdConfirmsItThroughItsNewestIssue) {
     datasets::Database db(dir.file("m.db"));
     mine(db, options_for(server));
     db.exec("UPDATE repositories SET github_id = NULL; DELETE FROM http_cache WHERE url LIKE '%/repos/o/r'");
-    const bool taken = now == Now::kTakenWithAnIssue279 || now == Now::kTakenWithFiveIssues;
+    const bool taken =
+        now == Now::kTakenWithAnIssue279 || now == Now::kTakenWithFiveIssues || now == Now::kTakenAndRenamed;
     if (now == Now::kRenamed) server.control("rename?from=o/r&to=o/moved");
     if (taken) {
       server.control("rename?from=o/r&to=o/moved");
       server.control(now == Now::kTakenWithAnIssue279 ? "take?name=o/r&issues=400"
                                                       : "take?name=o/r&issues=5");
+      if (now == Now::kTakenAndRenamed) server.control("rename?from=o/r&to=o/q");
     }
     const long before = server.requests();
     try {
@@ -1265,7 +1288,10 @@ TEST(Miner, AStoreWithoutTheRepositorysIdConfirmsItThroughItsNewestIssue) {
               : "o/r: none of its newest stored issues is there any more (o/r#279 (404: deleted, or not "
                 "visible with this token), o/r#278 (404";
       EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
-      EXPECT_EQ(server.requests() - before, now == Now::kTakenWithAnIssue279 ? 2 : 4);
+      // The repository and one or three issues, each through a redirect too when the name was renamed.
+      EXPECT_EQ(server.requests() - before, now == Now::kTakenWithAnIssue279   ? 2
+                                            : now == Now::kTakenWithFiveIssues ? 4
+                                                                               : 8);
       EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM repositories WHERE github_id IS NULL"), 1);
     }
     EXPECT_EQ(datasets::count_issues(db), 250);
