@@ -533,12 +533,14 @@ class RepositoryMiner {
       Page page = api_.get("/repos/" + repo_ + "/issues/" + std::to_string(number), std::nullopt, true);
       ++report.fetched;
       std::string missing;
+      bool transferred = false;
       if (page.status == 404 || page.status == 410) {
         missing = missing_reason(page.status);
       } else if (!page.body.is_object()) {
         throw Error("GET " + page.url + ": expected a JSON object");
       } else if (std::string moved = moved_to(page, number); !moved.empty()) {
         missing = "transferred to " + moved;
+        transferred = true;
       }
       const bool pull_request = missing.empty() && page.body.contains("pull_request");
       std::optional<datasets::IssueRecord> issue;
@@ -556,14 +558,18 @@ class RepositoryMiner {
       // A redirect may be this repository's own, renamed while the verify runs: asked for after the verdict
       // is kept (a stop here loses nothing: the next run's request for the repository records the rename
       // and begins the verify again), a rename makes the answer this repository's own issue.
-      if (!missing.empty() && page.redirected) {
+      if (transferred && page.redirected) {
         const std::string was = repo_;
         check_repository();
-        if (repo_ != was && moved_to(page, number).empty()) {
-          const auto own = parse_issue(page.body, repo_, "GET " + page.url);
-          db_.transaction([&] { datasets::upsert_issue(db_, own); });  // accounted: no longer missing
-          ++report.recovered;
-          ++summary_.issues;
+        if (repo_ != was && moved_to(page, number).empty()) {  // accounted now: no longer missing
+          if (page.body.contains("pull_request")) {
+            db_.transaction([&] { datasets::record_pull_request(db_, repo_id_, number); });
+          } else {
+            const auto own = parse_issue(page.body, repo_, "GET " + page.url);
+            db_.transaction([&] { datasets::upsert_issue(db_, own); });
+            ++report.recovered;
+            ++summary_.issues;
+          }
         }
       }
     }

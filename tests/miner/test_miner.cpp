@@ -806,10 +806,14 @@ TEST(Miner, AVerifyThatEndedInAStoppedRunIsNotAskedForAgainByItsRerun) {
 // the verify's run asks for the repository, both listings and the highest number (5-8), then issue 45,
 // missing from the listing, as request 9, just before which the repository is renamed.
 // And the same when issue 45 was transferred to x/y (answered with the moved issue, x/y#45): the repository's
-// own answer names the rename, and the issue stays transferred.
+// own answer names the rename, and the issue stays transferred. A pull request answered so (44 of 50 issues
+// and 5 pull requests: 11, 22, 33, 44, 55) is recorded as one, and a deleted number (410 through the
+// redirect) is missing, the rename left to the next run.
 TEST(Miner, AVerifyDuringARenameStoresTheRepositorysOwnIssue) {
-  for (bool transferred : {false, true}) {
-    SCOPED_TRACE(transferred ? "issue 45 transferred to x/y" : "issue 45 the repository's own");
+  enum class Case { kOwnIssue, kTransferred, kPullRequest, kDeleted };
+  for (Case c : {Case::kOwnIssue, Case::kTransferred, Case::kPullRequest, Case::kDeleted}) {
+    SCOPED_TRACE(static_cast<int>(c));
+    const bool transferred = c == Case::kTransferred;
     json config = {{"repos", {{"o/r", {{"issues", 50}, {"hidden", {45}}}}}},
                    {"rename_at", {{"9", {{"from", "o/r"}, {"to", "o/new"}}}}},
                    {"redirect_by_id", true}};
@@ -817,6 +821,8 @@ TEST(Miner, AVerifyDuringARenameStoresTheRepositorysOwnIssue) {
       config["repos"]["o/r"]["moved_objects"] = {{"45", {{"repo", "x/y"}, {"number", 45}}}};
       config["repos"]["x/y"] = {{"issues", 45}, {"id_base", 7000000}};
     }
+    if (c == Case::kPullRequest) config["repos"]["o/r"] = {{"issues", 50}, {"prs", 5}, {"hidden", {44}}};
+    if (c == Case::kDeleted) config["repos"]["o/r"] = {{"issues", 50}, {"deleted", {45}}};
     faultline::testing::FakeGitHub server(config);
     faultline::testing::TempDir dir;
     datasets::Database db(dir.file("m.db"));
@@ -825,10 +831,20 @@ TEST(Miner, AVerifyDuringARenameStoresTheRepositorysOwnIssue) {
     o.verify = true;
     auto s = mine(db, o);
     ASSERT_EQ(s.verified.size(), 1u);
+    if (c == Case::kDeleted) {
+      EXPECT_TRUE(s.renamed.empty());
+      ASSERT_EQ(s.verified[0].missing.size(), 1u);
+      EXPECT_EQ(s.verified[0].missing[0], (std::pair<int64_t, std::string>{45, "410: deleted"}));
+      continue;
+    }
     ASSERT_EQ(s.renamed.size(), 1u);
     EXPECT_EQ(s.renamed[0].second, "o/new");
     EXPECT_EQ(s.verified[0].repo, "o/new");
-    if (transferred) {
+    if (c == Case::kPullRequest) {
+      EXPECT_TRUE(s.verified[0].missing.empty());
+      EXPECT_EQ(s.verified[0].pull_requests, 5);
+      EXPECT_FALSE(datasets::find_issue(db, "o/new", 44));
+    } else if (transferred) {
       ASSERT_EQ(s.verified[0].missing.size(), 1u);
       EXPECT_EQ(s.verified[0].missing[0].second, "transferred to x/y#45");
       EXPECT_FALSE(datasets::find_issue(db, "o/new", 45));
