@@ -43,7 +43,8 @@ void report(const Context& ctx, const ReportOptions& o) {
                      " written to " + common::one_line(o.out_dir) + " (" +
                      std::to_string(summary.files.size()) + " files)\n";
   for (const auto& finding : summary.findings) text += "  - " + finding + "\n";
-  if (data.funnel.labeled_outside > 0 || data.funnel.not_screened > 0 || data.funnel.sample_method == "none")
+  if (funnel::labels_left_out(data.funnel) > 0 || data.funnel.not_screened > 0 ||
+      data.funnel.sample_method == "none")
     text += "note: " + funnel::funnel_note(data.funnel) + "\n";
   if (data.not_predicted.total() > 0)
     text += "note: " + reports::candidates_not_predicted_note(data.not_predicted) + "\n";

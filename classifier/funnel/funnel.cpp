@@ -135,7 +135,15 @@ StudyFunnel funnel_of(datasets::Database& db, const std::string& sample_name) {
   for (int64_t id : candidates) f.candidates_not_in_sample += !in_sample.count(id);
   for (const auto& [id, label] : datasets::load_final_labels(db)) {
     if (!kept.count(id)) {
-      ++(waiting.count(id) ? f.labeled_not_screened : f.labeled_outside);
+      if (waiting.count(id)) {
+        ++f.labeled_not_screened;
+      } else if (!in_sample.count(id)) {
+        ++f.labeled_outside;
+      } else if (screened.count(id) && !candidates.count(id)) {  // as sampled_not_candidates counts them
+        ++f.labeled_not_candidates;
+      } else {
+        ++f.labeled_excluded;
+      }
       continue;
     }
     ++rows[repo_of[id]].labeled;
@@ -174,11 +182,17 @@ nlohmann::json funnel_json(const StudyFunnel& f) {
   j["screened_by_person"] = f.screened_by_person;
   j["labeled_outside_sample"] = f.labeled_outside;
   j["sampled_not_candidates"] = f.sampled_not_candidates;
+  j["labeled_not_candidates"] = f.labeled_not_candidates;
+  j["labeled_excluded"] = f.labeled_excluded;
   j["not_screened"] = f.not_screened;
   j["sampled_not_screened"] = f.sampled_not_screened;
   j["labeled_not_screened"] = f.labeled_not_screened;
   j["stored_twice"] = f.stored_twice;
   return j;
+}
+
+int labels_left_out(const StudyFunnel& f) {
+  return f.labeled_outside + f.labeled_not_candidates + f.labeled_excluded + f.labeled_not_screened;
 }
 
 std::string funnel_note(const StudyFunnel& f) {
@@ -202,7 +216,11 @@ std::string funnel_note(const StudyFunnel& f) {
     text += " Not counted: issues with final labels outside it (" + std::to_string(f.labeled_outside) + ").";
   if (f.sampled_not_candidates > 0)
     text += " Not counted: sample members that a later screen no longer admits (" +
-            std::to_string(f.sampled_not_candidates) + ").";
+            std::to_string(f.sampled_not_candidates) + ", " + std::to_string(f.labeled_not_candidates) +
+            " of them with final labels).";
+  if (f.labeled_excluded > 0)
+    text += " Not counted: final labels on sample members excluded from it (" +
+            std::to_string(f.labeled_excluded) + ").";
   if (f.not_screened > 0) {
     text += " Not screened since they were stored or changed, so counted as raw only: " +
             common::counted(f.not_screened, "issue");

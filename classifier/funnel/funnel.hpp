@@ -38,9 +38,12 @@ struct StudyFunnel {
   std::vector<FunnelRow> rows;
   std::map<std::string, std::string> row_names;  // each stored spelling → the name of its row
   std::set<int64_t> final_issues;                // the issues of the "final" column
-  // Final labels not counted as final: on issues that are not candidates or not kept in the sample, those
-  // waiting for a screen (labeled_not_screened) aside.
+  // Final labels not counted as final, each in one of these: on issues outside the sample; on sample
+  // members a later screen no longer admits; on members excluded from the sample (replaced); and on sampled
+  // members waiting for a screen (labeled_not_screened, below).
   int labeled_outside = 0;
+  int labeled_not_candidates = 0;
+  int labeled_excluded = 0;
   int candidates_not_in_sample = 0;  // for a census: candidates screened in after it was recorded
   int screened_by_person = 0;  // screening decisions that followed a person's scope decision, not the rules
   // Sample members that the latest screen does not admit (the pool was screened again after the draw).
@@ -69,5 +72,7 @@ FunnelRow funnel_total(const std::vector<FunnelRow>& rows);
 nlohmann::json funnel_json(const StudyFunnel& funnel);
 // Where the candidates and the sample came from and what fell outside, for Table I's note and the chart.
 std::string funnel_note(const StudyFunnel& funnel);
+// The final labels the final column does not count, all four kinds together.
+int labels_left_out(const StudyFunnel& funnel);
 
 }  // namespace faultline::funnel

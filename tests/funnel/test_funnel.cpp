@@ -112,7 +112,8 @@ TEST(Funnel, SampleMembersThatAreNoLongerCandidatesAreCountedApart) {
   Database db(dir.file("funnel.db"));
   fill(db);
   // Reopening c/d#1 and screening again makes it no candidate: it leaves sampled and final (where its label
-  // was), and is counted as a stale sample member and a label outside the chain.
+  // was), and is counted as a stale sample member with a final label. It is still in the sample, so it is
+  // not a label outside it.
   IssueRecord r = load_issue(db, id(db, "c/d", 1));
   r.state = "open";
   upsert_issue(db, r);
@@ -120,7 +121,34 @@ TEST(Funnel, SampleMembersThatAreNoLongerCandidatesAreCountedApart) {
   auto f = compute_funnel(db, "s");
   expect_row(f.rows[1], "c/d", 3, 1, 0, 0, 0);
   EXPECT_EQ(f.sampled_not_candidates, 1);
-  EXPECT_EQ(f.labeled_outside, 1);
+  EXPECT_EQ(f.labeled_not_candidates, 1);
+  EXPECT_EQ(f.labeled_outside, 0);
+  EXPECT_EQ(f.labeled_excluded, 0);
+  EXPECT_EQ(labels_left_out(f), 1);
+  EXPECT_NE(funnel_note(f).find("no longer admits (1, 1 of them with final labels)"), std::string::npos)
+      << funnel_note(f);
+  EXPECT_EQ(funnel_note(f).find("outside it"), std::string::npos) << funnel_note(f);
+  EXPECT_EQ(funnel_json(f)["labeled_not_candidates"], 1);
+}
+
+TEST(Funnel, AFinalLabelOnAnExcludedMemberIsCountedApartFromLabelsOutsideTheSample) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("funnel.db"));
+  fill(db);
+  // a/b#1 was excluded from "s" (replaced by #3); a final label on it counts as neither final nor outside.
+  int64_t audit = record_audit(db, "rater_a,rater_b", 3, 1.0, 0.8, "pass");
+  replace_final_labels(db,
+                       {{id(db, "a/b", 1), "crash", "api_misuse", "agreed", "rater_a,rater_b"},
+                        {id(db, "a/b", 2), "hang", "concurrency_error", "agreed", "rater_a,rater_b"},
+                        {id(db, "c/d", 1), "crash", "improper_memory_access", "agreed", "rater_a,rater_b"}},
+                       audit);
+  auto f = compute_funnel(db, "s");
+  expect_row(funnel_total(f.rows), "Total", 9, 5, 3, 1, 2);
+  EXPECT_EQ(f.labeled_excluded, 1);
+  EXPECT_EQ(f.labeled_outside, 0);
+  EXPECT_EQ(f.labeled_not_candidates, 0);
+  EXPECT_NE(funnel_note(f).find("excluded from it (1)"), std::string::npos) << funnel_note(f);
+  EXPECT_EQ(funnel_json(f)["labeled_excluded"], 1);
 }
 
 TEST(Funnel, IssuesChangedOrStoredSinceTheLastScreenAreCountedApartUntilTheNextScreen) {
