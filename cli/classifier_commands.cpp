@@ -277,15 +277,21 @@ void eval(const Context& ctx, const EvalOptions& o) {
            fixed(r.root_cause_accuracy) + " (" + std::to_string(r.held_out) + " issues held out)";
   };
   auto labeled = model::load_labeled_issues(*db);
+  const double share = o.time_split.value_or(0.8);
+  // Planned first: a split that cannot train is refused before the cross-validation, not after it.
+  std::optional<model::TimeSplit> split;
+  // (Without labels, evaluate says so.)
+  if (share > 0 && !labeled.empty())
+    split = model::plan_time_split(labeled, share, model::AxisTraining::standard());
   auto e = model::evaluate(
       labeled, o.folds, o.seed, model::AxisTraining::standard(), o.jobs,
       [&](const model::FoldReport& r) {
         r.done == r.folds ? progress->finish(line(r)) : progress->update(line(r));
       },
       o.labels);
-  if (const double share = o.time_split.value_or(0.8); share > 0) {
+  if (split) {
     progress->update("eval: time split (training on the oldest " + fixed(share, 2) + ")");
-    e.time_split = model::evaluate_time_split(labeled, share, model::AxisTraining::standard(), o.labels);
+    e.time_split = model::evaluate_time_split(labeled, *split, model::AxisTraining::standard(), o.labels);
     progress->finish("eval: time split done");
   }
   auto json = model::evaluation_json(e);

@@ -1,6 +1,7 @@
 #include "classifier/model/evaluation.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <tuple>
@@ -167,8 +168,16 @@ Evaluation evaluate(const std::vector<LabeledIssue>& labeled, int folds, uint64_
   return {static_cast<int>(labeled.size()), folds, symptom, cause};
 }
 
-TimeSplit evaluate_time_split(const std::vector<LabeledIssue>& labeled, double share,
-                              const AxisTraining& training, const LabelPolicy& labels) {
+namespace {
+
+// Fold 0 is the test part, 1 the training part, -1 neither (no creation date).
+int time_split_part(const LabeledIssue& l, const std::string& cut) {
+  return l.issue.created.empty() ? -1 : l.issue.created < cut ? 1 : 0;
+}
+
+}  // namespace
+
+TimeSplit plan_time_split(const std::vector<LabeledIssue>& labeled, double share, const AxisTraining& training) {
   std::vector<std::string> dates;
   for (const auto& l : labeled) {
     if (!l.issue.created.empty()) dates.push_back(l.issue.created);
@@ -176,18 +185,34 @@ TimeSplit evaluate_time_split(const std::vector<LabeledIssue>& labeled, double s
   std::sort(dates.begin(), dates.end());
   TimeSplit split;
   split.undated = static_cast<int>(labeled.size() - dates.size());
-  size_t at = static_cast<size_t>(share * static_cast<double>(dates.size()));
-  if (dates.empty() || at == 0 || at >= dates.size()) {
-    throw Error("eval: too few dated labeled issues (" + std::to_string(dates.size()) + ") for a time split");
-  }
+  if (dates.empty())
+    throw Error("eval: no labeled issue has a creation date, so there is no time split (--time-split 0 skips it)");
+  const size_t at = std::min(static_cast<size_t>(share * static_cast<double>(dates.size())), dates.size());
+  if (at == dates.size())
+    throw Error("eval: no labeled issue is newer than the time split's cut (" + std::to_string(dates.size()) +
+                " dated labeled issues)");
   split.cut = dates[at];
-  // Fold 0 is the test part, 1 the training part, −1 neither.
-  std::vector<int> part;
   for (const auto& l : labeled) {
-    part.push_back(l.issue.created.empty() ? -1 : l.issue.created < split.cut ? 1 : 0);
-    split.train += part.back() == 1;
-    split.test += part.back() == 0;
+    const int part = time_split_part(l, split.cut);
+    split.train += part == 1;
+    split.test += part == 0;
   }
+  // Issues created on the cut's date are all tested: many on one date can leave too few to train on.
+  if (split.train < training.folds) {
+    char at_share[32];
+    std::snprintf(at_share, sizeof at_share, "%g", share);
+    throw Error("eval: the time split at " + std::string(at_share) + " trains on the " +
+                std::to_string(split.train) + " labeled issues created before " + split.cut + " (of " +
+                std::to_string(dates.size()) + " dated), fewer than the " + std::to_string(training.folds) +
+                " its model's cross-validation needs; give a larger --time-split, or 0 to skip it");
+  }
+  return split;
+}
+
+TimeSplit evaluate_time_split(const std::vector<LabeledIssue>& labeled, TimeSplit split,
+                              const AxisTraining& training, const LabelPolicy& labels) {
+  std::vector<int> part;
+  for (const auto& l : labeled) part.push_back(time_split_part(l, split.cut));
   std::tie(split.symptom, split.root_cause) = score_held_out({run_fold(labeled, part, 0, training, labels)});
   return split;
 }

@@ -65,9 +65,13 @@ Evaluation evaluate(const std::vector<LabeledIssue>& labeled, int folds, uint64_
                     const AxisTraining& training, int jobs = 1, const FoldProgress& progress = {},
                     const LabelPolicy& labels = {});
 
-// Trains on the labeled issues created before the `share` quantile of their creation dates (ISO 8601
-// strings, compared as text) and tests on the rest.
-TimeSplit evaluate_time_split(const std::vector<LabeledIssue>& labeled, double share,
+// Where a time split cuts: the `share` quantile of the labeled issues' creation dates (ISO 8601 strings,
+// compared as text); the issues created before it train, the rest are tested. Its parts' sizes are filled,
+// its figures not. Throws faultline::Error when the training part is too small for `training` or the test
+// part is empty, so that eval can refuse before its cross-validation.
+TimeSplit plan_time_split(const std::vector<LabeledIssue>& labeled, double share, const AxisTraining& training);
+// Trains on the planned split's older part and tests on the rest.
+TimeSplit evaluate_time_split(const std::vector<LabeledIssue>& labeled, TimeSplit split,
                               const AxisTraining& training, const LabelPolicy& labels = {});
 
 // The DESIGN.md shape ({"symptom":{accuracy,macro_f1,kappa},"root_cause":{…},"n":N}) plus details and

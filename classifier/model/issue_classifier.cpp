@@ -139,7 +139,10 @@ IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
     h = common::fnv1a(issue.key() + "\x1f" + *issue.scope + "\n", h);
   }
   if (symptoms.empty()) throw Error("train: no manual labels to learn from (import and audit labels first)");
-  const bool train_scope = scopes.size() >= static_cast<size_t>(training.folds) * 2;
+  // The scope model is trained only where people decided both ways, often enough to cross-validate.
+  const bool train_scope =
+      scopes.size() >= static_cast<size_t>(training.folds) * 2 &&
+      std::any_of(scopes.begin(), scopes.end(), [&](const AxisExample& e) { return e.label != scopes[0].label; });
   const int axes = train_scope ? 3 : 2;
   auto starting = [&](const std::string& axis, int index) {
     if (progress) progress(axis, index, axes);

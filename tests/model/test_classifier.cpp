@@ -165,6 +165,39 @@ TEST(Classifier, TrainingReportsEachAxisBeforeTrainingIt) {
   EXPECT_EQ(seen, (std::vector<std::string>{"symptom 1/2", "root_cause 2/2"}));
 }
 
+TEST(Classifier, AnAxisWithOneClassIsRefusedAndScopeDecisionsOneWayTrainNoScopeModel) {
+  // Every issue labeled one root cause: any answer would be right, and its threshold promise 1.0.
+  auto corpus = tiny_corpus();
+  for (auto& l : corpus) l.root_cause = corpus[0].root_cause;
+  try {
+    IssueClassifier::train(corpus, {}, quick());
+    FAIL() << "a root cause of one class was trained";
+  } catch (const faultline::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("every labeled example of the root_cause axis is '" +
+                                         corpus[0].root_cause + "'"),
+              std::string::npos)
+        << e.what();
+  }
+  // Two root causes are enough (the trigger removed: the same corpus with one issue changed trains).
+  corpus[1].root_cause = tiny_corpus()[29].root_cause;
+  ASSERT_NE(corpus[1].root_cause, corpus[0].root_cause);
+  EXPECT_NO_THROW(IssueClassifier::train(corpus, {}, quick()));
+  // Scope decisions all "in", however many: no scope model, so two axes; one "out" among them makes three.
+  std::vector<faultline::datasets::IssueRecord> scoped;
+  for (const auto& l : tiny_corpus()) {
+    scoped.push_back(l.issue);
+    scoped.back().scope = "in";
+  }
+  auto axes_trained = [&] {
+    int axes = 0;
+    IssueClassifier::train(tiny_corpus(), scoped, quick(), {}, [&](const std::string&, int, int n) { axes = n; });
+    return axes;
+  };
+  EXPECT_EQ(axes_trained(), 2);
+  scoped[3].scope = "out";
+  EXPECT_EQ(axes_trained(), 3);
+}
+
 TEST(Classifier, TrainingIsReproducibleAndVersioned) {
   auto a = IssueClassifier::train(tiny_corpus(), {}, quick());
   auto b = IssueClassifier::train(tiny_corpus(), {}, quick());
@@ -735,13 +768,37 @@ TEST(Evaluation, TheTimeSplitTestsOnTheNewestIssuesOnly) {
     if (day[i] == 30) undated = i;
   }
   corpus[undated].issue.created.clear();
-  auto split = evaluate_time_split(corpus, 0.8, quick());
-  EXPECT_EQ(split.cut, "2024-01-24T00:00:00Z");
-  EXPECT_EQ(split.undated, 1);
-  EXPECT_EQ(split.train, 23);
-  EXPECT_EQ(split.test, 6);
+  const auto plan = plan_time_split(corpus, 0.8, quick());
+  EXPECT_EQ(plan.cut, "2024-01-24T00:00:00Z");
+  EXPECT_EQ(plan.undated, 1);
+  EXPECT_EQ(plan.train, 23);
+  EXPECT_EQ(plan.test, 6);
+  auto split = evaluate_time_split(corpus, plan, quick());
+  EXPECT_EQ(split.cut, plan.cut);
   EXPECT_EQ(split.symptom.combined.n, 6);
-  EXPECT_THROW(evaluate_time_split(corpus, 0.01, quick()), faultline::Error);  // nothing to train on
+  // The training part must hold as many issues as the model's inner folds (3): 29 dated issues cut at 0.11
+  // give floor(3.19) = 3 before the cut, at 0.1 floor(2.9) = 2.
+  EXPECT_EQ(plan_time_split(corpus, 0.11, quick()).train, 3);
+  EXPECT_THROW(plan_time_split(corpus, 0.1, quick()), faultline::Error);
+  EXPECT_THROW(plan_time_split(corpus, 0.01, quick()), faultline::Error);  // nothing to train on
+}
+
+TEST(Classifier, ATimeSplitWhoseIssuesShareOneDateIsRefusedBeforeTraining) {
+  // Every issue created on one day: the cut is that day, and nothing is created before it, whatever the
+  // share (before, the split trained on nothing and said there were no manual labels).
+  auto corpus = tiny_corpus();
+  for (auto& l : corpus) l.issue.created = "2024-01-01";
+  try {
+    plan_time_split(corpus, 0.8, quick());
+    FAIL() << "a split with nothing to train on was planned";
+  } catch (const faultline::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("trains on the 0 labeled issues created before 2024-01-01"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("--time-split"), std::string::npos) << e.what();
+  }
+  corpus[0].issue.created = "2023-12-31";  // one older issue is still fewer than 3
+  EXPECT_THROW(plan_time_split(corpus, 0.8, quick()), faultline::Error);
 }
 
 TEST(Classifier, AModelDirectoryThatCannotBeReadIsAClearError) {
