@@ -352,6 +352,17 @@ void add_classifier_commands(CLI::App& app, Context& ctx) {
           "one's accuracy, macro-F1, kappa, surest-share accuracy and what its folds label by their own "
           "label thresholds (labels: the share; at: the accuracy there), with their mean, standard "
           "deviation (two or more), lowest and highest; no time split (it does not depend on the seed)")
+      ->check(CLI::Validator(
+          [](std::string& text) {
+            // A malformed list is a usage error (exit 2), as every other flag's is.
+            try {
+              model::parse_seed_list(text);
+              return std::string();
+            } catch (const Error& e) {
+              return std::string(e.what());
+            }
+          },
+          "SEEDS"))
       ->excludes(seed)
       ->excludes(out);
   eval_cmd

@@ -64,14 +64,16 @@ with tempfile.TemporaryDirectory() as tmp:
     assert out.returncode == 0 and json.loads(out.stdout)["standard_deviation"] is None, out.stdout
     assert "standard deviation" not in run(db, "--quiet", "eval", "--folds", "2", "--seeds", "3").stdout
 
-    # A seed list with --seed, --out or a time split (usage errors, exit 2), or one that is not a list of
-    # seeds (exit 1): one line, nothing on stdout.
+    # A seed list with --seed, --out or a time split, or one that is not a list of seeds: usage errors
+    # (exit 2), one line, nothing on stdout.
     for other, expected in ((["--seed", "2"], "--seed excludes --seeds"), (["--out", "e.json"], "--out excludes --seeds")):
         out = run(db, "eval", "--seeds", "1-3", *other)
         assert out.returncode == 2 and expected in out.stderr and out.stdout == "", out
     out = run(db, "eval", "--seeds", "1-3", "--time-split", "0.8")
     assert out.returncode == 2 and "--seeds runs no time split" in out.stderr and out.stdout == "", out
     assert len(out.stderr.strip().splitlines()) == 1, out.stderr
-    out = run(db, "eval", "--seeds", "3-1")
-    assert out.returncode == 1 and "3-1 runs backwards" in out.stderr and out.stdout == "", out
+    for bad, expected in (("3-1", "3-1 runs backwards"), ("1,,2", "--seeds '1,,2'"), ("1-", "--seeds '1-'")):
+        out = run(db, "eval", "--seeds", bad)
+        assert out.returncode == 2 and expected in out.stderr and out.stdout == "", (bad, out)
+        assert len(out.stderr.strip().splitlines()) == 1, out.stderr
 print("ok")
