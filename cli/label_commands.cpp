@@ -42,10 +42,12 @@ struct AdjudicateOptions {
 
 std::string audit_text(const annotation::AuditResult& a) {
   std::string text = "audit of " + std::to_string(a.n) + " issues labeled by every rater\n";
-  text += "  joint (symptom + root cause): kappa " + fixed(a.joint.kappa) + "  95% CI [" +
+  // Cohen's figures compare the first two raters; with more, say which two.
+  const std::string pair = a.raters.size() > 2 ? " of " + a.raters[0] + " and " + a.raters[1] : "";
+  text += "  joint (symptom + root cause)" + pair + ": kappa " + fixed(a.joint.kappa) + "  95% CI [" +
           fixed(a.joint.ci_low) + ", " + fixed(a.joint.ci_high) + "]  observed " + fixed(a.joint.observed) +
           ", expected " + fixed(a.joint.expected) + "\n";
-  text += "  symptom: kappa " + fixed(a.symptom.kappa) + "   root cause: kappa " + fixed(a.root_cause.kappa) +
+  text += "  symptom" + pair + ": kappa " + fixed(a.symptom.kappa) + "   root cause: kappa " + fixed(a.root_cause.kappa) +
           "\n";
   if (a.raters.size() > 2) text += "  Fleiss' kappa (joint, all raters): " + fixed(a.fleiss_joint) + "\n";
   text += "  disagreements: " + std::to_string(a.disagreements.size()) + "\n";
@@ -65,6 +67,10 @@ std::string audit_text(const annotation::AuditResult& a) {
   if (a.gate == "pass") {
     text += "  final labels: " + std::to_string(a.promoted_agreed) + " agreed, " +
             std::to_string(a.promoted_adjudicated) + " adjudicated\n";
+  } else if (a.withdrawn > 0) {
+    text += "  final labels withdrawn: " + std::to_string(a.withdrawn) +
+            " (an earlier audit's; adjudications are kept, and labels become final again when an audit "
+            "passes)\n";
   }
   if (!a.overruled_agreements.empty()) {
     text += "  adjudications that overrule labels every rater agreed on: " +
@@ -150,11 +156,19 @@ void add_label_commands(CLI::App& app, Context& ctx) {
     const auto& o = *import_options;
     // Labels are of issues in the store: on a missing one there is nothing to label.
     auto db = ctx.open_db();
-    const annotation::LabelImport r = annotation::import_label_sheet(*db, o.rater, o.file);
-    ctx.emit({{"batch", r.batch_id}, {"labeled", r.labeled}, {"blank", r.skipped_blank}},
-             "imported batch " + std::to_string(r.batch_id) + " of " + common::one_line(o.rater) + ": " +
-                 common::counted(r.labeled, "label") + " (" + common::counted(r.skipped_blank, "blank row") +
-                 " skipped); run 'faultline audit'\n");
+    const annotation::RaterImport imported = annotation::import_rater_labels(*db, o.rater, o.file);
+    const annotation::LabelImport& r = imported.labels;
+    nlohmann::json j = {{"batch", r.batch_id}, {"labeled", r.labeled}, {"blank", r.skipped_blank}};
+    std::string text = "imported batch " + std::to_string(r.batch_id) + " of " + common::one_line(o.rater) +
+                       ": " + common::counted(r.labeled, "label") + " (" +
+                       common::counted(r.skipped_blank, "blank row") + " skipped)";
+    if (imported.audit) {
+      j["audit"] = annotation::audit_json(*imported.audit);
+      text += "; the latest audit, which counts this rater, run again:\n" + audit_text(*imported.audit);
+    } else {
+      text += "; run 'faultline audit'\n";
+    }
+    ctx.emit(j, text);
   });
 
   auto* audit =

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <charconv>
 
+#include "common/ascii_case.hpp"
 #include "common/error.hpp"
 
 namespace faultline::common {
@@ -45,13 +46,7 @@ std::string repository_name_problem(std::string_view name) {
   return repository_problem(name.substr(slash + 1));
 }
 
-std::string folded_repository_name(std::string_view name) {
-  std::string out(name);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
+std::string folded_repository_name(std::string_view name) { return ascii_lowercase(name); }
 
 bool same_repository_name(std::string_view a, std::string_view b) {
   return folded_repository_name(a) == folded_repository_name(b);

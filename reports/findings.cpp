@@ -140,9 +140,9 @@ std::string provenance_finding(const ReportData& data) {
       "All " + std::to_string(data.cases.size()) + " labels counted here are final manual labels";
   if (data.audit_kappa) {
     char buffer[200];
-    std::snprintf(buffer, sizeof buffer,
-                  " (audited: Cohen's kappa %.2f over %d issues; the study reports %.2f)", *data.audit_kappa,
-                  data.audit_n.value_or(0), tax().study().kappa);
+    std::snprintf(buffer, sizeof buffer, " (audited: %s %.2f over %d issues; the study reports %.2f)",
+                  audit_statistic(data.audit_raters).c_str(), *data.audit_kappa, data.audit_n.value_or(0),
+                  tax().study().kappa);
     text += buffer;
   }
   if (!data.predicted_cases.empty()) {

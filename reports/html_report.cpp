@@ -87,9 +87,10 @@ std::string provenance_html(const ReportData& data) {
   if (data.not_predicted.total() > 0)
     html.append(" ").append(html_escape(candidates_not_predicted_note(data.not_predicted)));
   if (data.audit_kappa) {
-    char b[120];
-    std::snprintf(b, sizeof b, " Audit: Cohen's kappa %.3f over %d doubly-labeled issues (study: %.2f).",
-                  *data.audit_kappa, data.audit_n.value_or(0), tax().study().kappa);
+    char b[160];
+    std::snprintf(b, sizeof b, " Audit: %s %.3f over %d issues labeled by all %d raters (study: %.2f).",
+                  audit_statistic(data.audit_raters).c_str(), *data.audit_kappa, data.audit_n.value_or(0),
+                  data.audit_raters, tax().study().kappa);
     html += b;
   }
   return html + "</div>\n";

@@ -4,6 +4,7 @@
 #include <set>
 #include <tuple>
 
+#include "classifier/annotation/label_audit.hpp"
 #include "common/error.hpp"
 #include "common/issue_url.hpp"
 #include "common/repository_name.hpp"
@@ -151,9 +152,11 @@ ReportData report_data_of(datasets::Database& db, const ReportOptions& options) 
   };
   std::sort(data.cases.begin(), data.cases.end(), by_repository_and_number);
   std::sort(data.predicted_cases.begin(), data.predicted_cases.end(), by_repository_and_number);
-  if (auto audit = datasets::latest_passed_audit(db)) {
+  // The audit of these labels, not the latest that passed: a failed audit since takes the labels back.
+  if (auto audit = datasets::audit_of_final_labels(db)) {
     data.audit_kappa = audit->kappa_joint;
     data.audit_n = audit->n;
+    data.audit_raters = static_cast<int>(annotation::parse_raters(audit->raters).size());
   }
   for (const auto& e : catalog) {
     data.reproducers[e.id].title = e.title;

@@ -59,6 +59,9 @@ struct CandidatesNotPredicted {
 // One sentence on them for the report's notes; empty when there are none.
 std::string candidates_not_predicted_note(const CandidatesNotPredicted& n);
 
+// The name of the statistic an audit of so many raters gates on.
+inline std::string audit_statistic(int raters) { return raters > 2 ? "Fleiss' kappa" : "Cohen's kappa"; }
+
 struct ReportData {
   // Final manual labels of the funnel's final column (sampled candidates): what the study's tables, charts
   // and findings count, so Table II totals Table I's Final.
@@ -66,8 +69,11 @@ struct ReportData {
   std::vector<Case> predicted_cases;     // with --with-predictions only; shown in tables of their own
   CandidatesNotPredicted not_predicted;  // with --with-predictions only
   funnel::StudyFunnel funnel;
+  // The audit that made the final labels: its gate's kappa (Cohen's for two raters, Fleiss' for more),
+  // over how many issues every rater labeled, by how many raters.
   std::optional<double> audit_kappa;
   std::optional<int> audit_n;
+  int audit_raters = 0;
   std::map<std::string, ReproducerStatus> reproducers;
   // Links (faultline link) of counted cases to reproducers the catalog does not hold: not counted.
   int links_to_unknown_reproducers = 0;

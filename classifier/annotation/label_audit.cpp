@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "classifier/annotation/label_sheets.hpp"
+#include "common/ascii_case.hpp"
 #include "common/error.hpp"
 #include "datasets/store/audit_store.hpp"
 #include "datasets/store/issue_store.hpp"
@@ -41,11 +42,15 @@ struct RatedItems {
 };
 
 std::vector<std::string> resolve_raters(datasets::Database& db, std::vector<std::string> raters) {
-  if (raters.empty()) raters = datasets::list_raters(db);
-  if (raters.size() < 2) {
-    throw Error("audit: needs labels from at least two raters; the store has " +
-                std::to_string(raters.size()) +
-                " (import them with 'faultline label import --rater NAME FILE.csv')");
+  if (raters.empty()) {
+    raters = datasets::list_raters(db);
+    if (raters.size() < 2) {
+      throw Error("audit: needs labels from at least two raters; the store has " +
+                  std::to_string(raters.size()) +
+                  " (import them with 'faultline label import --rater NAME FILE.csv')");
+    }
+  } else if (raters.size() < 2) {
+    throw Error("audit: --raters names one rater; an audit compares two or more");
   }
   if (std::set<std::string>(raters.begin(), raters.end()).size() != raters.size()) {
     throw Error("audit: a rater is named twice in --raters");
@@ -113,6 +118,11 @@ RatedItems decide(datasets::Database& db, const LabelsByIssue& by_issue, AuditRe
     items.symptom.push_back(std::move(symptoms));
     items.root_cause.push_back(std::move(causes));
   }
+  // An adjudicator may settle any issue, also one no audited rater labeled: its label is the adjudicator's.
+  for (const auto& [issue_id, a] : adjudications) {
+    if (!by_issue.count(issue_id))
+      result.finals.push_back({issue_id, a.symptom, a.root_cause, kAdjudicated, a.adjudicator});
+  }
   return items;
 }
 
@@ -156,6 +166,9 @@ void persist(datasets::Database& db, AuditResult& result) {
       datasets::replace_final_labels(db, result.finals, result.audit_id);
       for (const auto& f : result.finals)
         f.provenance == kAgreed ? ++result.promoted_agreed : ++result.promoted_adjudicated;
+    } else {
+      result.withdrawn = static_cast<int>(datasets::load_final_labels(db).size());
+      datasets::replace_final_labels(db, {}, result.audit_id);
     }
   });
 }
@@ -174,6 +187,16 @@ AuditResult run_audit(datasets::Database& db, std::vector<std::string> raters, d
   AuditResult result = assess_labels(db, std::move(raters), threshold);
   persist(db, result);
   return result;
+}
+
+RaterImport import_rater_labels(datasets::Database& db, const std::string& rater, const std::string& path) {
+  RaterImport out{import_label_sheet(db, rater, path), std::nullopt};
+  if (auto last = datasets::latest_audit(db)) {
+    const auto raters = parse_raters(last->raters);
+    if (std::find(raters.begin(), raters.end(), rater) != raters.end())
+      out.audit = run_audit(db, raters, last->threshold);
+  }
+  return out;
 }
 
 std::optional<AuditResult> assess_latest_audit(datasets::Database& db) {
@@ -197,7 +220,8 @@ AdjudicationImport import_adjudications(datasets::Database& db, const std::strin
   // `export --what labels` writes each final label's provenance in the rater column: read back here, every
   // label agreed on would become an adjudication by "agreed".
   for (const auto& row : rows) {
-    if (row.rater == kAgreed || row.rater == kAdjudicated)
+    const std::string rater = common::ascii_lowercase(row.rater);
+    if (rater == kAgreed || rater == kAdjudicated)
       throw Error(
           row.where + ": the rater column says '" + row.rater +
           "', the provenance of a final label as 'export --what labels' writes it: this looks like an "
@@ -250,6 +274,7 @@ nlohmann::json audit_json(const AuditResult& a) {
                       {"gate", a.gate},
                       {"gate_reason", a.gate_reason},
                       {"promoted", {{"agreed", a.promoted_agreed}, {"adjudicated", a.promoted_adjudicated}}},
+                      {"withdrawn", a.withdrawn},
                       {"pending", a.pending},
                       {"pending_partially_labeled", a.partially_labeled},
                       {"overruled_agreements", a.overruled_agreements},

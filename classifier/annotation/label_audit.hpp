@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "classifier/annotation/kappa.hpp"
+#include "classifier/annotation/label_sheets.hpp"
 #include "datasets/store/database.hpp"
 #include "datasets/store/label_store.hpp"
 
@@ -41,6 +42,7 @@ struct AuditResult {
   std::vector<std::string> pending;
   std::vector<std::string> partially_labeled;  // the pending issues that only some raters labeled
   std::vector<datasets::FinalLabel> finals;    // what becomes final when the gate passes
+  int withdrawn = 0;  // final labels of an earlier audit that this failed audit took back
   int64_t audit_id = 0;
 };
 
@@ -49,10 +51,18 @@ AuditResult assess_labels(datasets::Database& db, std::vector<std::string> rater
 // The same assessment for the raters and threshold of the latest recorded audit; none when none ran.
 std::optional<AuditResult> assess_latest_audit(datasets::Database& db);
 
-// Assesses, records the audit and, when the gate passes, rewrites the final labels: agreed items and
-// adjudicated items become final, the rest stay pending. When the gate fails, final labels are left
-// exactly as they were.
+// Assesses, records the audit and rewrites the final labels: when the gate passes, agreed items and
+// adjudicated items become final and the rest stay pending; when it fails, none is final (an earlier
+// audit's final labels rest on labels this one found too far apart). Adjudications are kept either way.
 AuditResult run_audit(datasets::Database& db, std::vector<std::string> raters, double threshold);
+
+// Imports a rater's sheet (import_label_sheet), then re-runs the latest audit when it counted this rater,
+// so that no final label rests on a label the rater has since changed.
+struct RaterImport {
+  LabelImport labels;
+  std::optional<AuditResult> audit;  // the audit re-run, if any
+};
+RaterImport import_rater_labels(datasets::Database& db, const std::string& rater, const std::string& path);
 
 // "alice,bob" → {"alice", "bob"}, empty parts dropped: --raters and the audit record use this form.
 std::vector<std::string> parse_raters(const std::string& comma_separated);

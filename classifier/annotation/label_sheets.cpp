@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <map>
 #include <set>
 #include <string_view>
 
+#include "common/ascii_case.hpp"
 #include "common/counted.hpp"
 #include "common/csv.hpp"
 #include "common/error.hpp"
@@ -191,6 +193,16 @@ LabelImport import_label_sheet(datasets::Database& db, const std::string& rater,
                   [](char c) { return c == ',' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
     throw Error("label import: --rater '" + common::one_line(rater) +
                 "' holds a comma or a control character; audit --raters could not name it");
+  // A name is one rater only as spelled: another spelling of a stored rater would be a second rater who
+  // agrees with the first on everything, and inflate the audit's kappa.
+  auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  if (space(rater.front()) || space(rater.back()))
+    throw Error("label import: --rater '" + rater + "' begins or ends with a space");
+  for (const auto& stored : datasets::list_raters(db)) {
+    if (stored != rater && common::ascii_lowercase(stored) == common::ascii_lowercase(rater))
+      throw Error("label import: --rater '" + rater + "' differs from the stored rater '" + stored +
+                  "' only in case: name the same rater the same way (or another one otherwise)");
+  }
   LabelImport result;
   auto rows = read_label_csv(db, path, &result.skipped_blank);
   for (const auto& row : rows) {

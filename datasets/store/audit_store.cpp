@@ -28,11 +28,10 @@ std::optional<AuditRecord> latest_audit(Database& db) {
   return first_audit(s);
 }
 
-std::optional<AuditRecord> latest_passed_audit(Database& db) {
+std::optional<AuditRecord> audit_of_final_labels(Database& db) {
   auto s = db.prepare(
-      "SELECT id, raters, n, kappa_joint, threshold, gate FROM audits WHERE gate = ? ORDER BY id DESC LIMIT "
-      "1");
-  s.bind_all("pass");
+      "SELECT id, raters, n, kappa_joint, threshold, gate FROM audits WHERE id = (SELECT MAX(audit_id) FROM "
+      "final_labels)");
   return first_audit(s);
 }
 

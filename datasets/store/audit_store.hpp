@@ -21,6 +21,7 @@ struct AuditRecord {
 int64_t record_audit(Database& db, const std::string& raters, int n, double kappa_joint, double threshold,
                      const std::string& gate);
 std::optional<AuditRecord> latest_audit(Database& db);
-std::optional<AuditRecord> latest_passed_audit(Database& db);
+// The audit that made the store's final labels what they are; none when there are none.
+std::optional<AuditRecord> audit_of_final_labels(Database& db);
 
 }  // namespace faultline::datasets

@@ -211,14 +211,94 @@ TEST(Audit, AnAdjudicationThatOverrulesAnAgreementIsNamed) {
   EXPECT_EQ(load_final_labels(db)[*find_issue(db, "a/b", 2)].symptom, "hang");
 }
 
-TEST(Audit, FailingGateLeavesFinalLabelsAsTheyWere) {
+TEST(Audit, AFailingGateWithdrawsTheFinalLabelsAndAPassingOneBringsThemBack) {
   faultline::testing::TempDir dir;
   Database db(dir.file("l.db"));
   two_raters(dir, db);
+  import_adjudications(db, dir.write("adj.csv", std::string(kHeader) + "a/b,10,carol,hang,concurrency_error,\n"));
+  const auto passed = run_audit(db, {"alice", "bob"}, 0.8);
+  EXPECT_EQ(load_final_labels(db).size(), 10u);  // 9 agreed + issue 10 adjudicated
+  EXPECT_EQ(audit_of_final_labels(db)->id, passed.audit_id);
+
   auto audit = run_audit(db, {"alice", "bob"}, 0.9);  // 0.818 < 0.9
   EXPECT_EQ(audit.gate, "fail");
   EXPECT_NE(audit.gate_reason.find("below the threshold 0.90"), std::string::npos);
+  EXPECT_EQ(audit.withdrawn, 10);
+  EXPECT_EQ(audit_json(audit).at("withdrawn"), 10);
   EXPECT_TRUE(load_final_labels(db).empty());
+  EXPECT_FALSE(audit_of_final_labels(db));  // no labels, so no audit behind them
+  EXPECT_EQ(load_adjudications(db).size(), 1u);  // what a person settled is kept
+
+  // The trigger removed: passing again promotes the same ten, the adjudication with them.
+  const auto again = run_audit(db, {"alice", "bob"}, 0.8);
+  EXPECT_EQ(again.withdrawn, 0);
+  EXPECT_EQ(load_final_labels(db).size(), 10u);
+  EXPECT_EQ(audit_of_final_labels(db)->id, again.audit_id);
+}
+
+TEST(Audit, ARatersReimportRunsTheLatestAuditAgainWhenItCountsThatRater) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("l.db"));
+  two_raters(dir, db);
+  run_audit(db, {"alice", "bob"}, 0.8);
+  ASSERT_EQ(load_final_labels(db).size(), 9u);
+  // bob relabels issue 1 (alice: crash/api_misuse): issues 2-9 agree, p_o = .8; joint labels alice vs bob:
+  // crash/api 5 vs 4, hang/conc 5 vs 4, hang/state 0 vs 1, hang/api 0 vs 1, so p_e = (.5)(.4) + (.5)(.4) =
+  // .4 and kappa = (.8 - .4)/.6 = 0.667, under the 0.8 gate.
+  std::string b = kHeader;
+  b += "a/b,1,bob,hang,api_misuse,\n";
+  auto imported = import_rater_labels(db, "bob", dir.write("b2.csv", b));
+  ASSERT_TRUE(imported.audit);
+  EXPECT_NEAR(imported.audit->joint.kappa, 0.4 / 0.6, 1e-12);
+  EXPECT_EQ(imported.audit->gate, "fail");
+  EXPECT_EQ(imported.audit->withdrawn, 9);
+  EXPECT_TRUE(load_final_labels(db).empty());
+  // A rater the latest audit did not count: nothing is audited again.
+  add_issues(db, 11);
+  auto carol = import_rater_labels(db, "carol",
+                                   dir.write("c.csv", std::string(kHeader) + "a/b,11,carol,crash,api_misuse,\n"));
+  EXPECT_FALSE(carol.audit);
+  EXPECT_EQ(carol.labels.labeled, 1);
+}
+
+TEST(LabelImport, ARaterNamedAsAStoredOneInAnotherCaseOrWithSpacesIsRefused) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("l.db"));
+  two_raters(dir, db);
+  const std::string sheet = dir.write("a.csv", std::string(kHeader) + "a/b,1,,crash,api_misuse,\n");
+  for (const std::string name : {"Alice", "ALICE", "alice ", " bob"}) {
+    try {
+      import_label_sheet(db, name, sheet);
+      ADD_FAILURE() << "imported as '" << name << "'";
+    } catch (const faultline::Error& e) {
+      EXPECT_TRUE(std::string(e.what()).find("only in case") != std::string::npos ||
+                  std::string(e.what()).find("begins or ends with a space") != std::string::npos)
+          << e.what();
+    }
+  }
+  EXPECT_EQ(list_raters(db), (std::vector<std::string>{"alice", "bob"}));
+  // The same name as stored, and a new one, import.
+  EXPECT_EQ(import_label_sheet(db, "alice", sheet).labeled, 1);
+  EXPECT_EQ(import_label_sheet(db, "alicia", sheet).labeled, 1);
+}
+
+TEST(Audit, AnAdjudicationOfAnIssueNoRaterLabeledBecomesFinal) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("l.db"));
+  two_raters(dir, db);
+  add_issues(db, 12);
+  run_audit(db, {"alice", "bob"}, 0.8);
+  auto adj = import_adjudications(db, dir.write("adj.csv", std::string(kHeader) + "a/b,12,carol,hang,api_misuse,\n"));
+  EXPECT_EQ(adj.audit.promoted_adjudicated, 1);
+  const auto finals = load_final_labels(db);
+  ASSERT_EQ(finals.size(), 10u);  // 9 agreed + issue 12
+  const auto twelve = finals.at(*find_issue(db, "a/b", 12));
+  EXPECT_EQ(twelve.provenance, "adjudicated");
+  EXPECT_EQ(twelve.raters, "carol");
+  EXPECT_EQ(twelve.root_cause, "api_misuse");
+  // The provenance of an exported final label is refused in any case.
+  EXPECT_THROW(import_adjudications(db, dir.write("f.csv", std::string(kHeader) + "a/b,1,Agreed,crash,api_misuse,\n")),
+               faultline::Error);
 }
 
 TEST(Audit, ManualLabelsAreUntouchedByPredictions) {

@@ -13,6 +13,7 @@
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
 #include "datasets/store/prediction_store.hpp"
+#include "reports/findings.hpp"
 #include "reports/html_report.hpp"
 #include "reports/report_data.hpp"
 #include "reports/table_display.hpp"
@@ -85,6 +86,37 @@ TEST(ReportProvenance, AFinalLabelOutsideTheSampleIsNotCountedButSaidApart) {
   auto tables = all_tables(data);
   EXPECT_NE(table(tables, "table1_funnel").note.find("outside it (1)"), std::string::npos)
       << table(tables, "table1_funnel").note;
+}
+
+// The audit cited is the one that made the final labels, under the name of its statistic: Cohen's kappa
+// for two raters, Fleiss' for three (it was "Cohen's" for both).
+TEST(ReportProvenance, TheAuditCitedIsThatOfTheFinalLabelsNamedByItsStatistic) {
+  faultline::testing::TempDir dir;
+  ds::Database db(dir.file("r.db"));
+  fill(db);
+  auto id = [&](int n) { return *ds::find_issue(db, "NVIDIA/cutlass", n); };
+  auto cited = [&] {
+    auto data = load_report_data(db, ReportOptions{});
+    const auto findings = compute_findings(data);
+    std::string text;
+    for (const auto& f : findings) text += f + "\n";
+    return text + render_html(data, all_tables(data), findings);
+  };
+  std::string text = cited();
+  EXPECT_NE(text.find("Cohen's kappa 1.00 over 1 issues"), std::string::npos) << text;
+  EXPECT_EQ(text.find("Fleiss"), std::string::npos);
+  ds::replace_final_labels(db, {{id(1), "crash", "api_misuse", "agreed", "a,b,c"}},
+                           ds::record_audit(db, "a,b,c", 1, 0.7, 0.6, "pass"));
+  text = cited();
+  EXPECT_NE(text.find("Fleiss' kappa 0.70 over 1 issues"), std::string::npos) << text;
+  EXPECT_NE(text.find("Fleiss' kappa 0.700 over 1 issues labeled by all 3 raters"), std::string::npos) << text;
+  EXPECT_EQ(text.find("Cohen's kappa"), std::string::npos) << text;
+  // A later audit that failed took the labels back (run_audit empties them): no audit is cited, not the
+  // last one that passed.
+  ds::replace_final_labels(db, {}, ds::record_audit(db, "a,b", 1, 0.1, 0.8, "fail"));
+  text = cited();
+  EXPECT_EQ(text.find("kappa 0.7"), std::string::npos) << text;
+  EXPECT_EQ(text.find("audited:"), std::string::npos) << text;
 }
 
 TEST(ReportProvenance, WithPredictionsOnlyScreenedInCandidatesAreAddedAndKeptApart) {
