@@ -1,6 +1,7 @@
 #include "classifier/funnel/screening.hpp"
 
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "common/error.hpp"
 #include "common/strict_json.hpp"
@@ -13,19 +14,32 @@ namespace faultline::funnel {
 
 namespace {
 
-std::vector<ScreeningRules::Pattern> compile(const nlohmann::json& list, const std::string& origin,
-                                             const char* section) {
+std::vector<ScreeningRules::Pattern> compile(const nlohmann::json& doc, const std::string& origin,
+                                             const char* key, const char* section) {
+  const std::string where = "screening rules " + origin + ": ";
+  if (!doc.contains(key) || !doc[key].is_array()) throw Error(where + "'" + key + "' must be a list");
   std::vector<ScreeningRules::Pattern> out;
+  std::set<std::string> ids;
   RE2::Options options;
   options.set_case_sensitive(false);
   options.set_log_errors(false);
-  for (const auto& entry : list) {
-    std::string id = entry.at("id").get<std::string>();
-    auto regex = std::make_shared<const RE2>(entry.at("pattern").get<std::string>(), options);
-    if (!regex->ok()) {
-      throw Error("screening rules " + origin + ": " + section + " '" + id +
-                  "' has an invalid pattern: " + regex->error());
-    }
+  const auto& list = doc[key];
+  for (size_t i = 0; i < list.size(); ++i) {
+    const auto& entry = list[i];
+    const std::string which = where + section + " " + std::to_string(i + 1);
+    auto text = [&](const char* field) {
+      if (!entry.is_object() || !entry.contains(field) || !entry[field].is_string() ||
+          entry[field].get<std::string>().empty())
+        throw Error(which + ": needs \"id\" and \"pattern\", each a non-empty string");
+      return entry[field].get<std::string>();
+    };
+    const std::string id = text("id"), pattern = text("pattern");
+    if (!ids.insert(id).second) throw Error(which + ": the id '" + id + "' is given twice");
+    auto regex = std::make_shared<const RE2>(pattern, options);
+    if (!regex->ok()) throw Error(which + " ('" + id + "') has an invalid pattern: " + regex->error());
+    // A pattern that matches nothing at all matches every title (or label): no screening.
+    if (RE2::PartialMatch("", *regex))
+      throw Error(which + " ('" + id + "') matches the empty text, so every title or label");
     out.push_back({id, regex});
   }
   return out;
@@ -35,13 +49,10 @@ std::vector<ScreeningRules::Pattern> compile(const nlohmann::json& list, const s
 
 ScreeningRules ScreeningRules::from_json_text(const std::string& text, const std::string& origin) {
   ScreeningRules rules;
-  try {
-    auto doc = common::parse_json_strictly(text, "screening rules " + origin);
-    rules.title_terms_ = compile(doc.at("title_terms"), origin, "title term");
-    rules.exclude_labels_ = compile(doc.at("exclude_labels"), origin, "exclude label");
-  } catch (const nlohmann::json::exception& e) {
-    throw Error("screening rules " + origin + ": " + e.what());
-  }
+  const auto doc = common::parse_json_strictly(text, "screening rules " + origin);
+  if (!doc.is_object()) throw Error("screening rules " + origin + ": not a JSON object");
+  rules.title_terms_ = compile(doc, origin, "title_terms", "title term");
+  rules.exclude_labels_ = compile(doc, origin, "exclude_labels", "exclude label");
   if (rules.title_terms_.empty()) throw Error("screening rules " + origin + ": no title terms");
   return rules;
 }

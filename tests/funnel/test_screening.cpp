@@ -92,8 +92,41 @@ TEST(Screening, InvalidPatternIsReportedWithItsRule) {
         R"({"title_terms":[{"id":"x","pattern":"(unclosed"}],"exclude_labels":[]})", "r.json");
     FAIL();
   } catch (const faultline::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("r.json: title term 'x' has an invalid pattern"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("r.json: title term 1 ('x') has an invalid pattern"), std::string::npos)
+        << e.what();
   }
+}
+
+// Each malformed file is refused with the entry it is about; the last line of the table, a valid file, is
+// the trigger removed.
+TEST(Screening, AMalformedRulesFileNamesTheEntryAndAPatternThatMatchesEverythingIsRefused) {
+  auto error_of = [](const std::string& title_terms, const std::string& exclude = "[]") -> std::string {
+    try {
+      ScreeningRules::from_json_text(R"({"title_terms":)" + title_terms + R"(,"exclude_labels":)" + exclude + "}",
+                                     "r.json");
+    } catch (const faultline::Error& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const std::pair<std::string, std::string> cases[] = {
+      {R"("crash")", "'title_terms' must be a list"},
+      {R"(["crash"])", "title term 1: needs \"id\" and \"pattern\""},
+      {R"([{"id":"x","pattern":7}])", "title term 1: needs"},
+      {R"([{"id":"x","pattern":"crash"},{"id":"y"}])", "title term 2: needs"},
+      {R"([{"id":"x","pattern":""}])", "title term 1: needs"},
+      {R"([{"id":"x","pattern":"crash"},{"id":"x","pattern":"hang"}])", "title term 2: the id 'x' is given twice"},
+      {R"([{"id":"x","pattern":"crash|"}])", "title term 1 ('x') matches the empty text"},
+      {R"([{"id":"x","pattern":"(bug)?"}])", "title term 1 ('x') matches the empty text"},
+  };
+  for (const auto& [terms, expected] : cases) {
+    const std::string error = error_of(terms);
+    EXPECT_NE(error.find("screening rules r.json: " + expected), std::string::npos) << terms << ": " << error;
+  }
+  EXPECT_NE(error_of(R"([{"id":"x","pattern":"crash"}])", R"([{"id":"q","pattern":".*"}])")
+                .find("exclude label 1 ('q') matches the empty text"),
+            std::string::npos);
+  EXPECT_EQ(error_of(R"([{"id":"x","pattern":"crash"},{"id":"y","pattern":"\\bhang\\b"}])"), "");
 }
 
 TEST(Screening, AKeyTwiceInOneObjectIsRefused) {
