@@ -149,7 +149,12 @@ void write_issues_jsonl(std::ostream& out, const std::vector<IssueRecord>& issue
       j["scope"] = *r.scope;
       j["scope_reason"] = r.scope_reason.value_or("");
     }
-    out << j.dump() << '\n';
+    try {
+      out << j.dump() << '\n';
+    } catch (const json::type_error&) {  // faultline refuses such text on import and mine
+      throw Error(r.key() + ": the store holds text of this issue that is not valid UTF-8 (written there by "
+                  "another program?), which JSON cannot carry; export it as CSV, or mend the store");
+    }
   }
 }
 

@@ -253,6 +253,19 @@ with tempfile.TemporaryDirectory() as tmp:
     check(out.returncode != 0 and out.stderr == "faultline: label import: --rater is not valid UTF-8 text\n",
           out.stderr)
 
+    # Text that is not UTF-8, written into the store by another program: the JSONL export names the issue
+    # in one line (it was an "unexpected error" from the JSON library); the CSV export still writes it.
+    with sqlite3.connect(db) as c:
+        row_id, repo, number = c.execute("SELECT i.id, r.full_name, i.number FROM issues i JOIN repositories r "
+                                         "ON r.id = i.repository_id ORDER BY i.id LIMIT 1").fetchone()
+        c.execute("UPDATE issues SET title = CAST(X'6261DF64' AS TEXT) WHERE id = ?", (row_id,))
+    out = run("export", "--what", "issues", "--format", "jsonl", "--out", os.path.join(tmp, "not_utf8.jsonl"), db=db)
+    check(out.returncode == 1 and out.stderr.startswith(f"faultline: {repo}#{number}: the store holds text")
+          and out.stderr.count("\n") == 1 and not os.path.exists(os.path.join(tmp, "not_utf8.jsonl")),
+          f"export of text that is not UTF-8: {out.returncode}, {out.stderr!r}")
+    out = run("export", "--what", "issues", "--format", "csv", "--out", os.path.join(tmp, "bad.csv"), db=db)
+    check(out.returncode == 0, f"csv export of text that is not UTF-8: {out.stderr!r}")
+
     # A reason given on the command line is echoed in one line, its escape, newline and right-to-left override
     # written out, as every message writes text from outside.
     check(run("screen", db=db).returncode == 0 and run("sample", "--total", "20", "--seed", "1", db=db).returncode == 0,
