@@ -333,7 +333,7 @@ void add_classifier_commands(CLI::App& app, Context& ctx) {
                          "majority, rules-only and fastText-only baselines on the same folds.\n"
                          "Example: faultline eval --folds 10 --json\n"
                          "Example: faultline eval --folds 10 --seeds 1-6,8-31");
-  eval_cmd->add_option("--folds", eval_options->folds, "number of folds")->check(CLI::Range(2, 100));
+  eval_cmd->add_option("--folds", eval_options->folds, "number of folds")->check(whole_number_in(2, 100));
   auto* seed =
       eval_cmd->add_option("--seed", eval_options->seed, "seed of the fold assignment")->check(unsigned_64());
   eval_cmd
@@ -370,7 +370,7 @@ void add_classifier_commands(CLI::App& app, Context& ctx) {
                    "threads: folds trained at once, and with --seeds several fold assignments at once "
                    "when there are more threads than folds (default: the number of cores); results do not "
                    "depend on it")
-      ->check(CLI::Range(1, 256));
+      ->check(whole_number_in(1, 256));
   add_label_options(eval_cmd, eval_options->labels);
   eval_cmd->callback([&ctx, eval_options] { eval(ctx, *eval_options); });
 }

@@ -54,6 +54,21 @@ inline CLI::Validator number_in(double lowest, double highest) {
       range.get_description());
 }
 
+// CLI::Range(lowest, highest) for a whole number: what is not one ("abc", "1.5", "") is said to be not a
+// whole number, not out of a range it was never in. The help shows the range as CLI::Range does.
+inline CLI::Validator whole_number_in(int64_t lowest, int64_t highest) {
+  const CLI::Range range(lowest, highest);
+  return CLI::Validator(
+      [range](std::string& text) {
+        int64_t value = 0;
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (text.empty() || error == std::errc::invalid_argument || end != text.data() + text.size())
+          return "'" + text + "' is not a whole number";
+        return range(text);
+      },
+      range.get_description());
+}
+
 // An accuracy to label at: more than 0 (0 would be met by labeling everything) and at most 1.
 inline CLI::Validator accuracy_to_label() {
   return CLI::Validator(

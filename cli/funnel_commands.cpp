@@ -144,7 +144,7 @@ void add_funnel_commands(CLI::App& app, Context& ctx) {
                                  "record a census of them (--census).\n"
                                  "Example: faultline sample --total 150 --seed 7");
   smp->add_option("--total", sample_options->total, "sample size")
-      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
+      ->check(whole_number_in(1, std::numeric_limits<int>::max()));
   smp->add_option("--seed", sample_options->seed, "random seed (same seed, same sample)")
       ->check(unsigned_64());
   smp->add_option("--name", sample_options->name,

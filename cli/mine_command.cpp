@@ -48,9 +48,9 @@ void add_mine_command(CLI::App& app, Context& ctx) {
                    "a refresh reads again what changed in the SECONDS before the last one's newest entry, "
                    "so an entry\nGitHub shows late is not missed (what comes back unchanged is skipped)")
       ->default_val(600)
-      ->check(CLI::Range(int64_t{0}, int64_t{30} * 86400));
+      ->check(whole_number_in(0, int64_t{30} * 86400));
   mine->add_option("--max-requests", o.api.max_requests, "stop cleanly after N requests; rerun to continue")
-      ->check(CLI::Range(0L, std::numeric_limits<long>::max()));
+      ->check(whole_number_in(0, std::numeric_limits<int64_t>::max()));
   mine->add_option("--max-wait", o.api.max_wait_s,
                    "stop cleanly (resumable) instead of a wait longer than SECONDS (a rate-limit reset, a "
                    "Retry-After, a retry's backoff)")

@@ -91,6 +91,11 @@ with tempfile.TemporaryDirectory() as tmp:
         usage_error(db, args, f"{option}: an empty name names nothing")
     usage_error(db, ["sample", "--total", "-5"], "--total: Value -5 not in range 1 to 2147483647")
     usage_error(db, ["sample", "--total", "0"], "--total: Value 0 not in range 1 to 2147483647")
+    # What is not a whole number is said to be so, not out of a range (it said "Value abc not in range").
+    for args, option, value in ((["sample", "--total"], "--total", "abc"), (["sample", "--total"], "--total", "1.5"),
+                                (["eval", "--folds"], "--folds", ""), (["eval", "--jobs"], "--jobs", "2x"),
+                                (["mine", "--repo", "o/r", "--overlap"], "--overlap", "ten")):
+        usage_error(db, args + [value], f"{option}: '{value}' is not a whole number")
     # What goes into a request (a time, a repository) or names an issue is checked before anything runs:
     # "--since yesterday" went into the URL as it was, "&state=open" into the query.
     for since in ("yesterday", "2025-13-45T00:00:00Z", "2025-01-01T00:00:00Z&state=open", "2025-01-01"):
@@ -107,7 +112,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # CLI11's own messages quote the refused word: an escape in it is written out, not sent to the terminal.
     usage_error(db, ["report", "--out", os.path.join(tmp, "r"), "--format", "md,\x1b[2J"],
                 "--format: \\x1b[2J not in {md,csv,tex,json,html}")
-    usage_error(db, ["sample", "--total", "5\x1b[31mX"], "--total: Value 5\\x1b[31mX not in range 1 to 2147483647")
+    usage_error(db, ["sample", "--total", "5\x1b[31mX"], "--total: '5\\x1b[31mX' is not a whole number")
 
     build_demo_store(faultline, source_dir, db)
 
