@@ -297,12 +297,6 @@ AxisModel AxisModel::train(const std::string& axis, const std::vector<AxisExampl
                 " labeled examples, fewer than the " + std::to_string(training.folds) +
                 " cross-validation folds");
   }
-  // With one class every answer is right: its label thresholds would promise an accuracy of 1.
-  const std::string& first = examples.front().label;
-  if (std::all_of(examples.begin(), examples.end(), [&](const AxisExample& e) { return e.label == first; })) {
-    throw Error("train: every labeled example of the " + axis + " axis is '" + first +
-                "': a model needs two classes or more to choose between");
-  }
   for (const auto& params : training.grid) {
     const auto& reading = training.fasttext_reading;
     if ((reading.without_numbers || reading.without_stop_words) && params.word_ngrams > 1) {

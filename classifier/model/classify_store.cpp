@@ -60,6 +60,7 @@ TrainSummary train_from_store(datasets::Database& db, const std::string& model_d
                               const AxisProgress& progress) {
   auto start = std::chrono::steady_clock::now();
   auto issues = load_training_issues(db);
+  require_two_classes(issues.labeled, "train");
   auto model =
       IssueClassifier::train(issues.labeled, issues.scoped, AxisTraining::standard(), labels, progress);
   model.save(model_dir);

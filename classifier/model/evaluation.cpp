@@ -141,6 +141,7 @@ Evaluation evaluate(const std::vector<LabeledIssue>& labeled, int folds, uint64_
     throw Error("eval: " + std::to_string(labeled.size()) + " labeled issues are too few for " +
                 std::to_string(folds) + " folds");
   }
+  require_two_classes(labeled, "eval");
   std::vector<std::string> strata;
   for (const auto& l : labeled) strata.push_back(l.root_cause);
   std::vector<int> fold = stratified_folds(strata, folds, seed);

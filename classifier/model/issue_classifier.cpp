@@ -102,6 +102,16 @@ std::vector<ClassDescription> root_cause_searched_descriptions(const RuleSet& ru
   return out;
 }
 
+void require_two_classes(const std::vector<LabeledIssue>& labeled, const std::string& verb) {
+  if (labeled.empty()) return;  // "no labels" is said where it matters
+  for (auto [axis, label] : {std::pair{"symptom", &LabeledIssue::symptom}, {"root cause", &LabeledIssue::root_cause}}) {
+    const std::string& first = labeled.front().*label;
+    if (std::all_of(labeled.begin(), labeled.end(), [&](const LabeledIssue& l) { return l.*label == first; }))
+      throw Error(verb + ": every final label's " + axis + " is '" + first +
+                  "': a model needs two classes or more to choose between");
+  }
+}
+
 IssueClassifier IssueClassifier::train(const std::vector<LabeledIssue>& labeled,
                                        const std::vector<datasets::IssueRecord>& scoped,
                                        const AxisTraining& training, const LabelPolicy& labels,

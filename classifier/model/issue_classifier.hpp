@@ -88,6 +88,11 @@ struct LabelPolicy {
 // Called before each axis is trained: its name ("symptom", "root_cause", "scope"), its place and the count.
 using AxisProgress = std::function<void(const std::string& axis, int index, int axes)>;
 
+// Throws faultline::Error, its message led by `verb`, unless the labels hold two symptoms or more and two
+// root causes or more: with one class every answer is right, so a model would promise an accuracy of 1. A
+// cross-validation fold may still train on one class (a class with one issue, held out).
+void require_two_classes(const std::vector<LabeledIssue>& labeled, const std::string& verb);
+
 class IssueClassifier {
  public:
   // `scoped` are issues with a human scope decision (in/out); the scope axis is skipped when there are
