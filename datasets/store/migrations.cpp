@@ -337,6 +337,12 @@ CREATE TABLE verify_missing (
   PRIMARY KEY (repository_id, number)
 );
 )sql",
+      // 18: a failed audit now withdraws the final labels; earlier ones left those of the last pass in force.
+      // Where the latest audit failed, they are withdrawn now (the next audit that passes makes labels final
+      // again; manual labels and adjudications stay).
+      R"sql(
+DELETE FROM final_labels WHERE (SELECT gate FROM audits ORDER BY id DESC LIMIT 1) = 'fail';
+)sql",
   };
   return steps;
 }

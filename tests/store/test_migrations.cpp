@@ -4,8 +4,10 @@
 #include <sstream>
 
 #include "common/error.hpp"
+#include "datasets/store/audit_store.hpp"
 #include "datasets/store/database.hpp"
 #include "datasets/store/issue_store.hpp"
+#include "datasets/store/label_store.hpp"
 #include "datasets/store/migrations.hpp"
 #include "datasets/store/prediction_store.hpp"
 #include "tests/temp_dir.hpp"
@@ -202,4 +204,31 @@ TEST(Migrations, ListingValidatorsOfEarlierMinersAreDropped) {
   std::vector<std::string> kept;
   while (urls.step()) kept.push_back(urls.text(0));
   EXPECT_EQ(kept, std::vector<std::string>{"https://api.github.com/repos/o/r"});
+}
+
+// Before migration 18 a failed audit left the final labels of the pass before it; the migration withdraws
+// them where the latest audit failed, and keeps them where it passed (the trigger removed).
+TEST(Migrations, FinalLabelsBehindAFailedLatestAuditAreWithdrawn) {
+  namespace ds = faultline::datasets;
+  for (const std::string latest : {"fail", "pass"}) {
+    faultline::testing::TempDir dir;
+    {
+      Database old(dir.file("store.db"), 17);
+      ds::IssueRecord r;
+      r.repo = "o/r";
+      r.number = 1;
+      r.url = "u";
+      r.state = "closed";
+      r.title = "crash";
+      ds::upsert_issue(old, r);
+      const int64_t id = *ds::find_issue(old, "o/r", 1);
+      ds::replace_final_labels(old, {{id, "crash", "api_misuse", "agreed", "a,b"}},
+                               ds::record_audit(old, "a,b", 1, 0.9, 0.8, "pass"));
+      ds::put_adjudication(old, {id, "carol", "crash", "api_misuse", "", "adj.csv"});
+      ds::record_audit(old, "a,b", 1, latest == "fail" ? 0.1 : 0.9, 0.8, latest);
+    }
+    Database upgraded(dir.file("store.db"));
+    EXPECT_EQ(ds::load_final_labels(upgraded).size(), latest == "fail" ? 0u : 1u) << latest;
+    EXPECT_EQ(ds::load_adjudications(upgraded).size(), 1u) << latest;
+  }
 }
