@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <map>
 #include <set>
 #include <string_view>
@@ -185,23 +184,39 @@ std::vector<LabelRow> read_label_csv(datasets::Database& db, const std::string& 
   return out;
 }
 
+namespace {
+
+bool is_new_rater_name(const std::string& name) {
+  if (name.empty() || name.size() > 64 || name.front() == ' ' || name.back() == ' ') return false;
+  for (size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    const bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                      c == '_' || c == '-';
+    if (!word && !(c == ' ' && name[i - 1] != ' ')) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 LabelImport import_label_sheet(datasets::Database& db, const std::string& rater, const std::string& path) {
   if (rater.empty()) throw Error("label import: --rater must name the rater");
   if (!common::is_valid_utf8(rater)) throw Error("label import: --rater is not valid UTF-8 text");
-  // audit --raters takes a comma-separated list, and every list and message shows a name on one line.
-  if (std::any_of(rater.begin(), rater.end(),
-                  [](char c) { return c == ',' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
-    throw Error("label import: --rater '" + common::one_line(rater) +
-                "' holds a comma or a control character; audit --raters could not name it");
-  // A name is one rater only as spelled: another spelling of a stored rater would be a second rater who
-  // agrees with the first on everything, and inflate the audit's kappa.
-  auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
-  if (space(rater.front()) || space(rater.back()))
-    throw Error("label import: --rater '" + rater + "' begins or ends with a space");
-  for (const auto& stored : datasets::list_raters(db)) {
-    if (stored != rater && common::ascii_lowercase(stored) == common::ascii_lowercase(rater))
-      throw Error("label import: --rater '" + rater + "' differs from the stored rater '" + stored +
-                  "' only in case: name the same rater the same way (or another one otherwise)");
+  const auto stored = datasets::list_raters(db);
+  // A rater already in the store is named as stored; a new one must not be another spelling of a stored one
+  // (a second rater who agrees with the first on everything lifts the audit's kappa), so a new name is of
+  // few enough characters that spellings can be compared: ASCII letters, digits, '.', '_', '-' and single
+  // spaces between them (no comma: audit --raters is a comma-separated list), compared without case.
+  if (std::find(stored.begin(), stored.end(), rater) == stored.end()) {
+    if (!is_new_rater_name(rater))
+      throw Error("label import: --rater '" + common::one_line(rater) +
+                  "' is not a name a new rater may have: 1 to 64 ASCII letters, digits, '.', '_' or '-', with "
+                  "single spaces between words");
+    for (const auto& other : stored) {
+      if (common::ascii_lowercase(other) == common::ascii_lowercase(rater))
+        throw Error("label import: --rater '" + rater + "' differs from the stored rater '" + other +
+                    "' only in case: name the same rater the same way (or another one otherwise)");
+    }
   }
   LabelImport result;
   auto rows = read_label_csv(db, path, &result.skipped_blank);

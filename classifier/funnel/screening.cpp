@@ -37,9 +37,12 @@ std::vector<ScreeningRules::Pattern> compile(const nlohmann::json& doc, const st
     if (!ids.insert(id).second) throw Error(which + ": the id '" + id + "' is given twice");
     auto regex = std::make_shared<const RE2>(pattern, options);
     if (!regex->ok()) throw Error(which + " ('" + id + "') has an invalid pattern: " + regex->error());
-    // A pattern that matches nothing at all matches every title (or label): no screening.
-    if (RE2::PartialMatch("", *regex))
-      throw Error(which + " ('" + id + "') matches the empty text, so every title or label");
+    // A pattern that matches the empty text, or a lone letter, a lone digit and two words alike (\b, .),
+    // matches every title (or label): no screening.
+    const bool matches_anything = RE2::PartialMatch("q", *regex) && RE2::PartialMatch("7", *regex) &&
+                                  RE2::PartialMatch("x y", *regex);
+    if (RE2::PartialMatch("", *regex) || matches_anything)
+      throw Error(which + " ('" + id + "') matches the empty text or any text, so every title or label");
     out.push_back({id, regex});
   }
   return out;

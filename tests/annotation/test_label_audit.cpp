@@ -266,20 +266,28 @@ TEST(LabelImport, ARaterNamedAsAStoredOneInAnotherCaseOrWithSpacesIsRefused) {
   Database db(dir.file("l.db"));
   two_raters(dir, db);
   const std::string sheet = dir.write("a.csv", std::string(kHeader) + "a/b,1,,crash,api_misuse,\n");
-  for (const std::string name : {"Alice", "ALICE", "alice ", " bob"}) {
+  // Another case, spaces at an edge (ASCII, no-break, zero-width), letters outside ASCII (whose case a
+  // byte comparison cannot fold), a comma, two spaces running.
+  for (const std::string name : {"Alice", "ALICE", "alice ", " bob", "alice\u00a0", "alice\u200b", "zo\u00eb",
+                                 "a,b", "two  spaces"}) {
     try {
       import_label_sheet(db, name, sheet);
       ADD_FAILURE() << "imported as '" << name << "'";
     } catch (const faultline::Error& e) {
       EXPECT_TRUE(std::string(e.what()).find("only in case") != std::string::npos ||
-                  std::string(e.what()).find("begins or ends with a space") != std::string::npos)
+                  std::string(e.what()).find("is not a name a new rater may have") != std::string::npos)
           << e.what();
     }
   }
   EXPECT_EQ(list_raters(db), (std::vector<std::string>{"alice", "bob"}));
-  // The same name as stored, and a new one, import.
+  // The same name as stored, and new ones of the allowed characters, import.
   EXPECT_EQ(import_label_sheet(db, "alice", sheet).labeled, 1);
   EXPECT_EQ(import_label_sheet(db, "alicia", sheet).labeled, 1);
+  EXPECT_EQ(import_label_sheet(db, "Dr. K-9_b", sheet).labeled, 1);
+  // A store from before the check may hold two spellings: each still imports under its own.
+  put_manual_label(db, {*find_issue(db, "a/b", 2), "Bob", "crash", "api_misuse", "", create_label_batch(db, "Bob", "old.csv")});
+  EXPECT_EQ(import_label_sheet(db, "bob", sheet).labeled, 1);
+  EXPECT_EQ(import_label_sheet(db, "Bob", sheet).labeled, 1);
 }
 
 TEST(Audit, AnAdjudicationOfAnIssueNoRaterLabeledBecomesFinal) {
@@ -538,7 +546,8 @@ TEST(LabelImport, TextThatIsNotUtf8IsRefusedNamingWhere) {
       message = e.what();
     }
     EXPECT_EQ(message, "label import: --rater '" + std::string(name == "a,b" ? "a,b" : "a\\nb") +
-                           "' holds a comma or a control character; audit --raters could not name it");
+                           "' is not a name a new rater may have: 1 to 64 ASCII letters, digits, '.', '_' or "
+                           "'-', with single spaces between words");
   }
   EXPECT_EQ(count(db, "manual_labels"), 0);
 }

@@ -118,6 +118,8 @@ TEST(Screening, AMalformedRulesFileNamesTheEntryAndAPatternThatMatchesEverything
       {R"([{"id":"x","pattern":"crash"},{"id":"x","pattern":"hang"}])", "title term 2: the id 'x' is given twice"},
       {R"([{"id":"x","pattern":"crash|"}])", "title term 1 ('x') matches the empty text"},
       {R"([{"id":"x","pattern":"(bug)?"}])", "title term 1 ('x') matches the empty text"},
+      {R"([{"id":"x","pattern":"\\b"}])", "title term 1 ('x') matches the empty text or any text"},
+      {R"([{"id":"x","pattern":"."}])", "title term 1 ('x') matches the empty text or any text"},
   };
   for (const auto& [terms, expected] : cases) {
     const std::string error = error_of(terms);
