@@ -227,4 +227,29 @@ with tempfile.TemporaryDirectory() as tmp:
     out = run(copy, "--json", "--quiet", "train")
     assert out.returncode == 0 and out.stderr == "", out.stderr
     json.loads(out.stdout)
+
+    # Final labels follow the latest audit. The reference: the store's own final_labels rows, counted by
+    # sqlite3 before anything below. A re-import of a rater the audit counted runs it again (the same
+    # labels: the same finals); an audit whose gate fails withdraws them all, so the funnel's final column
+    # is empty; one that passes brings them back.
+    snapshot = os.path.join(source_dir, "datasets", "snapshot")
+    finals = lambda: sqlite3.connect(copy).execute("SELECT COUNT(*) FROM final_labels").fetchone()[0]
+    before = finals()
+    assert before > 0
+    out = run(copy, "--json", "--quiet", "label", "import", "--rater", "rater_a",
+              os.path.join(snapshot, "labels_rater_a.csv"))
+    audit = json.loads(out.stdout)["audit"]
+    assert out.returncode == 0 and audit["gate"] == "pass" and audit["withdrawn"] == 0, out
+    assert audit["promoted"]["agreed"] + audit["promoted"]["adjudicated"] == before == finals(), audit["promoted"]
+    out = run(copy, "--json", "--quiet", "audit", "--raters", "rater_a,rater_b", "--threshold", "0.99")
+    audit = json.loads(out.stdout)
+    assert out.returncode == 0 and audit["gate"] == "fail" and audit["withdrawn"] == before and finals() == 0, out
+    funnel = json.loads(run(copy, "--json", "--quiet", "funnel").stdout)
+    assert funnel["total"]["final"] == 0, funnel["total"]
+    text = run(copy, "--quiet", "audit", "--raters", "rater_a,rater_b", "--threshold", "0.99").stdout
+    assert "final labels withdrawn" not in text, text  # none left to withdraw
+    out = run(copy, "--quiet", "audit", "--raters", "rater_a,rater_b", "--threshold", "0.8")
+    assert out.returncode == 0 and finals() == before, out
+    text = run(copy, "--quiet", "audit", "--raters", "rater_a,rater_b", "--threshold", "0.99").stdout
+    assert f"final labels withdrawn: {before} " in text, text
 print("ok")
