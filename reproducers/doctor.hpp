@@ -17,6 +17,9 @@ struct ReproducerReadiness {
   bool host_mode = false;
   bool gpu_mode = false;
   std::optional<std::string> gpu_skip_reason;  // set when it has a gpu mode that cannot run here
+  // Whether the harness of every variant of the mode is in the build directory.
+  bool host_built = false;
+  bool gpu_built = false;
 };
 
 struct DoctorReport {
@@ -26,12 +29,15 @@ struct DoctorReport {
 
 DoctorReport doctor_report(const Environment& env, const std::vector<Manifest>& manifests);
 
-// "host: runs; gpu: skipped (no GPU found)", for the text listing.
+// "host: runs; gpu: skipped (no GPU found)", for the text listing; a mode whose harnesses are not all in the
+// build directory is "not built".
 std::string readiness_text(const ReproducerReadiness& r);
 
 // {"gpu_found": bool, "gpu": {"name", "driver", "cuda_driver_version", "compute_capability"} or null,
-//  "nvcc": {"path", "cuda_toolkit"} or null, "gpu_harnesses_built": bool, "build_dir", "manifest_dir",
-//  "reproducers": {ID: {"host_mode", "gpu_mode", "gpu_runs_here", "gpu_skip_reason" (string or null)}}};
+//  "nvcc": {"path", "cuda_toolkit"} or null, "gpu_harnesses_built": bool (every gpu mode's harnesses are in
+//  the build directory), "build_dir", "build_dir_found", "manifest_dir",
+//  "reproducers": {ID: {"host_mode", "host_built", "host_runs_here", "gpu_mode", "gpu_built", "gpu_runs_here",
+//  "gpu_skip_reason" (string or null)}}};
 // an unknown version is null, never a sentence.
 nlohmann::json doctor_json(const DoctorReport& report);
 

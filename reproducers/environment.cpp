@@ -119,7 +119,9 @@ std::vector<std::pair<std::string, std::string>> describe(const Environment& env
   } else {
     out.push_back({"nvcc", "not found when the build was configured: GPU harnesses were not built"});
   }
-  out.push_back({"build", env.build_dir});
+  out.push_back({"build", env.build_dir + (std::filesystem::is_directory(env.build_dir)
+                                               ? ""
+                                               : " (no such directory: build the project, or pass --build-dir)")});
   return out;
 }
 

@@ -23,10 +23,6 @@ constexpr int kHarnessSymptom = 10;
 constexpr int kHarnessSkipped = 77;
 constexpr int kBuildTimeout = 600;
 
-std::string binary(const Environment& env, const Manifest& m, const std::string& variant,
-                   const std::string& kind) {
-  return env.build_dir + "/kernels/" + m.id + "/repro_" + m.id + "_" + variant + "_" + kind;
-}
 
 RunResult result(const Manifest& m, const std::string& mode, const std::string& variant,
                  const Environment& env) {
@@ -162,7 +158,7 @@ RunResult run_harness(const Manifest& m, const std::string& mode, const std::str
   if (mode == "gpu") {
     if (auto reason = gpu_skip_reason(m, env)) return skipped(r, *reason);
   }
-  std::string path = binary(env, m, variant, mode == "gpu" ? "gpu" : "host");
+  std::string path = harness_path(env, m, variant, mode == "gpu" ? "gpu" : "host");
   if (!std::filesystem::exists(path)) {
     bool needs_cuda = mode == "gpu" || m.needs_cuda_toolkit;
     if (needs_cuda && !env.have_cuda) return skipped(r, "not built: no CUDA Toolkit when configured");
@@ -193,6 +189,11 @@ RunResult run_harness(const Manifest& m, const std::string& mode, const std::str
 }
 
 }  // namespace
+
+std::string harness_path(const Environment& env, const Manifest& m, const std::string& variant,
+                         const std::string& kind) {
+  return env.build_dir + "/kernels/" + m.id + "/repro_" + m.id + "_" + variant + "_" + kind;
+}
 
 std::string run_name(const std::string& id, const std::string& mode, const std::string& variant) {
   return id + " [" + mode + "/" + variant + "]";

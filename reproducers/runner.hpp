@@ -13,6 +13,10 @@
 
 namespace faultline::reproducers {
 
+// Where the build puts the harness of one variant: KIND "host" or "gpu".
+std::string harness_path(const Environment& env, const Manifest& m, const std::string& variant,
+                         const std::string& kind);
+
 // Every outcome, in the order summaries print them.
 const std::vector<std::string>& outcome_vocabulary();
 

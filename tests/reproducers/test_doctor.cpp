@@ -1,10 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <regex>
 
 #include "reproducers/doctor.hpp"
 #include "reproducers/manifest.hpp"
+#include "tests/temp_dir.hpp"
 
 using namespace faultline::reproducers;
 
@@ -19,9 +21,19 @@ const char* kManifest = R"({
             "gpu": {"buggy": {"expect": "symptom"}, "fixed": {"expect": "correct"}}}
 })";
 
-Environment machine(std::optional<Gpu> gpu) {
+// A build directory holding the demo reproducer's harnesses of `modes` (empty files where the runner looks).
+std::string build_with(faultline::testing::TempDir& dir, std::initializer_list<const char*> modes) {
+  std::filesystem::create_directories(dir.file("build/kernels/demo"));
+  for (const char* mode : modes) {
+    for (const char* variant : {"buggy", "fixed"})
+      dir.write(std::string("build/kernels/demo/repro_demo_") + variant + "_" + mode, "");
+  }
+  return dir.file("build");
+}
+
+Environment machine(std::optional<Gpu> gpu, const std::string& build_dir = "/nonexistent/build") {
   Environment env;
-  env.build_dir = "/b";
+  env.build_dir = build_dir;
   env.manifest_dir = "/m";
   env.have_cuda = true;
   env.nvcc = "/usr/local/cuda/bin/nvcc";
@@ -45,23 +57,50 @@ void expect_snake_case_keys(const nlohmann::json& j, const std::string& where) {
 }  // namespace
 
 TEST(Doctor, JsonHasLowerCaseKeysAndDataValuesWithoutAGpu) {
-  auto report = doctor_report(machine(std::nullopt), {parse_manifest(kManifest, "demo.json")});
+  faultline::testing::TempDir dir;
+  auto report =
+      doctor_report(machine(std::nullopt, build_with(dir, {"host", "gpu"})), {parse_manifest(kManifest, "demo.json")});
   auto j = doctor_json(report);
   expect_snake_case_keys(j, "");
   EXPECT_EQ(j["gpu_found"], false);
   EXPECT_TRUE(j["gpu"].is_null());  // not a sentence saying that none was found
   EXPECT_EQ(j["nvcc"]["cuda_toolkit"], "13.0");
   EXPECT_EQ(j["gpu_harnesses_built"], true);
+  EXPECT_EQ(j["build_dir_found"], true);
   const auto& demo = j["reproducers"]["demo"];
   EXPECT_EQ(demo["host_mode"], true);
+  EXPECT_EQ(demo["host_runs_here"], true);
   EXPECT_EQ(demo["gpu_mode"], true);
+  EXPECT_EQ(demo["gpu_built"], true);
   EXPECT_EQ(demo["gpu_runs_here"], false);
   ASSERT_TRUE(demo["gpu_skip_reason"].is_string());
 }
 
+// What is not in the build directory does not run, whatever the manifest allows: a missing directory, or
+// one variant's harness missing (it said "host: runs" of a build directory that did not exist).
+TEST(Doctor, AModeWhoseHarnessesAreNotAllBuiltDoesNotRun) {
+  const auto manifests = std::vector<Manifest>{parse_manifest(kManifest, "demo.json")};
+  const Gpu h200{"NVIDIA H200", "580.65.06", 9.0};
+  auto j = doctor_json(doctor_report(machine(h200), manifests));
+  EXPECT_EQ(j["build_dir_found"], false);
+  EXPECT_EQ(j["gpu_harnesses_built"], false);
+  EXPECT_EQ(j["reproducers"]["demo"]["host_runs_here"], false);
+  EXPECT_EQ(j["reproducers"]["demo"]["gpu_runs_here"], false);
+  EXPECT_EQ(readiness_text(doctor_report(machine(h200), manifests).reproducers[0]),
+            "host: not built; gpu: not built");
+  faultline::testing::TempDir dir;
+  const std::string build = build_with(dir, {"host", "gpu"});
+  std::filesystem::remove(build + "/kernels/demo/repro_demo_fixed_gpu");
+  const auto report = doctor_report(machine(h200, build), manifests);
+  EXPECT_EQ(readiness_text(report.reproducers[0]), "host: runs; gpu: not built");
+  EXPECT_EQ(doctor_json(report)["gpu_harnesses_built"], false);
+}
+
 TEST(Doctor, JsonGivesTheGpuAsNumbersAndVersionsAndSaysWhatRunsOnIt) {
+  faultline::testing::TempDir dir;
+  const std::string build = build_with(dir, {"host", "gpu"});
   auto manifests = std::vector<Manifest>{parse_manifest(kManifest, "demo.json")};
-  auto j = doctor_json(doctor_report(machine(Gpu{"NVIDIA H200", "580.65.06", 9.0}), manifests));
+  auto j = doctor_json(doctor_report(machine(Gpu{"NVIDIA H200", "580.65.06", 9.0}, build), manifests));
   expect_snake_case_keys(j, "");
   EXPECT_EQ(j["gpu_found"], true);
   EXPECT_EQ(j["gpu"]["name"], "NVIDIA H200");
@@ -71,13 +110,14 @@ TEST(Doctor, JsonGivesTheGpuAsNumbersAndVersionsAndSaysWhatRunsOnIt) {
   EXPECT_EQ(j["reproducers"]["demo"]["gpu_runs_here"], true);
   EXPECT_TRUE(j["reproducers"]["demo"]["gpu_skip_reason"].is_null());
   // A 7.0 device is below the manifest's 8.0: the same reproducer is skipped there, with the reason.
-  j = doctor_json(doctor_report(machine(Gpu{"Tesla V100", "535.0", 7.0}), manifests));
+  j = doctor_json(doctor_report(machine(Gpu{"Tesla V100", "535.0", 7.0}, build), manifests));
   EXPECT_EQ(j["reproducers"]["demo"]["gpu_runs_here"], false);
   EXPECT_EQ(j["reproducers"]["demo"]["gpu_skip_reason"], "compute capability 7.0 < required 8.0");
 }
 
 TEST(Doctor, TextSaysPerModeWhatRuns) {
-  EXPECT_EQ(readiness_text({"x", true, true, std::nullopt}), "host: runs; gpu: runs");
-  EXPECT_EQ(readiness_text({"x", false, true, "no GPU found"}), "no host mode; gpu: skipped (no GPU found)");
-  EXPECT_EQ(readiness_text({"x", true, false, std::nullopt}), "host: runs; no gpu mode");
+  EXPECT_EQ(readiness_text({"x", true, true, std::nullopt, true, true}), "host: runs; gpu: runs");
+  EXPECT_EQ(readiness_text({"x", false, true, "no GPU found", false, true}),
+            "no host mode; gpu: skipped (no GPU found)");
+  EXPECT_EQ(readiness_text({"x", true, false, std::nullopt, true, false}), "host: runs; no gpu mode");
 }
