@@ -1,10 +1,15 @@
 #include "reports/demo_summary.hpp"
 
 #include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <stdexcept>
 #include <nlohmann/json.hpp>
 
 #include "classifier/annotation/uncertain_queue.hpp"
 #include "common/error.hpp"
+#include "common/one_line.hpp"
+#include "common/strict_json.hpp"
 #include "common/text_file.hpp"
 
 namespace faultline::reports {
@@ -13,12 +18,32 @@ namespace {
 
 using nlohmann::json;
 
+// A step writes a few KiB; the bound keeps a device or a huge file out of memory.
+constexpr size_t kLargestStepFile = 16 << 20;
+
 json load_step(const std::string& work_dir, const std::string& step) {
   std::string path = work_dir + "/" + step + ".json";
-  json j = json::parse(common::read_text_file(path), nullptr, false);
-  if (j.is_discarded() || !j.is_object()) throw Error(path + ": not the JSON object a pipeline step writes");
+  if (std::filesystem::exists(path) && !std::filesystem::is_regular_file(path))
+    throw Error(path + ": not a regular file; a pipeline step writes its JSON to one");  // a FIFO would block
+  json j = common::parse_json_strictly(common::read_text_file_at_most(path, kLargestStepFile), path);
+  if (!j.is_object()) throw Error(path + ": not the JSON object a pipeline step writes");
   return j;
 }
+
+struct NotACount : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A count a step wrote: a whole number an int holds (a hand-edited 1e20 printed as a negative count).
+int whole(const json& value) {
+  if (!value.is_number_integer() || value.get<int64_t>() < std::numeric_limits<int>::min() ||
+      value.get<int64_t>() > std::numeric_limits<int>::max())
+    throw NotACount(value.dump());
+  return value.get<int>();
+}
+
+// Text a step wrote, on one line with its escapes and controls written out, as every message prints text.
+std::string text(const json& value) { return common::one_line(value.get<std::string>()); }
 
 std::string fixed3(double x) {
   char buffer[32];
@@ -44,50 +69,50 @@ std::vector<std::string> summarize(const std::string& w) {
        suite = load_step(w, "suite"), rep = load_step(w, "report");
   const json& audit = adj.at("audit");
   const json& ci = audit.at("kappa_joint_ci95");
-  int agreed = audit.at("promoted").at("agreed"), adjudicated = audit.at("promoted").at("adjudicated");
-  std::string n = std::to_string(ev.at("folds").get<int>());
+  int agreed = whole(audit.at("promoted").at("agreed")), adjudicated = whole(audit.at("promoted").at("adjudicated"));
+  std::string n = std::to_string(whole(ev.at("folds")));
   return {
-      "issues:       " + std::to_string(imp.at("issues").get<int>()) + " in the store, " +
-          std::to_string(scr.at("candidates").get<int>()) + " candidates after screening (" +
-          std::to_string(scr.at("scope_decisions").get<int>()) + " recorded scope decisions, " +
-          std::to_string(scr.at("overriding_rules").get<int>()) + " overriding the rules), sample '" +
-          smp.at("name").get<std::string>() + "' (" + smp.at("method").get<std::string>() + ")",
-      "labels:       rater_a " + std::to_string(a.at("labeled").get<int>()) + ", rater_b " +
-          std::to_string(b.at("labeled").get<int>()) + "; audit on " +
-          std::to_string(audit.at("n").get<int>()) + " issues: kappa " + fixed3(audit.at("kappa_joint")) +
+      "issues:       " + std::to_string(whole(imp.at("issues"))) + " in the store, " +
+          std::to_string(whole(scr.at("candidates"))) + " candidates after screening (" +
+          std::to_string(whole(scr.at("scope_decisions"))) + " recorded scope decisions, " +
+          std::to_string(whole(scr.at("overriding_rules"))) + " overriding the rules), sample '" +
+          text(smp.at("name")) + "' (" + text(smp.at("method")) + ")",
+      "labels:       rater_a " + std::to_string(whole(a.at("labeled"))) + ", rater_b " +
+          std::to_string(whole(b.at("labeled"))) + "; audit on " +
+          std::to_string(whole(audit.at("n"))) + " issues: kappa " + fixed3(audit.at("kappa_joint")) +
           " (95% CI " + fixed3(ci.at(0)) + "-" + fixed3(ci.at(1)) + "), gate " +
-          audit.at("gate").get<std::string>(),
+          text(audit.at("gate")),
       "final labels: " + std::to_string(agreed) + " agreed + " + std::to_string(adjudicated) +
           " adjudicated = " + std::to_string(agreed + adjudicated) + "; " +
           std::to_string(audit.at("pending").size()) + " pending",
-      "classifier:   model " + train.at("version").get<std::string>() + ", trained on " +
-          std::to_string(train.at("labeled").get<int>()) + " labels (" +
-          std::to_string(train.at("scoped").get<int>()) + " with a scope decision)",
+      "classifier:   model " + text(train.at("version")) + ", trained on " +
+          std::to_string(whole(train.at("labeled"))) + " labels (" +
+          std::to_string(whole(train.at("scoped"))) + " with a scope decision)",
       "  " + n + "-fold CV:  symptom " + axis_figures(ev.at("symptom")) + "; root cause " +
           axis_figures(ev.at("root_cause")),
       "  baselines:  accuracy symptom/root cause: " + baseline_pair(ev.at("baselines"), "rules") + ", " +
           baseline_pair(ev.at("baselines"), "fasttext") + ", " +
           baseline_pair(ev.at("baselines"), "majority"),
-      "  time split: " + std::to_string(ev.at("time_split").at("train").get<int>()) + " older train, " +
-          std::to_string(ev.at("time_split").at("test").get<int>()) + " newer test: symptom " +
+      "  time split: " + std::to_string(whole(ev.at("time_split").at("train"))) + " older train, " +
+          std::to_string(whole(ev.at("time_split").at("test"))) + " newer test: symptom " +
           axis_figures(ev.at("time_split").at("symptom")) + "; root cause " +
           axis_figures(ev.at("time_split").at("root_cause")),
-      "predictions:  " + std::to_string(cls.at("classified").get<int>()) + " issues classified; " +
-          std::to_string(cls.at("manual").get<int>()) + " keep their manual label; " +
-          annotation::queue_clause({.manual = cls.at("manual").get<int>(),
-                                    .queued = cls.at("queued").get<int>(),
-                                    .abstained_excluded = cls.at("abstained_excluded").get<int>(),
-                                    .abstained_unscreened = cls.at("abstained_unscreened").get<int>()}),
-      "suite:        " + suite.at("summary").get<std::string>() +
-          (suite.at("healthy").get<bool>() ? "" : " (FAILURES: see " + w + "/suite.json)"),
-      "report:       " + w + "/report/index.html (" + std::to_string(rep.at("files").size()) + " files, " +
-          std::to_string(rep.at("cases").get<int>()) +
-          " labeled issues: " + std::to_string(rep.at("cases_with_source_reproducer").get<int>()) +
+      "predictions:  " + std::to_string(whole(cls.at("classified"))) + " issues classified; " +
+          std::to_string(whole(cls.at("manual"))) + " keep their manual label; " +
+          annotation::queue_clause({.manual = whole(cls.at("manual")),
+                                    .queued = whole(cls.at("queued")),
+                                    .abstained_excluded = whole(cls.at("abstained_excluded")),
+                                    .abstained_unscreened = whole(cls.at("abstained_unscreened"))}),
+      "suite:        " + text(suite.at("summary")) +
+          (suite.at("healthy").get<bool>() ? "" : " (FAILURES: see " + common::one_line(w) + "/suite.json)"),
+      "report:       " + common::one_line(w) + "/report/index.html (" + std::to_string(rep.at("files").size()) + " files, " +
+          std::to_string(whole(rep.at("cases"))) +
+          " labeled issues: " + std::to_string(whole(rep.at("cases_with_source_reproducer"))) +
           " with a reproducer modeled on them; " +
-          std::to_string(rep.at("root_causes_reproduced").get<int>()) + " of their " +
-          std::to_string(rep.at("root_causes_labeled").get<int>()) +
+          std::to_string(whole(rep.at("root_causes_reproduced"))) + " of their " +
+          std::to_string(whole(rep.at("root_causes_labeled"))) +
           " root causes have a reproducer that reproduced in the latest suite run)",
-      "finding:      " + rep.at("findings").at(0).get<std::string>(),
+      "finding:      " + text(rep.at("findings").at(0)),
   };
 }
 
@@ -98,6 +123,9 @@ std::vector<std::string> demo_summary(const std::string& work_dir) {
     return summarize(work_dir);
   } catch (const json::exception& e) {
     throw Error(work_dir + ": a pipeline step's JSON lacks what the summary needs (" + e.what() + ")");
+  } catch (const NotACount& e) {
+    throw Error(work_dir + ": a pipeline step's JSON holds a count that is not a whole number (" +
+                common::one_line(e.what()) + ")");
   }
 }
 

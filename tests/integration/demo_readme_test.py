@@ -24,6 +24,37 @@ with tempfile.TemporaryDirectory() as tmp:
     assert out.returncode == 0, out.stderr[-3000:]
     printed = out.stdout.replace(work, "/path/to/checkout/out/demo").rstrip("\n").splitlines()
 
+    # demo-summary against step files that are not what a step writes. Each copy differs from the demo's
+    # in one file; the unchanged copy is the trigger removed (it prints what the demo printed).
+    import json
+    import shutil
+
+    def summary_of(change):
+        copy = os.path.join(tmp, "copy")
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(work, copy, ignore=shutil.ignore_patterns("report", "*.db*"))
+        change(os.path.join(copy, "import.json"), os.path.join(copy, "sample.json"))
+        return subprocess.run([faultline, "demo-summary", copy], capture_output=True, text=True, timeout=30)
+
+    def rewrite(path, edit):
+        step = json.load(open(path))
+        edit(step)
+        json.dump(step, open(path, "w"))
+
+    plain = summary_of(lambda imp, smp: None)
+    assert plain.returncode == 0 and plain.stdout.splitlines()[0] == out.stdout.splitlines()[-len(expected)], plain
+    def fifo(imp, smp):
+        os.remove(imp)
+        os.mkfifo(imp)
+    for change, message in ((fifo, "import.json: not a regular file"),
+                            (lambda imp, smp: rewrite(imp, lambda j: j.update(issues=1e20)), "not a whole number (1e+20)"),
+                            (lambda imp, smp: rewrite(imp, lambda j: j.update(issues=432.5)), "not a whole number (432.5)"),
+                            (lambda imp, smp: open(imp, "w").write('{"issues": 1, "issues": 2}'), "appears twice")):
+        got = summary_of(change)
+        assert got.returncode == 1 and message in got.stderr and got.stdout == "", (message, got)
+    got = summary_of(lambda imp, smp: rewrite(smp, lambda j: j.update(name="x\x1b[2J\nfake line")))
+    assert got.returncode == 0 and "sample 'x\\x1b[2J\\nfake line'" in got.stdout and "\x1b" not in got.stdout, got
+
 assert len(printed) == len(expected), f"the demo printed {len(printed)} lines, the README shows {len(expected)}"
 differences = []
 for shown, got in zip(expected, printed):
