@@ -23,7 +23,6 @@ constexpr int kHarnessSymptom = 10;
 constexpr int kHarnessSkipped = 77;
 constexpr int kBuildTimeout = 600;
 
-
 RunResult result(const Manifest& m, const std::string& mode, const std::string& variant,
                  const Environment& env) {
   RunResult r;
@@ -175,6 +174,7 @@ RunResult run_harness(const Manifest& m, const std::string& mode, const std::str
   } else if (p.exit_code == kHarnessSkipped) {
     r.outcome = "skipped";
     r.skipped_by_harness = true;
+    if (r.detail.empty()) r.detail = "the harness skipped itself and gave no reason";
   } else if (p.exit_code == kHarnessSymptom || p.exit_code == kHarnessCorrect) {
     bool symptom = p.exit_code == kHarnessSymptom;
     r.outcome = outcome_for(variant, x, symptom == (x.expect == "symptom"));
