@@ -677,7 +677,12 @@ TEST(Suite, AGpuSkipTheRunnerDidNotPredictIsAProblem) {
   // A host harness skipping is the harness's own call (no toolkit, say), not a gpu problem.
   harness(dir, "fixed", "host", "exit 77");
   harness(dir, "buggy", "host", "exit 10");
-  EXPECT_TRUE(run_suite(db, manifests, {"host", 1}, h200, {}).healthy());
+  const auto host = run_suite(db, manifests, {"host", 1}, h200, {});
+  EXPECT_TRUE(host.healthy());
+  // It printed no reason: the result says so rather than show an empty one.
+  ASSERT_EQ(host.results.size(), 2u);
+  EXPECT_EQ(host.results[1].outcome, "skipped");
+  EXPECT_EQ(host.results[1].detail, "the harness skipped itself and gave no reason");
 }
 
 TEST(Suite, GpuModeAskedForWhereNoReproducerHasOneIsAProblem) {
