@@ -41,4 +41,13 @@ std::string escape_markup(const std::string& text, Quotes quotes) {
   return out;
 }
 
+std::string markdown_escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|' || c == '\\') out += '\\';
+    out += c == '\n' || c == '\r' ? ' ' : c;
+  }
+  return escape_markup(out, Quotes::kKept);
+}
+
 }  // namespace faultline::common

@@ -1,4 +1,4 @@
-// Escaping text for HTML and XML output (the report's page, the suite's JUnit file).
+// Escaping text for HTML and XML output (the report's page, the suite's JUnit file) and Markdown tables.
 #pragma once
 
 #include <string>
@@ -12,5 +12,9 @@ namespace faultline::common {
 // With kKept, " and ' stay as they are (text, not an attribute: Markdown, whose readers see the source).
 enum class Quotes { kEscaped, kKept };
 std::string escape_markup(const std::string& text, Quotes quotes = Quotes::kEscaped);
+
+// Text for a Markdown table cell: | and \ are escaped, line breaks (\n, \r) become spaces, & < > become
+// entities (no raw HTML passes) and controls are dropped, as escape_markup does, quotes aside.
+std::string markdown_escape(const std::string& text);
 
 }  // namespace faultline::common

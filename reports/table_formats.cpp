@@ -11,16 +11,10 @@
 
 namespace faultline::reports {
 
-std::string markdown_escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|' || c == '\\') out += '\\';
-    out += c == '\n' || c == '\r' ? ' ' : c;
-  }
-  return common::escape_markup(out, common::Quotes::kKept);
-}
-
 namespace {
+
+using common::markdown_escape;
+
 
 // " cell |", appended piecewise: " " + string + … trips GCC 12's -Wrestrict at -O3.
 void append_cell(std::string& out, const std::string& cell) {

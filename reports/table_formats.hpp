@@ -15,9 +15,6 @@ std::string to_csv(const Table& t);
 std::string to_latex(const Table& t);
 nlohmann::json to_json(const Table& t);
 
-// | and \ are escaped, line breaks become spaces, & < > become entities (no raw HTML passes) and controls
-// are dropped, as common::escape_markup does, quotes aside.
-std::string markdown_escape(const std::string& text);
 std::string latex_escape(const std::string& text);
 std::string html_escape(const std::string& text);
 

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "common/csv.hpp"
+#include "common/markup_escape.hpp"
 
 namespace faultline::reproducers {
 
@@ -75,19 +76,6 @@ std::vector<std::string> fields(const MetadataRow& r) {
   return {r.id, r.symptom, r.root_cause, r.source, r.fix, r.checks, r.last_outcome};
 }
 
-std::string markdown_cell(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|')
-      out += "\\|";
-    else if (c == '\n')
-      out += ' ';
-    else
-      out += c;
-  }
-  return out;
-}
-
 }  // namespace
 
 std::vector<MetadataRow> metadata_rows(const std::vector<Manifest>& manifests,
@@ -112,7 +100,7 @@ std::string metadata_markdown(const std::vector<MetadataRow>& rows) {
   out += "\n";
   for (const auto& r : rows) {
     out += "|";
-    for (const auto& f : fields(r)) out.append(" ").append(markdown_cell(f)).append(" |");
+    for (const auto& f : fields(r)) out.append(" ").append(common::markdown_escape(f)).append(" |");
     out += "\n";
   }
   return out;

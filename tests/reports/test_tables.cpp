@@ -10,6 +10,7 @@
 #include "reports/html_report.hpp"
 #include "reports/report_writer.hpp"
 #include "reports/table_display.hpp"
+#include "common/markup_escape.hpp"
 #include "reports/table_formats.hpp"
 #include "reports/tables.hpp"
 #include "tests/reports/study_dataset.hpp"
@@ -206,7 +207,7 @@ TEST(Formats, LatexKeepsApartThePairsTeXSetsAsOneGlyph) {
 // raw HTML is shown as text, and the characters a page would act on (an escape, a right-to-left override)
 // are dropped, while quotes stay as typed.
 TEST(Formats, MarkdownEscapesItsOwnMarksAndDropsWhatAPageWouldActOn) {
-  EXPECT_EQ(markdown_escape("a|b\\c <x> & \"q\" it's\r\nd\x1b[31m\xE2\x80\xAE"
+  EXPECT_EQ(faultline::common::markdown_escape("a|b\\c <x> & \"q\" it's\r\nd\x1b[31m\xE2\x80\xAE"
                             "e"),
             "a\\|b\\\\c &lt;x&gt; &amp; \"q\" it's  d[31me");
 }

@@ -60,6 +60,12 @@ TEST(MetadataTable, MarkdownEscapesPipesAndCsvQuotesCommas) {
   EXPECT_EQ(md.substr(0, md.find('\n')),
             "| id | symptom | root cause | source | fix | checks | last outcome |");
   EXPECT_NE(md.find("/static_assert\\|same type/"), std::string::npos) << md;
+  // A carriage return, an escape or a backslash from a manifest neither breaks the row nor acts on a page.
+  rows[1].fix = "see\r\x1b[2Jnotes\\n";
+  md = metadata_markdown(rows);
+  EXPECT_NE(md.find("| see [2Jnotes\\\\n |"), std::string::npos) << md;
+  EXPECT_EQ(md.find('\r'), std::string::npos);
+  EXPECT_EQ(md.find('\x1b'), std::string::npos);
   std::string csv = metadata_csv(rows);
   EXPECT_NE(csv.find("\"build: buggy fails to build with /static_assert|same type/, fixed compiles; host:"),
             std::string::npos)
