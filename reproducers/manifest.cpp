@@ -112,6 +112,9 @@ Manifest parse_manifest(const std::string& text, const std::string& path) {
                         {"id", "title", "symptom", "root_cause", "issues", "no_single_issue", "fix",
                          "mechanism", "requirements", "modes", "timeout_s"},
                         path);
+    for (const char* field : {"id", "title", "symptom", "root_cause", "issues", "mechanism", "requirements", "modes"}) {
+      if (!j.contains(field)) throw Error(path + ": the field \"" + field + "\" is missing");
+    }
     m.id = j.at("id").get<std::string>();
     m.title = j.at("title").get<std::string>();
     m.symptom = j.at("symptom").get<std::string>();

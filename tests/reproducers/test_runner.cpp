@@ -196,6 +196,11 @@ TEST(Manifest, ValidationNamesTheProblem) {
   std::string twice = kManifest;
   twice.insert(twice.find('{') + 1, "\"symptom\": \"hang\",");
   EXPECT_EQ(error(twice), "demo.json: the key 'symptom' appears twice in one object");
+  // A required field left out is named as such (it was the JSON library's "key 'title' not found").
+  nlohmann::json without_title = nlohmann::json::parse(kManifest);
+  without_title.erase("title");
+  EXPECT_EQ(error(without_title.dump()), "demo.json: the field \"title\" is missing");
+  EXPECT_EQ(error(nlohmann::json::parse(kManifest).dump()), "");  // the same manifest with its title
 }
 
 TEST(Suite, JunitMarksFailuresAndSkips) {
