@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "common/edit_distance.hpp"
+#include "common/ascii_case.hpp"
 #include "common/error.hpp"
 #include "common/issue_url.hpp"
 #include "common/repository_name.hpp"
@@ -217,7 +218,8 @@ const Manifest& find_manifest(const std::vector<Manifest>& all, const std::strin
   }
   std::vector<std::string> ids;
   for (const auto& m : all) ids.push_back(m.id);
-  const auto nearest = common::nearest_word(id, ids);
+  // Ids are lower case: a word typed in capitals is matched as the same word.
+  const auto nearest = common::nearest_word(common::ascii_lowercase(id), ids);
   throw Error("no reproducer '" + id + "'" +
               (nearest ? "; did you mean '" + *nearest + "'?" : std::string()) +
               " (see 'faultline repro list')");

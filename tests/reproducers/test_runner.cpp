@@ -766,4 +766,8 @@ TEST(Manifest, AnUnknownIdSuggestsTheNearestOne) {
             "list')");
   EXPECT_EQ(message("zzz"), "no reproducer 'zzz' (see 'faultline repro list')");
   EXPECT_EQ(message("int16-bound-overflow"), "found");
+  // An id typed in capitals is not found (ids are lower case) but is suggested.
+  EXPECT_EQ(message("INT16-Bound-Overflow"),
+            "no reproducer 'INT16-Bound-Overflow'; did you mean 'int16-bound-overflow'? (see 'faultline repro "
+            "list')");
 }
