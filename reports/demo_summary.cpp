@@ -34,10 +34,10 @@ struct NotACount : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// A count a step wrote: a whole number an int holds (a hand-edited 1e20 printed as a negative count).
+// A count a step wrote: a whole number from 0 to what an int holds (a hand-edited 1e20 printed as a
+// negative count).
 int whole(const json& value) {
-  if (!value.is_number_integer() || value.get<int64_t>() < std::numeric_limits<int>::min() ||
-      value.get<int64_t>() > std::numeric_limits<int>::max())
+  if (!value.is_number_unsigned() || value.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int>::max()))
     throw NotACount(value.dump());
   return value.get<int>();
 }
@@ -124,7 +124,7 @@ std::vector<std::string> demo_summary(const std::string& work_dir) {
   } catch (const json::exception& e) {
     throw Error(work_dir + ": a pipeline step's JSON lacks what the summary needs (" + e.what() + ")");
   } catch (const NotACount& e) {
-    throw Error(work_dir + ": a pipeline step's JSON holds a count that is not a whole number (" +
+    throw Error(work_dir + ": a pipeline step's JSON holds a count that is not a whole number from 0 to 2147483647 (" +
                 common::one_line(e.what()) + ")");
   }
 }

@@ -19,7 +19,8 @@ bool harnesses_built(const Environment& env, const Manifest& m, const std::strin
   auto variants = m.modes.find(mode);
   if (variants == m.modes.end()) return false;
   for (const auto& [variant, expectation] : variants->second) {
-    if (!std::filesystem::is_regular_file(harness_path(env, m, variant, mode))) return false;
+    std::error_code unreadable;  // a directory it may not look into: not found, so not built
+    if (!std::filesystem::is_regular_file(harness_path(env, m, variant, mode), unreadable)) return false;
   }
   return true;
 }
@@ -56,7 +57,7 @@ nlohmann::json doctor_json(const DoctorReport& report) {
                       {"nvcc", nullptr},
                       {"gpu_harnesses_built", every_gpu_mode_built},
                       {"build_dir", env.build_dir},
-                      {"build_dir_found", std::filesystem::is_directory(env.build_dir)},
+                      {"build_dir_found", build_dir_found(env)},
                       {"manifest_dir", env.manifest_dir}};
   if (env.gpu) {
     j["gpu"] = {{"name", env.gpu->name},

@@ -90,8 +90,13 @@ Environment detect_environment() {
   return env;
 }
 
+bool build_dir_found(const Environment& env) {
+  std::error_code unreadable;  // one it may not look into, or a name too long, is not found
+  return std::filesystem::is_directory(env.build_dir, unreadable);
+}
+
 void require_build_dir(const Environment& env) {
-  if (!std::filesystem::is_directory(env.build_dir)) {
+  if (!build_dir_found(env)) {
     throw Error(env.build_dir + ": no such build directory (build the project, or pass --build-dir)");
   }
 }
@@ -119,7 +124,7 @@ std::vector<std::pair<std::string, std::string>> describe(const Environment& env
   } else {
     out.push_back({"nvcc", "not found when the build was configured: GPU harnesses were not built"});
   }
-  out.push_back({"build", env.build_dir + (std::filesystem::is_directory(env.build_dir)
+  out.push_back({"build", env.build_dir + (build_dir_found(env)
                                                ? ""
                                                : " (no such directory: build the project, or pass --build-dir)")});
   return out;

@@ -32,7 +32,9 @@ std::string default_manifest_dir();
 // `faultline doctor` and the tests that ask doctor) relies on: nvidia-smi (absent GPU → no gpu).
 Environment detect_environment();
 
-// Throws faultline::Error naming the directory when the harnesses' build directory does not exist.
+// Whether the harnesses' build directory is there (and may be looked into).
+bool build_dir_found(const Environment& env);
+// Throws faultline::Error naming the directory when it is not.
 void require_build_dir(const Environment& env);
 
 // The GPU's compute capability as results record it ("9.0"), or "none" without a GPU.

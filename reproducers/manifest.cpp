@@ -159,7 +159,11 @@ Manifest parse_manifest(const std::string& text, const std::string& path) {
       }
     }
   } catch (const nlohmann::json::exception& e) {
-    throw Error(path + ": " + e.what());
+    // The library's words without its "[json.exception.out_of_range.403] " tag: "key 'expect' not found".
+    const std::string what = e.what();
+    const size_t tag_end = what.find("] ");
+    const std::string said = tag_end == std::string::npos ? what : what.substr(tag_end + 2);
+    throw Error(path + ": " + (e.id == 403 ? "a required field is missing: " : "a field is not as expected: ") + said);
   }
   // The id names files, folders and build targets, and is printed in every line of the suite.
   static const RE2 id_form(R"([a-z0-9][a-z0-9-]{0,63})");

@@ -118,8 +118,11 @@ TEST(Screening, AMalformedRulesFileNamesTheEntryAndAPatternThatMatchesEverything
       {R"([{"id":"x","pattern":"crash"},{"id":"x","pattern":"hang"}])", "title term 2: the id 'x' is given twice"},
       {R"([{"id":"x","pattern":"crash|"}])", "title term 1 ('x') matches the empty text"},
       {R"([{"id":"x","pattern":"(bug)?"}])", "title term 1 ('x') matches the empty text"},
-      {R"([{"id":"x","pattern":"\\b"}])", "title term 1 ('x') matches the empty text or any text"},
-      {R"([{"id":"x","pattern":"."}])", "title term 1 ('x') matches the empty text or any text"},
+      {R"([{"id":"x","pattern":"\\b"}])", "title term 1 ('x') matches the empty text or every ordinary title"},
+      {R"([{"id":"x","pattern":"."}])", "title term 1 ('x') matches the empty text or every ordinary title"},
+      {R"([{"id":"x","pattern":"[a-z]+"}])", "title term 1 ('x') matches the empty text or every ordinary title"},
+      {R"([{"id":"x","pattern":"\\W|[a-z]"}])", "title term 1 ('x') matches the empty text or every ordinary title"},
+      {R"([{"id":"x","pattern":".."}])", "title term 1 ('x') matches the empty text or every ordinary title"},
   };
   for (const auto& [terms, expected] : cases) {
     const std::string error = error_of(terms);
@@ -128,6 +131,12 @@ TEST(Screening, AMalformedRulesFileNamesTheEntryAndAPatternThatMatchesEverything
   EXPECT_NE(error_of(R"([{"id":"x","pattern":"crash"}])", R"([{"id":"q","pattern":".*"}])")
                 .find("exclude label 1 ('q') matches the empty text"),
             std::string::npos);
+  EXPECT_NE(error_of(R"([{"id":"x","pattern":"crash"}])", R"([{"id":"q","pattern":"[a-z ]+"}])")
+                .find("exclude label 1 ('q') matches the empty text or every ordinary label"),
+            std::string::npos);
+  // Real terms are not refused: short ones, a word's edges, a digit class.
+  for (const char* pattern : {"\\\\bOOM\\\\b", "nan", "\\\\bnan\\\\b", "ptxas", "v[0-9]", "\\\\d"})
+    EXPECT_EQ(error_of(std::string(R"([{"id":"x","pattern":")") + pattern + R"("}])"), "") << pattern;
   EXPECT_EQ(error_of(R"([{"id":"x","pattern":"crash"},{"id":"y","pattern":"\\bhang\\b"}])"), "");
 }
 

@@ -47,8 +47,10 @@ with tempfile.TemporaryDirectory() as tmp:
         os.remove(imp)
         os.mkfifo(imp)
     for change, message in ((fifo, "import.json: not a regular file"),
-                            (lambda imp, smp: rewrite(imp, lambda j: j.update(issues=1e20)), "not a whole number (1e+20)"),
-                            (lambda imp, smp: rewrite(imp, lambda j: j.update(issues=432.5)), "not a whole number (432.5)"),
+                            (lambda imp, smp: rewrite(imp, lambda j: j.update(issues=1e20)), "not a whole number from 0 to 2147483647 (1e+20)"),
+                            (lambda imp, smp: rewrite(imp, lambda j: j.update(issues=432.5)), "not a whole number from 0 to 2147483647 (432.5)"),
+                            (lambda imp, smp: rewrite(imp, lambda j: j.update(issues=18446744073709551615)), "(18446744073709551615)"),
+                            (lambda imp, smp: rewrite(imp, lambda j: j.update(issues=-7)), "(-7)"),
                             (lambda imp, smp: open(imp, "w").write('{"issues": 1, "issues": 2}'), "appears twice")):
         got = summary_of(change)
         assert got.returncode == 1 and message in got.stderr and got.stdout == "", (message, got)

@@ -443,6 +443,39 @@ TEST(Classifier, AFailedSaveLeavesThePreviousModelWholeAndUsable) {
   EXPECT_EQ(IssueClassifier::load(models).version(), newer.version());
 }
 
+// The train command's path: the store's final labels all of one root cause are refused before a model is
+// fitted or saved; with one of them changed the same store trains (the trigger removed).
+TEST(Classifier, TrainingFromAStoreWhoseLabelsHaveOneRootCauseIsRefused) {
+  faultline::testing::TempDir dir;
+  faultline::datasets::Database db(dir.file("c.db"));
+  const auto corpus = tiny_corpus();
+  std::vector<faultline::datasets::FinalLabel> finals;
+  for (const auto& l : corpus) {
+    faultline::datasets::upsert_issue(db, l.issue);
+    finals.push_back({*faultline::datasets::find_issue(db, l.issue.repo, l.issue.number), l.symptom,
+                      corpus[0].root_cause, "agreed", "x,y"});
+  }
+  auto label = [&] {
+    db.transaction([&] {
+      faultline::datasets::replace_final_labels(
+          db, finals, faultline::datasets::record_audit(db, "x,y", 30, 1.0, 0.8, "pass"));
+    });
+  };
+  label();
+  try {
+    train_from_store(db, dir.file("m"), {});
+    ADD_FAILURE() << "trained on one root cause";
+  } catch (const faultline::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("train: every final label's root cause is"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.file("m")));
+  finals[29].root_cause = corpus[29].root_cause;
+  ASSERT_NE(finals[29].root_cause, corpus[0].root_cause);
+  label();
+  EXPECT_EQ(train_from_store(db, dir.file("m"), {}).labeled, 30);
+}
+
 TEST(Classifier, ClassifyNeverOverwritesAManualLabel) {
   faultline::testing::TempDir dir;
   faultline::datasets::Database db(dir.file("c.db"));

@@ -88,6 +88,11 @@ TEST(Doctor, AModeWhoseHarnessesAreNotAllBuiltDoesNotRun) {
   EXPECT_EQ(j["reproducers"]["demo"]["gpu_runs_here"], false);
   EXPECT_EQ(readiness_text(doctor_report(machine(h200), manifests).reproducers[0]),
             "host: not built; gpu: not built");
+  // A directory that cannot be looked into (here a name too long for the system) is not found either,
+  // rather than an error from the file system library.
+  const auto unreadable = doctor_report(machine(h200, "/" + std::string(5000, 'x')), manifests);
+  EXPECT_EQ(readiness_text(unreadable.reproducers[0]), "host: not built; gpu: not built");
+  EXPECT_EQ(doctor_json(unreadable)["build_dir_found"], false);
   faultline::testing::TempDir dir;
   const std::string build = build_with(dir, {"host", "gpu"});
   std::filesystem::remove(build + "/kernels/demo/repro_demo_fixed_gpu");

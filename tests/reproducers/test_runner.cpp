@@ -201,6 +201,13 @@ TEST(Manifest, ValidationNamesTheProblem) {
   without_title.erase("title");
   EXPECT_EQ(error(without_title.dump()), "demo.json: the field \"title\" is missing");
   EXPECT_EQ(error(nlohmann::json::parse(kManifest).dump()), "");  // the same manifest with its title
+  // Within a mode too, and a field of another type, without the JSON library's tags.
+  nlohmann::json without_expect = nlohmann::json::parse(kManifest);
+  without_expect["modes"]["host"]["buggy"].erase("expect");
+  EXPECT_EQ(error(without_expect.dump()), "demo.json: a required field is missing: key 'expect' not found");
+  nlohmann::json number_title = nlohmann::json::parse(kManifest);
+  number_title["title"] = 5;
+  EXPECT_EQ(error(number_title.dump()), "demo.json: a field is not as expected: type must be string, but is number");
 }
 
 TEST(Suite, JunitMarksFailuresAndSkips) {
