@@ -190,12 +190,17 @@ AuditResult run_audit(datasets::Database& db, std::vector<std::string> raters, d
 }
 
 RaterImport import_rater_labels(datasets::Database& db, const std::string& rater, const std::string& path) {
-  RaterImport out{import_label_sheet(db, rater, path), std::nullopt};
-  if (auto last = datasets::latest_audit(db)) {
-    const auto raters = parse_raters(last->raters);
-    if (std::find(raters.begin(), raters.end(), rater) != raters.end())
-      out.audit = run_audit(db, raters, last->threshold);
-  }
+  RaterImport out;
+  // The labels and the audit they change commit together: a kill or a full disk between them left final
+  // labels "agreed" on labels the rater had changed.
+  db.transaction([&] {
+    out.labels = import_label_sheet(db, rater, path);
+    if (auto last = datasets::latest_audit(db)) {
+      const auto raters = parse_raters(last->raters);
+      if (std::find(raters.begin(), raters.end(), rater) != raters.end())
+        out.audit = run_audit(db, raters, last->threshold);
+    }
+  });
   return out;
 }
 
@@ -228,17 +233,18 @@ AdjudicationImport import_adjudications(datasets::Database& db, const std::strin
           "export of the final labels, not adjudications (name the adjudicator, or leave it empty)");
   }
   AdjudicationImport out;
+  // The adjudications and the audit that promotes them commit together (as import_rater_labels).
   db.transaction([&] {
     for (const auto& row : rows) {
       datasets::put_adjudication(db, {row.issue_id, row.rater.empty() ? "adjudicator" : row.rater,
                                       row.symptom, row.root_cause, row.note, path});
     }
+    out.imported = static_cast<int>(rows.size());
+    if (auto last = datasets::latest_audit(db)) {
+      out.audit = run_audit(db, parse_raters(last->raters), last->threshold);
+      out.audited = true;
+    }
   });
-  out.imported = static_cast<int>(rows.size());
-  if (auto last = datasets::latest_audit(db)) {
-    out.audit = run_audit(db, parse_raters(last->raters), last->threshold);
-    out.audited = true;
-  }
   return out;
 }
 

@@ -322,7 +322,14 @@ void Database::run_in_transaction(const char* begin, const std::function<void()>
   }
 }
 
-void Database::transaction(const std::function<void()>& work) { run_in_transaction("BEGIN IMMEDIATE", work); }
+void Database::transaction(const std::function<void()>& work) {
+  // Within a transaction already open, the work is part of it: it commits or rolls back with the whole.
+  if (!sqlite3_get_autocommit(db_)) {
+    work();
+    return;
+  }
+  run_in_transaction("BEGIN IMMEDIATE", work);
+}
 
 void Database::read_consistently(const std::function<void()>& work) {
   if (!sqlite3_get_autocommit(db_)) {

@@ -85,7 +85,9 @@ class Database {
   int64_t last_insert_id() const;
   const std::string& path() const { return path_; }
 
-  // Runs `work` inside BEGIN IMMEDIATE … COMMIT; any exception rolls everything back and propagates.
+  // Runs `work` inside BEGIN IMMEDIATE … COMMIT; any exception rolls everything back and propagates. Inside
+  // a transaction already open (a write one: a read transaction cannot be made one that writes here), `work`
+  // joins it, so that steps written as transactions of their own commit together or not at all.
   void transaction(const std::function<void()>& work);
   // Runs `work` inside one read transaction (BEGIN DEFERRED … COMMIT), so that all its reads see one state
   // of the store while other processes write (WAL); inside a transaction already open, within that one.

@@ -261,6 +261,32 @@ TEST(Audit, ARatersReimportRunsTheLatestAuditAgainWhenItCountsThatRater) {
   EXPECT_EQ(carol.labels.labeled, 1);
 }
 
+// The import and the audit it runs again commit together: an audit that fails to run (here the latest one
+// names a rater with no labels, as a store edited by hand might) takes the import back with it. Before, the
+// labels were committed first, so a kill or a full disk in the audit left final labels "agreed" on labels
+// a rater had changed.
+TEST(LabelImport, AnImportAndTheAuditItRunsAgainCommitTogetherOrNotAtAll) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("l.db"));
+  two_raters(dir, db);
+  run_audit(db, {"alice", "bob"}, 0.8);
+  const auto finals = load_final_labels(db).size();
+  record_audit(db, "alice,zed", 10, 1.0, 0.8, "pass");  // zed has no labels: running it again throws
+  const int64_t batches = count(db, "label_batches");
+  const std::string relabel = dir.write("a2.csv", std::string(kHeader) + "a/b,1,alice,hang,api_misuse,\n");
+  EXPECT_THROW(import_rater_labels(db, "alice", relabel), faultline::Error);
+  EXPECT_EQ(count(db, "label_batches"), batches);
+  EXPECT_EQ(load_manual_labels(db, "alice")[0].symptom, "crash");
+  EXPECT_THROW(import_adjudications(db, dir.write("adj.csv", std::string(kHeader) + "a/b,10,carol,hang,concurrency_error,\n")),
+               faultline::Error);
+  EXPECT_EQ(count(db, "adjudications"), 0);
+  EXPECT_EQ(load_final_labels(db).size(), finals);
+  // The trigger removed (an audit of raters with labels last): both commit, with their audit.
+  record_audit(db, "alice,bob", 10, 1.0, 0.8, "pass");
+  EXPECT_TRUE(import_rater_labels(db, "alice", relabel).audit);
+  EXPECT_EQ(load_manual_labels(db, "alice")[0].symptom, "hang");
+}
+
 TEST(LabelImport, ARaterNamedAsAStoredOneInAnotherCaseOrWithSpacesIsRefused) {
   faultline::testing::TempDir dir;
   Database db(dir.file("l.db"));
