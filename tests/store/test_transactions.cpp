@@ -36,6 +36,24 @@ TEST(Transactions, FailedMultiRowWriteLeavesDatabaseUnchanged) {
   EXPECT_FALSE(find_issue(db, "triton-lang/triton", 2).has_value());
 }
 
+// A transaction opened inside one joins it: what the inner one wrote goes when the outer one fails after
+// it (it had been committed by then, or BEGIN failed inside BEGIN), and stays when the outer one commits.
+TEST(Transactions, ATransactionInsideOneCommitsOrRollsBackWithIt) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("store.db"));
+  EXPECT_THROW(db.transaction([&] {
+    db.transaction([&] { upsert_issue(db, issue(1)); });
+    throw faultline::Error("simulated failure after the inner transaction");
+  }),
+               faultline::Error);
+  EXPECT_EQ(count_issues(db), 0);
+  db.transaction([&] {
+    db.transaction([&] { upsert_issue(db, issue(1)); });
+    upsert_issue(db, issue(2));
+  });
+  EXPECT_EQ(count_issues(db), 2);
+}
+
 TEST(Transactions, SnapshotWithOneBadLineImportsNothing) {
   faultline::testing::TempDir dir;
   Database db(dir.file("store.db"));
