@@ -272,12 +272,14 @@ void require_directory_or_nothing(const std::string& path) {
 }
 
 void replace_directory_atomically(const std::string& path,
-                                  const std::function<void(const std::string&)>& fill) {
+                                  const std::function<void(const std::string&)>& fill, mode_t mode) {
   require_directory_or_nothing(path);
   const WorkBeside work = WorkBeside::directory(path);
   const std::string& staging = work.name();
   std::error_code ignored;
   try {
+    if (chmod(staging.c_str(), without_umask(mode)) != 0)
+      throw Error(path + ": cannot set the mode of the directory made beside it: " + reason());
     fill(staging);
     if (!fs::exists(path)) {
       if (std::rename(staging.c_str(), path.c_str()) != 0) {

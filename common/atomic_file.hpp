@@ -2,6 +2,8 @@
 // and never written through a link somebody placed at a predictable temporary name.
 #pragma once
 
+#include <sys/types.h>
+
 #include <functional>
 #include <string>
 #include <string_view>
@@ -43,8 +45,9 @@ void require_directory_or_nothing(const std::string& path);
 // Lets `fill` write a complete new version of the directory `path` into a fresh directory beside it,
 // then swaps it in; the old directory stays whole and in place until then. On any failure (an exception
 // from `fill` included) the new directory is removed and the old one is left untouched. Refuses, before
-// `fill`, a `path` that is not a directory (require_directory_or_nothing).
+// `fill`, a `path` that is not a directory (require_directory_or_nothing). The new directory has `mode`
+// less the umask (0700 by default: private to the user).
 void replace_directory_atomically(const std::string& path,
-                                  const std::function<void(const std::string&)>& fill);
+                                  const std::function<void(const std::string&)>& fill, mode_t mode = 0700);
 
 }  // namespace faultline::common

@@ -40,6 +40,9 @@ class WorkBeside {
   int lock_fd_;  // -1 on a file system without flock: there no work is ever taken for left
 };
 
+// `mode` less this process's umask: what a file or directory created with it gets.
+mode_t without_umask(mode_t mode);
+
 // Removes every hidden work entry beside `path` ("DIR/.NAME.faultline-" and six letters or digits, a file or
 // a directory) that the user running faultline owns, that was last modified a minute ago or more and that no
 // process holds, and also such a name followed by one of kDatabaseFileSuffixes once no entry of that name is
