@@ -18,10 +18,13 @@ constexpr const char* kBusyText = "the store is busy (another faultline is writi
 
 // Failures of the store as a whole rather than of one statement: their message needs no SQL.
 bool is_store_failure(int rc) {
-  return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CORRUPT;
+  const int primary = rc & 0xff;
+  return primary == SQLITE_BUSY || primary == SQLITE_READONLY || primary == SQLITE_CORRUPT ||
+         primary == SQLITE_FULL || primary == SQLITE_IOERR;
 }
 
-// SQLite's texts for a locked, write-protected or damaged store say neither who holds it nor what to do.
+// SQLite's texts for a locked, write-protected, damaged or full store say neither who holds it nor what to
+// do; the statement that met it says nothing a user can act on.
 std::string failure_text(sqlite3* db, int rc, int busy_timeout_ms) {
   switch (rc & 0xff) {
     case SQLITE_BUSY: {
@@ -32,6 +35,13 @@ std::string failure_text(sqlite3* db, int rc, int busy_timeout_ms) {
     }
     case SQLITE_CORRUPT:
       return std::string("the store is damaged (SQLite: ") + sqlite3_errmsg(db) + "); restore it from a copy";
+    case SQLITE_FULL:
+    case SQLITE_IOERR:
+      // A file-size limit (RLIMIT_FSIZE) reaches SQLite as an I/O error, a full file system as either.
+      return std::string("cannot write the store: the disk is full, a file-size limit was reached or the "
+                         "disk failed (SQLite: ") +
+             sqlite3_errmsg(db) +
+             "); the transaction under way was rolled back: free space and run the command again";
     case SQLITE_READONLY:
       // SQLite makes the -wal and -shm files with the store's permissions, so a store once read while it
       // was write-protected keeps write-protected ones after the store itself is writable again.

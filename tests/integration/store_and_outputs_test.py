@@ -207,6 +207,17 @@ with tempfile.TemporaryDirectory() as tmp:
     check(os.path.exists(os.path.join(report_dir, "report.md")), "report on a write-protected store wrote no file")
     os.chmod(protected, 0o755)
 
+    # A store that cannot grow (a file-size limit stands in for a full disk): one line that says so and what
+    # to do, not SQLite's "disk I/O error" with the statement that met it; nothing is left of the new store.
+    full = os.path.join(tmp, "full.db")
+    out = run("import", "--snapshot", os.path.join(snapshot, "issues.jsonl"), db=full, file_size_limit=200 * 1024)
+    check(out.returncode == 1 and out.stderr.count("\n") == 1 and " in: " not in out.stderr
+          and "cannot write the store: the disk is full, a file-size limit was reached" in out.stderr,
+          f"import on a full disk: {out.returncode}, {out.stderr!r}")
+    check(not os.path.exists(full), "import on a full disk left a store")
+    check(run("import", "--snapshot", os.path.join(snapshot, "issues.jsonl"), db=full).returncode == 0,
+          "import with room")
+
     # Output files on a full disk: non-zero, the message names the file, the old file is untouched and
     # no temporary file is left. The same command with room succeeds (the limit made the difference).
     # The limit must leave room for the store's own -shm and -wal files (32 KiB and a few pages).
