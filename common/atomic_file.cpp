@@ -232,8 +232,22 @@ void write_into(const std::string& path, const std::string& target,
 
 }  // namespace
 
-void write_file_atomically(const std::string& path, const std::function<void(const PieceWriter&)>& produce) {
-  if (const std::optional<int> fd = descriptor_named(path)) return write_to_descriptor(path, *fd, produce);
+struct StagedFiles::Staged {
+  std::string path;    // as the caller named it, for messages
+  std::string target;  // the file it replaces, links followed
+  WorkBeside work;     // the temporary file, written whole and synced
+};
+
+namespace {
+
+// Writes `produce`'s content to a temporary file beside the file `path` names, synced and closed; nothing is
+// replaced yet. A descriptor, device or FIFO is written into at once instead (nothing to stage: none).
+std::optional<StagedFiles::Staged> stage(const std::string& path,
+                                         const std::function<void(const PieceWriter&)>& produce) {
+  if (const std::optional<int> fd = descriptor_named(path)) {
+    write_to_descriptor(path, *fd, produce);
+    return std::nullopt;
+  }
   const auto [target, special] = destination_of(path);
   if (!special && holds_a_database(target))
     throw Error(path +
@@ -241,25 +255,62 @@ void write_file_atomically(const std::string& path, const std::function<void(con
                 "another file");
   // A device, FIFO or socket is written into, as a shell's redirection would: renaming a file over it would
   // put a plain file in its place (over /dev/null, for every program on the machine).
-  if (special) return write_into(path, path, produce);
+  if (special) {
+    write_into(path, path, produce);
+    return std::nullopt;
+  }
   int fd = -1;
-  const WorkBeside work = WorkBeside::file(target, 0666, fd);
-  const std::string& temp = work.name();
+  WorkBeside work = WorkBeside::file(target, 0666, fd);
   try {
     write_pieces(fd, path, produce);
     if (fsync(fd) != 0) throw Error(path + ": cannot write the file: " + reason());
     int closed = close(fd);
     fd = -1;
     if (closed != 0) throw Error(path + ": cannot write the file: " + reason());
-    if (std::rename(temp.c_str(), target.c_str()) != 0) {
-      throw Error(path + ": cannot replace the file: " + reason());
-    }
   } catch (...) {
     if (fd >= 0) close(fd);
-    unlink(temp.c_str());
+    unlink(work.name().c_str());
     throw;
   }
-  fsync_directory_of(target);
+  return StagedFiles::Staged{path, target, std::move(work)};
+}
+
+void put_in_place(const StagedFiles::Staged& f) {
+  if (std::rename(f.work.name().c_str(), f.target.c_str()) != 0)
+    throw Error(f.path + ": cannot replace the file: " + reason());
+  fsync_directory_of(f.target);
+}
+
+}  // namespace
+
+void write_file_atomically(const std::string& path, const std::function<void(const PieceWriter&)>& produce) {
+  std::optional<StagedFiles::Staged> staged = stage(path, produce);
+  if (!staged) return;
+  try {
+    put_in_place(*staged);
+  } catch (...) {
+    unlink(staged->work.name().c_str());
+    throw;
+  }
+}
+
+StagedFiles::StagedFiles() = default;
+
+StagedFiles::~StagedFiles() {
+  for (const auto& f : staged_) unlink(f.work.name().c_str());  // those put in place are no longer there
+}
+
+void StagedFiles::add(const std::string& path, std::string_view content) {
+  add(path, [&](const PieceWriter& write) { write(content); });
+}
+
+void StagedFiles::add(const std::string& path, const std::function<void(const PieceWriter&)>& produce) {
+  if (auto staged = stage(path, produce)) staged_.push_back(std::move(*staged));
+}
+
+void StagedFiles::commit() {
+  for (const auto& f : staged_) put_in_place(f);
+  staged_.clear();
 }
 
 void require_directory_or_nothing(const std::string& path) {
@@ -272,14 +323,12 @@ void require_directory_or_nothing(const std::string& path) {
 }
 
 void replace_directory_atomically(const std::string& path,
-                                  const std::function<void(const std::string&)>& fill, mode_t mode) {
+                                  const std::function<void(const std::string&)>& fill) {
   require_directory_or_nothing(path);
   const WorkBeside work = WorkBeside::directory(path);
   const std::string& staging = work.name();
   std::error_code ignored;
   try {
-    if (chmod(staging.c_str(), without_umask(mode)) != 0)
-      throw Error(path + ": cannot set the mode of the directory made beside it: " + reason());
     fill(staging);
     if (!fs::exists(path)) {
       if (std::rename(staging.c_str(), path.c_str()) != 0) {

@@ -2,11 +2,10 @@
 // and never written through a link somebody placed at a predictable temporary name.
 #pragma once
 
-#include <sys/types.h>
-
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/piece_writer.hpp"
 
@@ -37,6 +36,26 @@ void remember_inherited_descriptors();
 // from `produce` itself leaves `path` as it was and passes through unchanged.
 void write_file_atomically(const std::string& path, const std::function<void(const PieceWriter&)>& produce);
 
+// Several outputs replaced together, as far as files can be: each is written whole to its temporary file
+// beside it (as write_file_atomically writes one) when it is added, and only once every one is, commit()
+// renames them over their files one after the other. A failure before commit (a full disk, an exception,
+// a kill) replaces none of them; only a kill within commit's renames could leave some replaced. Files not
+// put in place are removed by the destructor. A descriptor, device or FIFO is written into when added.
+class StagedFiles {
+ public:
+  StagedFiles();
+  StagedFiles(const StagedFiles&) = delete;
+  StagedFiles& operator=(const StagedFiles&) = delete;
+  ~StagedFiles();
+  void add(const std::string& path, std::string_view content);
+  void add(const std::string& path, const std::function<void(const PieceWriter&)>& produce);
+  void commit();
+  struct Staged;  // one file written, not yet in place (defined where it is used)
+
+ private:
+  std::vector<Staged> staged_;
+};
+
 // Throws faultline::Error naming `path` when something other than a directory is there (links followed):
 // a directory is never put in its place (`train --models` naming the store swapped the store file out and
 // deleted it).
@@ -45,9 +64,8 @@ void require_directory_or_nothing(const std::string& path);
 // Lets `fill` write a complete new version of the directory `path` into a fresh directory beside it,
 // then swaps it in; the old directory stays whole and in place until then. On any failure (an exception
 // from `fill` included) the new directory is removed and the old one is left untouched. Refuses, before
-// `fill`, a `path` that is not a directory (require_directory_or_nothing). The new directory has `mode`
-// less the umask (0700 by default: private to the user).
+// `fill`, a `path` that is not a directory (require_directory_or_nothing).
 void replace_directory_atomically(const std::string& path,
-                                  const std::function<void(const std::string&)>& fill, mode_t mode = 0700);
+                                  const std::function<void(const std::string&)>& fill);
 
 }  // namespace faultline::common

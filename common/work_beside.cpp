@@ -121,12 +121,6 @@ void remove_left_work(const std::string& path) {
   }
 }
 
-mode_t without_umask(mode_t mode) {
-  const mode_t mask = umask(0);  // reading the umask sets it: put it back at once
-  umask(mask);
-  return mode & ~mask;
-}
-
 WorkBeside WorkBeside::file(const std::string& path, mode_t mode, int& fd) {
   remove_left_work(path);
   std::string name = template_beside(path);
@@ -139,7 +133,9 @@ WorkBeside WorkBeside::file(const std::string& path, mode_t mode, int& fd) {
     unlink(name.c_str());
     throw Error(path + ": cannot " + what + " the temporary file beside it: " + std::strerror(reason));
   };
-  if (fchmod(fd, without_umask(mode)) != 0) give_up("set the mode of");
+  const mode_t mask = umask(0);
+  umask(mask);
+  if (fchmod(fd, mode & ~mask) != 0) give_up("set the mode of");
   // Locked through the descriptor just made, before anyone could take the file for left; the lock lives
   // in the open file that a duplicate shares, so it stays when the caller closes `fd`.
   int lock_fd = -1;

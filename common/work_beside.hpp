@@ -9,6 +9,7 @@
 #include <array>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace faultline::common {
 
@@ -27,6 +28,10 @@ class WorkBeside {
 
   WorkBeside(const WorkBeside&) = delete;
   WorkBeside& operator=(const WorkBeside&) = delete;
+  // The lock goes with the work.
+  WorkBeside(WorkBeside&& other) noexcept : name_(std::move(other.name_)), lock_fd_(other.lock_fd_) {
+    other.lock_fd_ = -1;
+  }
   // Releases the lock; removes nothing (whoever made the work puts it in place or removes it). A store's
   // SQLite connection must be closed first: closing a descriptor of a file drops every POSIX lock the
   // process holds on it, SQLite's own included.
@@ -39,9 +44,6 @@ class WorkBeside {
   std::string name_;
   int lock_fd_;  // -1 on a file system without flock: there no work is ever taken for left
 };
-
-// `mode` less this process's umask: what a file or directory created with it gets.
-mode_t without_umask(mode_t mode);
 
 // Removes every hidden work entry beside `path` ("DIR/.NAME.faultline-" and six letters or digits, a file or
 // a directory) that the user running faultline owns, that was last modified a minute ago or more and that no

@@ -1,16 +1,11 @@
 #include "reports/report_writer.hpp"
 
 #include <filesystem>
-#include <functional>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
-#include <vector>
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
-#include "common/one_line.hpp"
-#include "common/text_file.hpp"
 #include "common/version.hpp"
 #include "reports/findings.hpp"
 #include "reports/html_report.hpp"
@@ -21,40 +16,12 @@ namespace faultline::reports {
 
 namespace {
 
-// Marks a directory as a report faultline wrote, which the next report may replace whole.
-constexpr const char* kReportMarker = ".faultline-report";
-
-// A file of the report: its name and its content, the whole text or a producer of its pieces
-// (common::write_file_atomically takes either).
-struct ReportFile {
-  std::string name;
-  std::string text;
-  std::function<void(const common::PieceWriter&)> produce;
-};
-
-// The report replaces `out_dir` whole, so a directory there must hold nothing but a report's files: those
-// this report writes, and those the marker of the report there lists (another choice of formats, tables
-// that come and go with the data). A directory without a marker is taken for an older faultline's report
-// when it holds only files this report writes. Anything else would be lost with it: refused.
-void require_replaceable(const std::string& out_dir, const std::vector<ReportFile>& files) {
-  common::require_directory_or_nothing(out_dir);
-  std::error_code error;
-  if (!std::filesystem::is_directory(out_dir, error)) return;
-  std::set<std::string> ours = {kReportMarker};
-  for (const auto& f : files) ours.insert(f.name);
-  const std::string marker = out_dir + "/" + kReportMarker;
-  if (std::filesystem::is_regular_file(marker, error)) {
-    std::istringstream listed(common::read_text_file_at_most(marker, 1 << 20));
-    for (std::string name; std::getline(listed, name);) ours.insert(name);
-  }
-  for (const auto& entry : std::filesystem::directory_iterator(out_dir, error)) {
-    const std::string name = entry.path().filename().string();
-    if (!ours.count(name) || !entry.is_regular_file(error))
-      throw Error(out_dir + ": holds '" + common::one_line(name) +
-                  "', which is not a file of a faultline report; a report replaces its directory whole, so "
-                  "name a new or empty directory (or one a report wrote)");
-  }
-  if (error) throw Error(out_dir + ": cannot read the directory: " + error.message());
+// Content: the whole text, or a producer of its pieces (StagedFiles takes either).
+template <class Content>
+void write_file(common::StagedFiles& staged, const std::filesystem::path& path, const Content& content,
+                ReportSummary& summary) {
+  staged.add(path.string(), content);
+  summary.files.push_back(path.string());
 }
 
 }  // namespace
@@ -66,6 +33,11 @@ ReportSummary write_report(const ReportData& data, const std::string& out_dir,
       throw Error("report: unknown format '" + f + "' (use md, csv, tex, json, html)");
     }
   }
+  std::error_code ec;
+  std::filesystem::create_directories(out_dir, ec);
+  if (ec) throw Error(out_dir + ": cannot create the report directory: " + ec.message());
+  std::filesystem::path dir(out_dir);
+
   ReportSummary summary;
   summary.cases = static_cast<int>(data.cases.size());
   summary.predicted = static_cast<int>(data.predicted_cases.size());
@@ -88,42 +60,28 @@ ReportSummary write_report(const ReportData& data, const std::string& out_dir,
                         {"predicted", summary.predicted},
                         {"findings", summary.findings},
                         {"tables", nlohmann::json::array()}};
-  std::vector<ReportFile> files;
+  // Every file is written whole before any is put in place: a full disk or a kill while writing leaves the
+  // previous report as it was, never files of two runs side by side (only a kill within the renames could).
+  common::StagedFiles staged;
   for (const auto& t : tables) {
-    if (formats.count("csv")) files.push_back({t.id + ".csv", to_csv(t), {}});
-    if (formats.count("tex")) files.push_back({t.id + ".tex", to_latex(t), {}});
-    if (formats.count("json")) files.push_back({t.id + ".json", to_json(t).dump(2) + "\n", {}});
+    if (formats.count("csv")) write_file(staged, dir / (t.id + ".csv"), to_csv(t), summary);
+    if (formats.count("tex")) write_file(staged, dir / (t.id + ".tex"), to_latex(t), summary);
+    if (formats.count("json")) write_file(staged, dir / (t.id + ".json"), to_json(t).dump(2) + "\n", summary);
     markdown += '\n';
     markdown += to_markdown(t);  // not "\n" + …: GCC 12 warns (-Wrestrict) at -O3
     all["tables"].push_back(to_json(t));
   }
   markdown += std::string("\n---\nWritten by faultline ") + common::version() + ".\n";
   all["faultline_version"] = common::version();
-  if (formats.count("md")) files.push_back({"report.md", markdown, {}});
-  if (formats.count("json")) files.push_back({"report.json", all.dump(2) + "\n", {}});
+  if (formats.count("md")) write_file(staged, dir / "report.md", markdown, summary);
+  if (formats.count("json")) write_file(staged, dir / "report.json", all.dump(2) + "\n", summary);
   if (formats.count("html")) {
-    files.push_back({"index.html", "", [&](const common::PieceWriter& write) {
-                       write_html(data, tables, summary.findings, write);
-                     }});
+    write_file(
+        staged, dir / "index.html",
+        [&](const common::PieceWriter& write) { write_html(data, tables, summary.findings, write); },
+        summary);
   }
-  // The whole directory is written beside the old one and swapped in: a kill or a full disk leaves the old
-  // report whole, never some files of each run.
-  require_replaceable(out_dir, files);
-  const std::filesystem::path parent = std::filesystem::absolute(out_dir).parent_path();
-  std::error_code ec;
-  std::filesystem::create_directories(parent, ec);
-  if (ec) throw Error(out_dir + ": cannot create the directory it goes in: " + ec.message());
-  common::replace_directory_atomically(out_dir, [&](const std::string& staging) {
-    for (const auto& f : files) {
-      const std::string path = staging + "/" + f.name;
-      f.produce ? common::write_file_atomically(path, f.produce) : common::write_file_atomically(path, f.text);
-    }
-    // The marker lists the report's files, the ones the next report may replace with the directory.
-    std::string listed = "# faultline report: the next 'faultline report' into this directory replaces it whole\n";
-    for (const auto& f : files) listed += f.name + "\n";
-    common::write_file_atomically(staging + "/" + kReportMarker, listed);
-  }, 0777);  // as a directory made with mkdir: readable by whom the umask allows, as the files in it are
-  for (const auto& f : files) summary.files.push_back((std::filesystem::path(out_dir) / f.name).string());
+  staged.commit();
   return summary;
 }
 

@@ -54,6 +54,41 @@ TEST(AtomicFile, ReplacesTheFileWithTheWholeContentAndLeavesNothingElse) {
 // An output named as the store (`export --out` the --db) replaced every label and decision in it: an SQLite
 // database or write-ahead log, told by its first bytes, is never written over; a file that only begins like
 // one's text is.
+// Files staged together are replaced only when every one was written: a full disk at the third leaves the
+// first two as they were (each file on its own was atomic, so two of three used to be new), and no temporary
+// file of any of them. With room the same three are all replaced, through a link as a single file is.
+TEST(StagedFiles, NoneIsReplacedUntilEveryOneIsWrittenWhole) {
+  faultline::testing::TempDir dir;
+  const std::string a = dir.write("a.csv", "old a\n"), b = dir.write("b.csv", "old b\n"),
+                    c = dir.write("c.csv", "old c\n");
+  std::string message;
+  {
+    faultline::common::StagedFiles staged;
+    staged.add(a, "new a\n");
+    staged.add(b, "new b\n");
+    EXPECT_EQ(read_text_file(a), "old a\n");  // written, not yet in place
+    faultline::testing::FileSizeLimit disk_full(4096);
+    message = error_of([&] { staged.add(c, std::string(100000, 'x')); });
+  }
+  EXPECT_EQ(message.rfind(c + ": cannot write the file", 0), 0u) << message;
+  EXPECT_EQ(read_text_file(a), "old a\n");
+  EXPECT_EQ(read_text_file(b), "old b\n");
+  EXPECT_EQ(read_text_file(c), "old c\n");
+  EXPECT_EQ(entries(dir.path()), (std::vector<std::string>{"a.csv", "b.csv", "c.csv"}));
+
+  std::filesystem::create_symlink("c.csv", dir.file("link.csv"));
+  faultline::common::StagedFiles staged;
+  staged.add(a, "new a\n");
+  staged.add(b, [](const faultline::common::PieceWriter& write) { write("new "), write("b\n"); });
+  staged.add(dir.file("link.csv"), std::string(100000, 'x'));
+  staged.commit();
+  EXPECT_EQ(read_text_file(a), "new a\n");
+  EXPECT_EQ(read_text_file(b), "new b\n");
+  EXPECT_EQ(read_text_file(c), std::string(100000, 'x'));
+  EXPECT_TRUE(std::filesystem::is_symlink(dir.file("link.csv")));
+  EXPECT_EQ(entries(dir.path()), (std::vector<std::string>{"a.csv", "b.csv", "c.csv", "link.csv"}));
+}
+
 TEST(AtomicFile, AnSqliteDatabaseOrItsLogIsNeverWrittenOver) {
   faultline::testing::TempDir dir;
   const std::string database = dir.write("s.db", std::string("SQLite format 3") + '\0' + "pages");
