@@ -38,10 +38,9 @@ std::string failure_text(sqlite3* db, int rc, int busy_timeout_ms) {
     case SQLITE_FULL:
     case SQLITE_IOERR:
       // A file-size limit (RLIMIT_FSIZE) reaches SQLite as an I/O error, a full file system as either.
-      return std::string("cannot write the store: the disk is full, a file-size limit was reached or the "
-                         "disk failed (SQLite: ") +
-             sqlite3_errmsg(db) +
-             "); the transaction under way was rolled back: free space and run the command again";
+      return std::string("cannot write the store or the files SQLite keeps beside it: the disk is full, a "
+                         "file-size limit was reached or the disk failed (SQLite: ") +
+             sqlite3_errmsg(db) + "); nothing of the failed step is kept: free space and run the command again";
     case SQLITE_READONLY:
       // SQLite makes the -wal and -shm files with the store's permissions, so a store once read while it
       // was write-protected keeps write-protected ones after the store itself is writable again.
@@ -97,7 +96,10 @@ void refuse_dangling_link(const std::string& path) {
 
 Statement::Statement(sqlite3* db, const std::string& sql, int busy_timeout_ms)
     : db_(db), stmt_(nullptr), sql_(sql), busy_timeout_ms_(busy_timeout_ms) {
-  if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt_, nullptr) != SQLITE_OK) {
+  if (const int rc = sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt_, nullptr); rc != SQLITE_OK) {
+    // Preparing reads the schema, and the first statement of a connection makes the -shm file beside the
+    // store: a full disk, a lock or damage can show here first.
+    if (is_store_failure(rc)) throw Error(store_prefix(db_) + failure_text(db_, rc, busy_timeout_ms_));
     throw Error(store_prefix(db_) + "cannot prepare statement: " + sqlite3_errmsg(db_) + " in: " + sql);
   }
 }

@@ -210,11 +210,20 @@ with tempfile.TemporaryDirectory() as tmp:
     full = os.path.join(tmp, "full.db")
     out = run("import", "--snapshot", os.path.join(snapshot, "issues.jsonl"), db=full, file_size_limit=200 * 1024)
     check(out.returncode == 1 and out.stderr.count("\n") == 1 and " in: " not in out.stderr
-          and "cannot write the store: the disk is full, a file-size limit was reached" in out.stderr,
+          and "the disk is full, a file-size limit was reached" in out.stderr,
           f"import on a full disk: {out.returncode}, {out.stderr!r}")
     check(not os.path.exists(full), "import on a full disk left a store")
     check(run("import", "--snapshot", os.path.join(snapshot, "issues.jsonl"), db=full).returncode == 0,
           "import with room")
+    # A reading verb on an existing store where not even the -shm file SQLite makes beside it fits (it met
+    # the full disk while preparing its first statement, and printed SQLite's text with the statement).
+    for suffix in ("-wal", "-shm"):
+        if os.path.exists(full + suffix):
+            os.remove(full + suffix)
+    out = run("funnel", db=full, file_size_limit=8 * 1024)
+    check(out.returncode == 1 and " in: " not in out.stderr and "the disk is full" in out.stderr,
+          f"funnel on a full disk: {out.returncode}, {out.stderr!r}")
+    check(run("funnel", db=full).returncode == 0, "funnel with room")
 
     # Output files on a full disk: non-zero, the message names the file, the old file is untouched and
     # no temporary file is left. The same command with room succeeds (the limit made the difference).
