@@ -146,7 +146,9 @@ void add_label_commands(CLI::App& app, Context& ctx) {
 
   auto* imp = label->add_subcommand(
       "import",
-      "Import a rater's filled-in sheet as one batch, or nothing on any error.\n"
+      "Import a rater's filled-in sheet as one batch, or nothing on any error; when the latest audit counted "
+      "this rater, it runs again with the new labels, in the same transaction. A new rater's name is ASCII "
+      "letters, digits, '.', '_', '-' and single spaces, and not a stored one's in another case.\n"
       "Example: faultline label import --rater rater_a datasets/snapshot/labels_rater_a.csv");
   auto import_options = std::make_shared<SheetImportOptions>();
   imp->add_option("--rater", import_options->rater, "whose labels these are")->required()->check(not_empty());
@@ -175,7 +177,8 @@ void add_label_commands(CLI::App& app, Context& ctx) {
       app.add_subcommand("audit",
                          "Agreement of raters (Cohen's kappa on the joint label and per axis, "
                          "Fleiss' kappa for 3+); when kappa passes the threshold, agreed and "
-                         "adjudicated labels become final and override the classifier.\n"
+                         "adjudicated labels become final and override the classifier; when it fails, "
+                         "none is final until an audit passes.\n"
                          "Example: faultline audit --raters rater_a,rater_b --threshold 0.8 --json");
   auto audit_options = std::make_shared<AuditOptions>();
   audit->add_option("--raters", audit_options->raters,
