@@ -174,7 +174,8 @@ void add_funnel_commands(CLI::App& app, Context& ctx) {
 
   auto funnel_options = std::make_shared<FunnelOptions>();
   auto* fun = app.add_subcommand("funnel",
-                                 "Raw / candidate / sampled / final counts per repository (Table I).\n"
+                                 "Raw / candidate / sampled / excluded / final counts per repository (Table I), and the final labels "
+                                 "left out, by why.\n"
                                  "Example: faultline funnel --json");
   fun->add_option("--name", funnel_options->name, "sample name (default: 'main', or the store's only sample)")
       ->check(not_empty());

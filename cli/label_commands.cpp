@@ -193,8 +193,9 @@ void add_label_commands(CLI::App& app, Context& ctx) {
   });
 
   auto* adj = app.add_subcommand("adjudicate",
-                                 "Import final labels for disagreements (or any issue) from a label CSV "
-                                 "whose rater column names the adjudicator, then re-run the last audit.\n"
+                                 "Import adjudications for disagreements (or any issue) from a label CSV "
+                                 "whose rater column names the adjudicator, and re-run the last audit in the "
+                                 "same transaction: they become final when it passes.\n"
                                  "Example: faultline adjudicate datasets/snapshot/labels_adjudicated.csv");
   auto adjudicate_options = std::make_shared<AdjudicateOptions>();
   adj->add_option("file", adjudicate_options->file, "the CSV")->required();
