@@ -452,7 +452,7 @@ void add_suite(CLI::App& app, Context& ctx) {
   suite_cmd->add_option("--mode", o->mode, "auto (build + host + gpu if present) | build | host | gpu")
       ->check(CLI::IsMember({"auto", "build", "host", "gpu"}));
   suite_cmd->add_option("--repeat", o->repeat, "runs per variant, for stability (build mode runs once)")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number_in(1, std::numeric_limits<int>::max()));
   suite_cmd->add_option("--junit", o->junit, "write JUnit XML here")->check(not_empty());
   suite_cmd->add_option("--manifests", o->manifests, "manifest directory")->check(not_empty());
   suite_cmd->add_option("--build-dir", o->build_dir, kBuildDirHelp);
@@ -467,13 +467,13 @@ void add_suite(CLI::App& app, Context& ctx) {
       ->add_option("--constraint", o->constraints, "node feature (a GPU architecture); one job array each")
       ->needs(slurm);
   suite_cmd->add_option("--shards", o->shards, "array tasks, balanced by earlier durations (default 4)")
-      ->check(CLI::PositiveNumber)
+      ->check(whole_number_in(1, std::numeric_limits<int>::max()))
       ->needs(slurm);
   suite_cmd->add_option("--max-parallel", o->max_parallel, "tasks running at once (the %K of --array)")
-      ->check(CLI::PositiveNumber)
+      ->check(whole_number_in(1, std::numeric_limits<int>::max()))
       ->needs(slurm);
   suite_cmd->add_option("--time-limit", o->time_limit_min, "minutes per task (default 60)")
-      ->check(CLI::PositiveNumber)
+      ->check(whole_number_in(1, std::numeric_limits<int>::max()))
       ->needs(slurm);
   suite_cmd
       ->add_option("--run-dir", o->run_dir,
