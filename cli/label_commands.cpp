@@ -204,9 +204,9 @@ void add_label_commands(CLI::App& app, Context& ctx) {
     auto r = annotation::import_adjudications(*db, adjudicate_options->file);
     nlohmann::json j = {{"imported", r.imported}};
     std::string text = "imported " + common::counted(r.imported, "adjudication") + "\n";
-    if (r.audited) {
-      j["audit"] = annotation::audit_json(r.audit);
-      text += audit_text(r.audit);
+    if (r.audit) {
+      j["audit"] = annotation::audit_json(*r.audit);
+      text += audit_text(*r.audit);
     } else {
       text += "no audit has run yet: run 'faultline audit' to promote labels\n";
     }

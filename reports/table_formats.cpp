@@ -15,7 +15,6 @@ namespace {
 
 using common::markdown_escape;
 
-
 // " cell |", appended piecewise: " " + string + … trips GCC 12's -Wrestrict at -O3.
 void append_cell(std::string& out, const std::string& cell) {
   out += ' ';

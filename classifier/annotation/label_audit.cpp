@@ -240,10 +240,8 @@ AdjudicationImport import_adjudications(datasets::Database& db, const std::strin
                                       row.symptom, row.root_cause, row.note, path});
     }
     out.imported = static_cast<int>(rows.size());
-    if (auto last = datasets::latest_audit(db)) {
+    if (auto last = datasets::latest_audit(db))
       out.audit = run_audit(db, parse_raters(last->raters), last->threshold);
-      out.audited = true;
-    }
   });
   return out;
 }

@@ -67,12 +67,11 @@ RaterImport import_rater_labels(datasets::Database& db, const std::string& rater
 // "alice,bob" → {"alice", "bob"}, empty parts dropped: --raters and the audit record use this form.
 std::vector<std::string> parse_raters(const std::string& comma_separated);
 
-// Imports adjudications (label CSV; the rater column names the adjudicator) in one transaction, then
-// re-runs the latest audit so that the adjudicated items are promoted. Returns that audit (n = 0 if none).
+// Imports adjudications (label CSV; the rater column names the adjudicator) and, in the same transaction,
+// re-runs the latest audit so that the adjudicated items are promoted.
 struct AdjudicationImport {
   int imported = 0;
-  bool audited = false;
-  AuditResult audit;
+  std::optional<AuditResult> audit;  // the audit re-run; none when no audit has run yet
 };
 AdjudicationImport import_adjudications(datasets::Database& db, const std::string& path);
 

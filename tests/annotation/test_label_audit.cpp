@@ -183,8 +183,8 @@ TEST(Audit, PassingGatePromotesAgreedLabelsAndKeepsDisagreementPending) {
   auto adj = import_adjudications(
       db, dir.write("adj.csv", std::string(kHeader) + "a/b,10,carol,hang,concurrency_error,settled\n"));
   EXPECT_EQ(adj.imported, 1);
-  ASSERT_TRUE(adj.audited);
-  EXPECT_TRUE(adj.audit.pending.empty());
+  ASSERT_TRUE(adj.audit);
+  EXPECT_TRUE(adj.audit.value().pending.empty());
   auto finals = load_final_labels(db);
   ASSERT_EQ(finals.size(), 10u);
   auto ten = finals[*find_issue(db, "a/b", 10)];
@@ -205,9 +205,9 @@ TEST(Audit, AnAdjudicationThatOverrulesAnAgreementIsNamed) {
       db, dir.write("adj.csv", std::string(kHeader) + "a/b,2,carol,hang,api_misuse,\n"
                                                       "a/b,3,carol,crash,api_misuse,\n"
                                                       "a/b,10,carol,hang,concurrency_error,\n"));
-  EXPECT_EQ(adj.audit.overruled_agreements, (std::vector<std::string>{"a/b#2"}));
-  EXPECT_EQ(audit_json(adj.audit).at("overruled_agreements"), nlohmann::json::array({"a/b#2"}));
-  EXPECT_EQ(adj.audit.promoted_adjudicated, 3);
+  EXPECT_EQ(adj.audit.value().overruled_agreements, (std::vector<std::string>{"a/b#2"}));
+  EXPECT_EQ(audit_json(adj.audit.value()).at("overruled_agreements"), nlohmann::json::array({"a/b#2"}));
+  EXPECT_EQ(adj.audit.value().promoted_adjudicated, 3);
   EXPECT_EQ(load_final_labels(db)[*find_issue(db, "a/b", 2)].symptom, "hang");
 }
 
@@ -323,7 +323,7 @@ TEST(Audit, AnAdjudicationOfAnIssueNoRaterLabeledBecomesFinal) {
   add_issues(db, 12);
   run_audit(db, {"alice", "bob"}, 0.8);
   auto adj = import_adjudications(db, dir.write("adj.csv", std::string(kHeader) + "a/b,12,carol,hang,api_misuse,\n"));
-  EXPECT_EQ(adj.audit.promoted_adjudicated, 1);
+  EXPECT_EQ(adj.audit.value().promoted_adjudicated, 1);
   const auto finals = load_final_labels(db);
   ASSERT_EQ(finals.size(), 10u);  // 9 agreed + issue 12
   const auto twelve = finals.at(*find_issue(db, "a/b", 12));
@@ -511,8 +511,8 @@ TEST(Audit, AnIssueOnlyOneRaterLabeledIsPendingUntilAdjudicated) {
 
   auto adj = import_adjudications(
       db, dir.write("adj.csv", std::string(kHeader) + "a/b,11,carol,hang,api_misuse,\n"));
-  EXPECT_EQ(adj.audit.pending, (std::vector<std::string>{"a/b#10"}));
-  EXPECT_TRUE(adj.audit.partially_labeled.empty());
+  EXPECT_EQ(adj.audit.value().pending, (std::vector<std::string>{"a/b#10"}));
+  EXPECT_TRUE(adj.audit.value().partially_labeled.empty());
 }
 
 TEST(LabelImport, ASheetWithOldMacLineEndsImportsEveryRow) {
