@@ -50,12 +50,15 @@ std::string readiness_text(const ReproducerReadiness& r) {
 
 nlohmann::json doctor_json(const DoctorReport& report) {
   const Environment& env = report.env;
-  const bool every_gpu_mode_built = std::all_of(report.reproducers.begin(), report.reproducers.end(),
-                                                [](const auto& r) { return !r.gpu_mode || r.gpu_built; });
+  const auto& rs = report.reproducers;
+  // With no gpu mode among the manifests there is nothing to be built: null, not a vacuous true.
+  const bool any_gpu_mode = std::any_of(rs.begin(), rs.end(), [](const auto& r) { return r.gpu_mode; });
+  const bool every_gpu_mode_built =
+      std::all_of(rs.begin(), rs.end(), [](const auto& r) { return !r.gpu_mode || r.gpu_built; });
   nlohmann::json j = {{"gpu_found", env.gpu.has_value()},
                       {"gpu", nullptr},
                       {"nvcc", nullptr},
-                      {"gpu_harnesses_built", every_gpu_mode_built},
+                      {"gpu_harnesses_built", any_gpu_mode ? nlohmann::json(every_gpu_mode_built) : nlohmann::json(nullptr)},
                       {"build_dir", env.build_dir},
                       {"build_dir_found", build_dir_found(env)},
                       {"manifest_dir", env.manifest_dir}};

@@ -35,7 +35,7 @@ std::string readiness_text(const ReproducerReadiness& r);
 
 // {"gpu_found": bool, "gpu": {"name", "driver", "cuda_driver_version", "compute_capability"} or null,
 //  "nvcc": {"path", "cuda_toolkit"} or null, "gpu_harnesses_built": bool (every gpu mode's harnesses are in
-//  the build directory), "build_dir", "build_dir_found", "manifest_dir",
+//  the build directory) or null (no manifest has a gpu mode), "build_dir", "build_dir_found", "manifest_dir",
 //  "reproducers": {ID: {"host_mode", "host_built", "host_runs_here", "gpu_mode", "gpu_built", "gpu_runs_here",
 //  "gpu_skip_reason" (string or null)}}};
 // an unknown version is null, never a sentence.

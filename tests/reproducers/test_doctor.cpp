@@ -101,6 +101,18 @@ TEST(Doctor, AModeWhoseHarnessesAreNotAllBuiltDoesNotRun) {
   EXPECT_EQ(doctor_json(report)["gpu_harnesses_built"], false);
 }
 
+// Manifests without a gpu mode have no GPU harness to build: "all built" would be true of nothing.
+TEST(Doctor, GpuHarnessesBuiltIsNullWhenNoManifestHasAGpuMode) {
+  faultline::testing::TempDir dir;
+  const std::string build = build_with(dir, {"host"});
+  auto host_only = nlohmann::json::parse(kManifest);
+  host_only["modes"].erase("gpu");
+  const auto manifests = std::vector<Manifest>{parse_manifest(host_only.dump(), "demo.json")};
+  auto j = doctor_json(doctor_report(machine(std::nullopt, build), manifests));
+  EXPECT_TRUE(j["gpu_harnesses_built"].is_null()) << j["gpu_harnesses_built"];
+  EXPECT_EQ(j["reproducers"]["demo"]["host_runs_here"], true);
+}
+
 TEST(Doctor, JsonGivesTheGpuAsNumbersAndVersionsAndSaysWhatRunsOnIt) {
   faultline::testing::TempDir dir;
   const std::string build = build_with(dir, {"host", "gpu"});
