@@ -39,6 +39,9 @@ constexpr int64_t kFutureSlackSeconds = 24 * 3600;
 // Walks of a listing after its pass (RepositoryMiner::next_walk): one to read again what the pass may have
 // gone past unseen, one to end where the next refresh asks, and one more while entries keep changing.
 constexpr int kMaxWalks = 3;
+// Readings of one second's entries paged by GitHub's page numbers (RepositoryMiner::SameSecondGroup): the
+// first, and up to two more while a reading stores what the one before it missed.
+constexpr int kMaxGroupReadings = 3;
 
 // "owner/name" of an API URL ".../repos/owner/name/...", or empty.
 std::string repository_in_url(const std::string& url) {
@@ -376,6 +379,7 @@ class RepositoryMiner {
       db_.transaction([&] { datasets::save_cursor(db_, repo_id_, kind, at); });
     }
     seen_pull_requests_.clear();
+    std::optional<SameSecondGroup> group;  // a resumed reading of one counts from where it resumed
     int pages = 0;
     // The pages of this walk: a Link that leads back to one of them would loop forever.
     std::set<std::string> requested;
@@ -387,20 +391,73 @@ class RepositoryMiner {
       Page page = api_.get(url, datasets::load_validator(db_, url));
       notice_rename(page);
       std::optional<datasets::Cursor> then;
+      // Where the listing goes on once the page is stored (`stored`: how many entries it wrote).
+      auto go_on = [&](std::string next, long stored) {
+        if (group) {
+          group->stored += stored;
+          if (!stays_in_second(page)) {  // the second's last page
+            if (std::string again = group->reading_again(); !again.empty()) {
+              next = again;
+              requested.clear();  // the second's pages again, a bounded number of times
+            } else {
+              group.reset();
+            }
+          }
+        }
+        then = keep_cursor(kind, next.empty() ? next_walk(kind, at)
+                                              : datasets::Cursor{next, at.started, at.walk, at.walk_start});
+      };
       if (page.status == 304) {  // the page as it was when last read, to the end of the walk
-        db_.transaction([&] { then = keep_cursor(kind, next_walk(kind, at)); });
+        db_.transaction([&] { go_on("", 0); });
       } else {
+        if (!group && stays_in_second(page))
+          group = SameSecondGroup{api_.base_url() + listing_url(repo_, kind, query_value(page.url, "since"))};
         const std::string next = next_request(kind, page);
-        store_page(kind, page, [&] {
-          then = keep_cursor(kind, next.empty() ? next_walk(kind, at)
-                                                : datasets::Cursor{next, at.started, at.walk, at.walk_start});
-        });
+        store_page(kind, page, [&](long stored) { go_on(next, stored); });
       }
       report(kind, ++pages, page.rate_remaining);  // with the page's items counted
       if (!then) return;
-      if (then->walk != at.walk) requested.clear();
+      if (then->walk != at.walk) {
+        requested.clear();
+        group.reset();
+      }
       at = *then;
     }
+  }
+
+  // More than a page of entries updated in one second (a bulk edit) can only be paged by GitHub's page
+  // numbers, and an entry of that second edited meanwhile leaves it for the end of the listing: the entries
+  // after it move up one place, and one of them onto a page already read. So once the last page of the
+  // second is read, the second is read again from its first page while a reading stored anything (an entry
+  // the one before it missed stores; one that finds all as stored ends it), at most kMaxGroupReadings times.
+  struct SameSecondGroup {
+    std::string first_page;  // the listing from that second
+    long stored = 0;         // entries the current reading wrote
+    int readings = 1;
+
+    // The first page again when the reading that ended stored something and readings are left; else empty.
+    std::string reading_again() {
+      if (stored == 0 || readings >= kMaxGroupReadings) return "";
+      ++readings;
+      stored = 0;
+      return first_page;
+    }
+  };
+
+  // Whether a page's entries all share the second it was asked from and more follow it: the cursor cannot
+  // move past that second, and GitHub's page numbers lead on.
+  static bool stays_in_second(const Page& page) {
+    if (page.status == 304 || page.next_url.empty()) return false;
+    const std::string since = query_value(page.url, "since");
+    return newest_updated(page) == since || newest_updated(page).empty();
+  }
+
+  static std::string newest_updated(const Page& page) {
+    std::string newest;
+    for (const auto& item : page.body)
+      if (item.is_object() && item.contains("updated_at") && item["updated_at"].is_string())
+        newest = std::max(newest, item["updated_at"].get<std::string>());
+    return newest;
   }
 
   // Saves where the listing goes on, or clears it after the last walk; returns it.
@@ -451,17 +508,14 @@ class RepositoryMiner {
   // it was asked from, so the cursor cannot move — GitHub's own next link. Empty after the last page.
   std::string next_request(const std::string& kind, const Page& page) {
     if (page.next_url.empty()) return "";
-    std::string newest;
-    for (const auto& item : page.body)
-      if (item.is_object() && item.contains("updated_at") && item["updated_at"].is_string())
-        newest = std::max(newest, item["updated_at"].get<std::string>());
-    if (newest.empty() || newest == query_value(page.url, "since")) return page.next_url;
-    return api_.base_url() + listing_url(repo_, kind, newest);
+    if (stays_in_second(page)) return page.next_url;
+    return api_.base_url() + listing_url(repo_, kind, newest_updated(page));
   }
 
   // Stores a page's entries and, in the same transaction (after the high-water mark has moved), where the
-  // listing goes on: `then` saves it.
-  void store_page(const std::string& kind, const Page& page, const std::function<void()>& then) {
+  // listing goes on: `then` saves it, told how many entries the page wrote (pull requests first seen
+  // included).
+  void store_page(const std::string& kind, const Page& page, const std::function<void(long)>& then) {
     ParsedPage parsed = parse_page(kind, repo_, page);
     long issues = 0, comments = 0, skipped = 0;
     db_.transaction([&] {
@@ -500,7 +554,7 @@ class RepositoryMiner {
       // there would hide them for good.
       if (page.next_url.empty() && page.body.size() < static_cast<size_t>(kPerPage))
         datasets::save_validator(db_, page.url, page.validator);
-      then();
+      then(issues + comments + skipped);
     });
     summary_.issues += issues;
     summary_.comments += comments;

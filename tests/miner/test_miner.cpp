@@ -1415,6 +1415,22 @@ TEST(Miner, OverTwoPagesOfEntriesInOneSecondAreAllStoredAndARefreshSeesWhatComes
   EXPECT_EQ(datasets::load_issue(db, *datasets::find_issue(db, "o/r", 240)).title, "Kernel crash 240 (v1)");
 }
 
+// Within one second's 250 entries the miner pages by GitHub's page numbers. Issue 5 edited just before
+// request 4 (by hand: 1 the repository, 2 the first page with no since, 3 since that second's first page,
+// 4 its page 2) leaves for the end, and every entry after it moves up one place: #101 moves from page 2 to
+// page 1, already read. Reading the second again once its last page is read finds #101 (without it, 249
+// were stored and a refresh never saw #101 again).
+TEST(Miner, AnEntryEditedWhileOneSecondIsPagedByNumberLosesNoNeighbour) {
+  faultline::testing::FakeGitHub server(json{{"repos", {{"o/r", {{"issues", 250}, {"one_second", true}}}}},
+                                             {"touch_at", {{"4", {{"repo", "o/r"}, {"issues", {5}}}}}}});
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  mine(db, options_for(server));
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM issues"), 250);
+  EXPECT_TRUE(datasets::find_issue(db, "o/r", 101).has_value());
+  EXPECT_EQ(datasets::load_issue(db, *datasets::find_issue(db, "o/r", 5)).title, "Kernel crash 5 (v1)");
+}
+
 // A bot closes and labels an issue in one second: the second version has the first's updated_at.
 TEST(Miner, AnIssueEditedAgainWithinItsOwnSecondIsStoredAgain) {
   faultline::testing::FakeGitHub server(standard_repo());
