@@ -65,8 +65,10 @@ ResponseClass classify_response(const HttpResponse& r, double now_epoch) {
       double seconds = limit.reset_epoch ? std::max(0.0, *limit.reset_epoch - now_epoch) + 1.0 : 60.0;
       return {Verdict::wait, seconds, "", "the rate limit to reset"};
     }
+    // GitHub asks for at least a minute's wait after a secondary limit that names no time; the client's
+    // own backoff (a second, doubling) would spend every retry within it.
     if (s == 429 || r.body.find("secondary rate limit") != std::string::npos)
-      return {Verdict::retry, std::nullopt, "", "a secondary rate limit"};
+      return {Verdict::retry, kSecondaryLimitWait, "", "a secondary rate limit"};
     return {Verdict::fail, std::nullopt, "", "403 Forbidden (check the token and its scopes)"};
   }
   if (s >= 500) return {Verdict::retry, retry_after, "", "HTTP " + std::to_string(s)};

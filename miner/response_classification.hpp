@@ -23,7 +23,8 @@ enum class Verdict {
 
 struct ResponseClass {
   Verdict verdict = Verdict::fail;
-  // retry: the delay the server asked for (Retry-After), or empty for the client's own backoff;
+  // retry: the delay the server asked for (Retry-After, or a minute after a secondary limit that names
+  // none), or empty for the client's own backoff;
   // wait: seconds until the rate limit resets.
   std::optional<double> wait_s;
   std::string location;  // redirect only, as sent
@@ -44,6 +45,10 @@ std::optional<int64_t> http_date_epoch(const std::string& value);
 // Seconds to wait for a Retry-After value in either form the HTTP standard allows: delta-seconds ("120")
 // or an HTTP-date ("Wed, 21 Oct 2015 07:28:00 GMT"); empty when it is neither. Never negative.
 std::optional<double> parse_retry_after(const std::string& value, double now_epoch);
+
+// The wait after a secondary rate limit (403 saying so, or 429) that gives no Retry-After: GitHub's
+// documentation asks for at least a minute.
+constexpr double kSecondaryLimitWait = 60;
 
 ResponseClass classify_response(const HttpResponse& response, double now_epoch);
 

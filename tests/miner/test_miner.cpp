@@ -225,9 +225,17 @@ TEST(Miner, TransientFaultsAndRateLimitsAreWaitedOutAndRetried) {
   datasets::Database db(dir.file("m.db"));
   auto o = options_for(server);
   o.api.max_retries = 6;  // requests 2–7 are six faults in a row on the first issue page, one budget
+  std::vector<double> waits;  // each wait's length as said; the minute is not slept, the others are
+  o.api.wait_report_interval_s = 1e9;
+  o.api.on_wait = [&](const std::string& line) { waits.push_back(std::stod(line.substr(8))); };
+  o.api.sleep = [](double s) {
+    if (s < 60) std::this_thread::sleep_for(std::chrono::duration<double>(s));
+  };
   auto s = mine(db, o);
-  EXPECT_EQ(s.stats.retries, 4);           // 502, dropped connection, 429 without retry-after, truncated body
-  EXPECT_EQ(s.stats.rate_limit_waits, 3);  // retry-after, 403 at zero remaining, exhausted budget on a 200
+  EXPECT_EQ(s.stats.retries, 3);           // 502, dropped connection, truncated body
+  EXPECT_EQ(s.stats.rate_limit_waits, 4);  // retry-after, 429, 403 at zero remaining, exhausted budget on a 200
+  // The 429 named no time: a minute, as GitHub asks (the backoff of 20 ms doubling would be under a second).
+  EXPECT_EQ(std::count(waits.begin(), waits.end(), 60.0), 1);
   EXPECT_EQ(s.stats.requests, 11 + 6);
   EXPECT_EQ(server.requests(), 17);
   EXPECT_EQ(datasets::count_issues(db), 250);

@@ -91,12 +91,13 @@ TEST(ClassifyResponse, SpentPrimaryLimitWaitsUntilTheResetPlusAMargin) {
   EXPECT_EQ(no_reset.wait_s, 60.0);
 }
 
-TEST(ClassifyResponse, SecondaryLimitBacksOffAndPlainForbiddenFails) {
+TEST(ClassifyResponse, SecondaryLimitWithoutATimeWaitsAMinuteAndPlainForbiddenFails) {
   auto secondary = classify_response(
       response(403, {}, R"({"message":"You have exceeded a secondary rate limit"})"), kOctober21);
   EXPECT_EQ(secondary.verdict, Verdict::retry);
-  EXPECT_FALSE(secondary.wait_s);  // the client's own backoff
+  EXPECT_EQ(secondary.wait_s, 60.0);  // GitHub's documentation: at least a minute when no time is named
   EXPECT_EQ(classify_response(response(429), kOctober21).verdict, Verdict::retry);
+  EXPECT_EQ(classify_response(response(429), kOctober21).wait_s, 60.0);
   EXPECT_EQ(classify_response(response(403, {{"x-ratelimit-remaining", "12"}}), kOctober21).verdict,
             Verdict::fail);
 }
