@@ -50,12 +50,15 @@ void add_mine_command(CLI::App& app, Context& ctx) {
       ->default_val(600)
       ->check(whole_number_in(0, int64_t{30} * 86400));
   mine->add_option("--max-requests", o.api.max_requests, "stop cleanly after N requests; rerun to continue")
-      ->check(whole_number_in(0, std::numeric_limits<int64_t>::max()));
+      ->check(whole_number_in(0, std::numeric_limits<int64_t>::max()))
+      ->default_str("no limit");
   mine->add_option("--max-wait", o.api.max_wait_s,
                    "stop cleanly (resumable) instead of a wait longer than SECONDS (a rate-limit reset, a "
                    "Retry-After, a retry's backoff)")
-      ->default_val(3600);
-  mine->add_option("--backoff-ms", o.api.backoff_ms, "base of the exponential backoff for retries");
+      ->default_val(3600)
+      ->check(whole_number_in(0, 30 * 86400));
+  mine->add_option("--backoff-ms", o.api.backoff_ms, "base of the exponential backoff for retries")
+      ->check(whole_number_in(0, 600'000));
   mine->add_flag("--verify", o.verify,
                  "account for every issue number: fetch the ones the listings missed, report what is gone");
   mine->add_flag("--timeline", o.timeline,

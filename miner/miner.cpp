@@ -735,6 +735,15 @@ MineSummary mine(datasets::Database& db, const MineOptions& options,
   if (options.repositories.empty())
     throw Error("mine: name repositories with --repo OWNER/NAME or use --study");
   for (const auto& repo : options.repositories) common::require_repository_name(repo, "mine");
+  if (options.timeline) {  // checked before any request: a sample misnamed fetched nothing, and said nothing
+    const auto samples = datasets::list_samples(db);
+    if (std::find(samples.begin(), samples.end(), options.sample) == samples.end()) {
+      std::string names;
+      for (const auto& name : samples) names += (names.empty() ? "" : ", ") + name;
+      throw Error("mine --timeline: no sample named '" + options.sample + "' in the store (samples: " +
+                  (names.empty() ? "none" : names) + ")");
+    }
+  }
   MineSummary summary;
   GitHubApi api(options.api);
   db.keep_temporary_files_in_memory();

@@ -105,6 +105,10 @@ with tempfile.TemporaryDirectory() as tmp:
     usage_error(db, ["mine"], "name repositories with --repo OWNER/NAME or use --study")
     usage_error(db, ["mine", "--repo", "o/r", "--max-requests", "-5"], "--max-requests: Value -5 not in range 0 to")
     usage_error(db, ["mine", "--repo", "o/r", "--overlap", "-1"], "--overlap: Value -1 not in range 0 to 2592000")
+    # A negative wait or backoff made every wait a stop, or all five retries within 77 ms.
+    usage_error(db, ["mine", "--repo", "o/r", "--max-wait", "-5"], "--max-wait: Value -5 not in range 0 to 2592000")
+    usage_error(db, ["mine", "--repo", "o/r", "--backoff-ms", "-100000"],
+                "--backoff-ms: Value -100000 not in range 0 to 600000")
     usage_error(db, ["show", "cutlass#12"], "issue: 'cutlass#12': repo 'cutlass' is not of the form OWNER/NAME")
     usage_error(db, ["link", "cutlass#12", "causal-mask-corner"], "issue: ")
     usage_error(db, ["report", "--out", os.path.join(tmp, "r"), "--format", "md,pdf"],

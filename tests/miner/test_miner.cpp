@@ -453,6 +453,16 @@ TEST(Miner, TimelinesOfSampledIssuesAreStored) {
             (std::vector<std::pair<std::string, std::string>>{{"o/r#5", "410: deleted"}}));
   EXPECT_EQ(again.timeline_events, 3);  // issue 6's
   EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM timeline_events"), 6);
+  // A sample the store does not hold is refused before any request (it fetched nothing and said nothing).
+  const long requests = server.requests();
+  o.sample = "nosuch";
+  try {
+    mine(db, o);
+    ADD_FAILURE() << "mined";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "mine --timeline: no sample named 'nosuch' in the store (samples: main)");
+  }
+  EXPECT_EQ(server.requests(), requests);
 }
 
 // A run stopped mid-listing under one --api-url resumes under another from the high-water mark, not by
