@@ -34,6 +34,10 @@ using nlohmann::json;
 constexpr int kPerPage = 100;
 // The most issue numbers --verify accounts for in one repository (the largest on GitHub are under a million).
 constexpr int64_t kMostNumbersVerified = 10'000'000;
+// --verify's search past the listing's highest number: it ends after this many numbers in a row are not there
+// (404 or 410), and goes at most this far (a server that answers every number would otherwise hold it).
+constexpr int kMissesEndingTheSearch = 3;
+constexpr int64_t kMostNumbersSearchedPast = 1000;
 // How far past this machine's clock an updated_at may be: clocks drift, a century does not.
 constexpr int64_t kFutureSlackSeconds = 24 * 3600;
 // Walks of a listing after its pass (RepositoryMiner::next_walk): one to read again what the pass may have
@@ -561,6 +565,26 @@ class RepositoryMiner {
     summary_.pull_requests_skipped += skipped;
   }
 
+  // The highest number given out, from `highest` (the listing's or the store's): the listing is the very
+  // thing verified, and the newest issues are the ones it is likeliest not to show yet, so the numbers after
+  // it are asked for one by one until kMissesEndingTheSearch in a row are not there (a deleted or hidden
+  // number is not the end), at most kMostNumbersSearchedPast of them.
+  int64_t highest_past(int64_t highest) {
+    int misses = 0;
+    for (int64_t n = highest + 1; misses < kMissesEndingTheSearch && n <= highest + kMostNumbersSearchedPast &&
+                                  n <= kMostNumbersVerified;
+         ++n) {
+      Page page = api_.get("/repos/" + repo_ + "/issues/" + std::to_string(n), std::nullopt, true);
+      if (page.status == 404 || page.status == 410) {
+        ++misses;
+      } else {
+        misses = 0;
+        highest = n;
+      }
+    }
+    return highest;
+  }
+
   // Accounts for every number GitHub has given out in this repository (issues and pull requests share one
   // sequence): the newest one by creation, then each number neither stored nor known as a pull request.
   VerifyReport verify() {
@@ -579,6 +603,7 @@ class RepositoryMiner {
     if (report.highest_number > kMostNumbersVerified)
       throw Error(where + ": the highest number is " + std::to_string(report.highest_number) +
                   ", more than --verify accounts for (" + std::to_string(kMostNumbersVerified) + ")");
+    report.highest_number = highest_past(report.highest_number);
     // A verify stopped (--max-requests, a wait over --max-wait) goes on after the last number it checked; one
     // that ended in a run that was stopped in another repository keeps its result until the run ends (mine).
     const int64_t checked = datasets::load_verify_progress(db_, repo_id_);

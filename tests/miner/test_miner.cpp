@@ -751,8 +751,9 @@ TEST(Miner, VerifyAccountsForEveryNumberAndRecoversWhatTheListingMissed) {
 }
 
 // A --verify stopped by --max-requests goes on after the last number it checked: 30 deleted numbers and
-// issue 45, missing from the listing. Each run of 10 requests asks for the repository, both listings (304)
-// and the highest number, then 6 numbers: 1-30 in five runs, 45 in the sixth, which ends. Were each run to
+// issue 45, missing from the listing. Each run of 13 requests asks for the repository, both listings (304),
+// the highest number and the three after it (61-63, not there), then 6 numbers: 1-30 in five runs, 45 in the
+// sixth, which ends. Were each run to
 // start again from the lowest unaccounted number, it would ask for 1-6 every time and never reach 45.
 TEST(Miner, AVerifyStoppedByMaxRequestsGoesOnAfterTheNumbersItChecked) {
   json deleted = json::array();
@@ -764,7 +765,7 @@ TEST(Miner, AVerifyStoppedByMaxRequestsGoesOnAfterTheNumbersItChecked) {
   mine(db, options_for(server));
   auto o = options_for(server);
   o.verify = true;
-  o.api.max_requests = 10;
+  o.api.max_requests = 13;
   miner::MineSummary s;
   int runs = 0;
   do {
@@ -785,10 +786,10 @@ TEST(Miner, AVerifyStoppedByMaxRequestsGoesOnAfterTheNumbersItChecked) {
   EXPECT_EQ(mine(db, o).verified.at(0).fetched, 30);
 }
 
-// Two repositories verified in runs of 40 requests: a/a's verify ends in the first run (the repository,
-// both listings, the highest number: 4 requests, and 30 deleted numbers), b/b's stops after its first 2
-// numbers (4 + 2). The second run takes a/a's verify as it ended (4 requests, no number asked for again) and
-// ends b/b's (4 + the other 29 numbers). Were an ended verify asked for again, a/a's 30 numbers would leave
+// Two repositories verified in runs of 46 requests: a/a's verify ends in the first run (the repository,
+// both listings, the highest number and the three after it: 7 requests, and 30 deleted numbers), b/b's stops
+// after its first 2 numbers (7 + 2). The second run takes a/a's verify as it ended (7 requests, no number
+// asked for again) and ends b/b's (7 + the other 29 numbers). Were an ended verify asked for again, a/a's 30 numbers would leave
 // b/b 2 numbers a run.
 TEST(Miner, AVerifyThatEndedInAStoppedRunIsNotAskedForAgainByItsRerun) {
   json deleted = json::array();
@@ -802,11 +803,11 @@ TEST(Miner, AVerifyThatEndedInAStoppedRunIsNotAskedForAgainByItsRerun) {
   mine(db, options_for(server, {"a/a", "b/b"}));
   auto o = options_for(server, {"a/a", "b/b"});
   o.verify = true;
-  o.api.max_requests = 40;
+  o.api.max_requests = 46;
   EXPECT_TRUE(mine(db, o).stopped_early);
   auto second = mine(db, o);
   EXPECT_FALSE(second.stopped_early);
-  EXPECT_EQ(second.stats.requests, 4 + 4 + 29);
+  EXPECT_EQ(second.stats.requests, 7 + 7 + 29);
   ASSERT_EQ(second.verified.size(), 2u);
   for (const auto& v : second.verified) {
     EXPECT_EQ(v.missing.size(), 30u) << v.repo;
@@ -821,8 +822,9 @@ TEST(Miner, AVerifyThatEndedInAStoppedRunIsNotAskedForAgainByItsRerun) {
 // asked for then, says the rename. The answer is its own issue, stored, not a transfer; the run over, the
 // verify's progress is gone.
 // The first mine is 4 requests (the repository, one issues page, the walk from the mark, the empty comments);
-// the verify's run asks for the repository, both listings and the highest number (5-8), then issue 45,
-// missing from the listing, as request 9, just before which the repository is renamed.
+// the verify's run asks for the repository, both listings and the highest number (5-8), the three numbers
+// after it (9-11, not there), then issue 45, missing from the listing, as request 12, just before which the
+// repository is renamed.
 // And the same when issue 45 was transferred to x/y (answered with the moved issue, x/y#45): the repository's
 // own answer names the rename, and the issue stays transferred. A pull request answered so (44 of 50 issues
 // and 5 pull requests: 11, 22, 33, 44, 55) is recorded as one, and a deleted number (410 through the
@@ -833,7 +835,7 @@ TEST(Miner, AVerifyDuringARenameStoresTheRepositorysOwnIssue) {
     SCOPED_TRACE(static_cast<int>(c));
     const bool transferred = c == Case::kTransferred;
     json config = {{"repos", {{"o/r", {{"issues", 50}, {"hidden", {45}}}}}},
-                   {"rename_at", {{"9", {{"from", "o/r"}, {"to", "o/new"}}}}},
+                   {"rename_at", {{"12", {{"from", "o/r"}, {"to", "o/new"}}}}},
                    {"redirect_by_id", true}};
     if (transferred) {
       config["repos"]["o/r"]["moved_objects"] = {{"45", {{"repo", "x/y"}, {"number", 45}}}};
@@ -876,13 +878,13 @@ TEST(Miner, AVerifyDuringARenameStoresTheRepositorysOwnIssue) {
 }
 
 // A repository that fails during its verify (a malformed answer for number 3: the first mine is 4
-// requests, the verify's run asks for the repository, both listings and the highest number, 5-8, then
-// numbers 1, 2, 3): the run has ended, so the next verify asks for numbers 1 and 2 again rather than take
-// what the failed one found.
+// requests, the verify's run asks for the repository, both listings and the highest number, 5-8, the three
+// numbers after it, 9-11, then numbers 1, 2, 3): the run has ended, so the next verify asks for numbers 1
+// and 2 again rather than take what the failed one found.
 TEST(Miner, AVerifyThatFailedLeavesNoProgressOnceItsRunHasEnded) {
   faultline::testing::FakeGitHub server(
       json{{"repos", {{"o/r", {{"issues", 10}, {"deleted", {1, 2, 3, 4}}}}}},
-           {"faults", {{"11", {{"malformed", true}}}}}});
+           {"faults", {{"14", {{"malformed", true}}}}}});
   faultline::testing::TempDir dir;
   datasets::Database db(dir.file("m.db"));
   EXPECT_EQ(mine(db, options_for(server)).stats.requests, 4);
@@ -891,6 +893,26 @@ TEST(Miner, AVerifyThatFailedLeavesNoProgressOnceItsRunHasEnded) {
   EXPECT_EQ(miner::mine(db, o, {}).failed.size(), 1u);
   EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM verify_progress"), 0);
   EXPECT_EQ(mine(db, o).verified.at(0).fetched, 4);
+}
+
+// The listing is what the verify checks, so its highest number is not taken on trust: issues 29 and 30,
+// the newest, are not in it yet (GitHub shows them only when asked for alone) and 28 was deleted. The
+// numbers after 27 are asked for until three in a row are not there (28 deleted, 29 and 30 there, 31-33
+// not): the highest is 30, 29 and 30 are stored and 28 is missing. Taken from the listing alone, the report
+// said "1-27 = 27 issues, 0 missing" of a store without its two newest issues.
+TEST(Miner, VerifyLooksForNumbersPastTheListingsHighest) {
+  faultline::testing::FakeGitHub server(
+      json{{"repos", {{"o/r", {{"issues", 30}, {"hidden", {29, 30}}, {"deleted", {28}}}}}}});
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  auto o = options_for(server);
+  o.verify = true;
+  const auto v = mine(db, o).verified.at(0);
+  EXPECT_EQ(v.highest_number, 30);
+  EXPECT_EQ(v.recovered, 2);
+  EXPECT_EQ(v.missing, (std::vector<std::pair<int64_t, std::string>>{{28, "410: deleted"}}));
+  EXPECT_EQ(datasets::count_issues(db), 29);
+  EXPECT_EQ(v.issues + v.pull_requests + static_cast<int64_t>(v.missing.size()), v.highest_number);
 }
 
 // An issue deleted after it was mined, the newest: GitHub's highest number is now 39, the store holds 40. The
