@@ -35,7 +35,7 @@ __global__ void scan_kernel(int* result) {
 }
 
 int main() {
-  if (int skip = faultline::repro::require_device(7, 0)) return skip;
+  if (int skip = faultline::repro::require_device(9, 0)) return skip;
   std::vector<int> reference(kScanWidth);
   int running = 0;
   for (int i = 0; i < kScanWidth; ++i) reference[i] = running += weight_at(i);

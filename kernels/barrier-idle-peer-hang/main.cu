@@ -29,7 +29,7 @@ __global__ void pipeline_kernel(int cluster_size, long long timeout_cycles, int*
 }
 
 int main(int argc, char** argv) {
-  if (int skip = faultline::repro::require_device(7, 0)) return skip;
+  if (int skip = faultline::repro::require_device(9, 0)) return skip;
   const int cluster_size = faultline::repro::int_option(argc, argv, "cluster-size", kDefaultClusterSize);
   if (cluster_size < 1 || cluster_size > kMaxClusterSize) return 2;
   int clock_khz = 0;

@@ -18,7 +18,7 @@ __global__ void batch_kernel(QuantState* state, const float* x, float* restored)
 }
 
 int main() {
-  if (int skip = faultline::repro::require_device(7, 0)) return skip;
+  if (int skip = faultline::repro::require_device(9, 0)) return skip;
   QuantState* d_state = nullptr;
   float *d_x = nullptr, *d_restored = nullptr;
   FL_CUDA_OK(cudaMalloc(&d_state, sizeof(QuantState)));

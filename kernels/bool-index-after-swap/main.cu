@@ -12,7 +12,7 @@ __global__ void gemm_stub(int* out) {
 }
 
 int main(int argc, char** argv) {
-  if (int skip = faultline::repro::require_device(7, 0)) return skip;
+  if (int skip = faultline::repro::require_device(9, 0)) return skip;
   const bool k_major[2] = {true, false};
   const bool swap_ab = faultline::repro::int_option(argc, argv, "swap-ab", 1) != 0;
   const int threads = threads_per_block(k_major, swap_ab);

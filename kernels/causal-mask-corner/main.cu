@@ -14,7 +14,7 @@ __global__ void attention_kernel(int seq_q, float* out) {
 }
 
 int main(int argc, char** argv) {
-  if (int skip = faultline::repro::require_device(7, 0)) return skip;
+  if (int skip = faultline::repro::require_device(9, 0)) return skip;
   const int seq_q = faultline::repro::int_option(argc, argv, "seq-q", kDefaultSeqQ);
   if (seq_q < 1 || seq_q > kSeqK) return 2;
   float* d_out = nullptr;

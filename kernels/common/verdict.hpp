@@ -13,6 +13,7 @@ namespace faultline::repro {
 constexpr int kCorrect = 0;
 constexpr int kSymptom = 10;
 constexpr int kSkipped = 77;
+constexpr int kHarnessError = 3;  // what FL_CUDA_OK and refusal_verdict return too
 
 // Escapes for a JSON string: quote, backslash and every control character (a tab or a carriage return
 // left raw would make the line invalid JSON, and the runner would lose the detail).

@@ -10,7 +10,7 @@ __global__ void mma_kernel(const E4M3* a, const E5M2* b, float* out) {
 }
 
 int main() {
-  if (int skip = faultline::repro::require_device(7, 0)) return skip;
+  if (int skip = faultline::repro::require_device(9, 0)) return skip;
   E4M3 a[kLength];
   E5M2 b[kLength];
   for (int i = 0; i < kLength; ++i) a[i].bits = kE4M3Bits[i], b[i].bits = kE5M2Bits[i];

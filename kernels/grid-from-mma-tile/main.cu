@@ -8,7 +8,7 @@
 __global__ void tile_kernel(int m, int* written) { cta_rows(blockIdx.x, m, written, threadIdx.x); }
 
 int main() {
-  if (int skip = faultline::repro::require_device(7, 0)) return skip;
+  if (int skip = faultline::repro::require_device(9, 0)) return skip;
   int* d_written = nullptr;
   FL_CUDA_OK(cudaMalloc(&d_written, kRows * sizeof(int)));
   FL_CUDA_OK(cudaMemset(d_written, 0, kRows * sizeof(int)));

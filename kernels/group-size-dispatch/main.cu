@@ -77,7 +77,7 @@ CallResult run_decode(int query_heads) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (int skip = faultline::repro::require_device(7, 0)) return skip;
+  if (int skip = faultline::repro::require_device(9, 0)) return skip;
   const int query_heads = faultline::repro::int_option(argc, argv, "query-heads", kDefaultQueryHeads);
   if (query_heads <= 0 || query_heads % kKvHeads != 0) {
     std::fprintf(stderr, "--query-heads must be a positive multiple of %d\n", kKvHeads);

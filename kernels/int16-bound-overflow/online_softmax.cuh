@@ -1,6 +1,6 @@
 // Mechanism: the number of valid key columns reaches the online-softmax step as a 16-bit integer. Past
-// 32767 keys it wraps negative, every column is masked out, the row maximum stays -inf, and the
-// normalisation divides 0 by 0: the attention row becomes NaN.
+// 32767 keys it wraps: to a negative bound (e.g. 40000 keys), which masks every column and makes the row
+// NaN, or to a small positive one (e.g. 70000 keys -> 4464), which silently drops the tail of the row.
 // Source: https://github.com/facebookresearch/xformers/issues/719
 // Fix: carry the column bound as a 32-bit int.
 #pragma once
@@ -16,21 +16,33 @@ using ColumnBound = int32_t;
 using ColumnBound = int16_t;
 #endif
 
-// Probability mass of one softmax row over `num_keys` scores; 1 when the bound is carried correctly.
-FL_HD inline float softmax_row_mass(const float* scores, int num_keys) {
+// One attention row: softmax over `num_keys` scores, weighting `values`. Columns at or past the bound are
+// masked, so a wrapped bound changes which values reach the output.
+FL_HD inline float attention_row_output(const float* scores, const float* values, int num_keys) {
   const ColumnBound max_col = static_cast<ColumnBound>(num_keys);
   float row_max = -INFINITY;
   for (int c = 0; c < num_keys; ++c) {
     if (c < max_col) row_max = fmaxf(row_max, scores[c]);
   }
-  float denominator = 0.f;
-  for (int c = 0; c < num_keys; ++c) denominator += c < max_col ? expf(scores[c] - row_max) : 0.f;
-  float mass = 0.f;
-  for (int c = 0; c < num_keys; ++c) mass += (c < max_col ? expf(scores[c] - row_max) : 0.f) / denominator;
-  return mass;
+  float denominator = 0.f, weighted = 0.f;
+  for (int c = 0; c < num_keys; ++c) {
+    const float p = c < max_col ? expf(scores[c] - row_max) : 0.f;
+    denominator += p;
+    weighted += p * values[c];
+  }
+  return weighted / denominator;
 }
 
 // Scores of a long row: bounded, varied, deterministic.
 FL_HD inline float score_at(int c) { return 0.001f * static_cast<float>(c % 997); }
 
+// Values that grow along the row, so dropping any tail of it moves the output well away from the truth.
+FL_HD inline float value_at(int c, int num_keys) {
+  return static_cast<float>(c) / static_cast<float>(num_keys);
+}
+
 constexpr int kLongRow = 40000;  // > 32767: the 16-bit bound wraps
+
+// Tolerance on the output (a weighted mean of values in [0, 1)); float summation over 10^5 columns stays
+// far below it, while a dropped tail moves the output by more than 0.1.
+constexpr double kOutputTolerance = 1e-3;

@@ -11,7 +11,7 @@ __global__ void gather_kernel(const int* metadata, float* out) {
 }
 
 int main() {
-  if (int skip = faultline::repro::require_device(7, 0)) return skip;
+  if (int skip = faultline::repro::require_device(9, 0)) return skip;
   std::vector<int> metadata(kMetaRows * kMetaCols);
   for (int r = 0; r < kMetaRows; ++r) {
     for (int c = 0; c < kMetaCols; ++c) metadata[prepared_index(r, c)] = chosen_lane(r, c);

@@ -10,7 +10,7 @@ cudaError_t launch_fast(float* x);
 __global__ void portable_kernel(float* x) { x[threadIdx.x] *= 2.f; }
 
 int main() {
-  if (int skip = faultline::repro::require_device(7, 0)) return skip;
+  if (int skip = faultline::repro::require_device(9, 0)) return skip;
   cudaDeviceProp prop{};
   FL_CUDA_OK(cudaGetDeviceProperties(&prop, 0));
   if (prop.major >= kFastPathMajor) {

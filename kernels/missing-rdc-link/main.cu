@@ -12,7 +12,7 @@ extern __device__ float scale(float x);
 __global__ void apply_kernel(float* x) { x[threadIdx.x] = scale(x[threadIdx.x]); }
 
 int main() {
-  if (int skip = faultline::repro::require_device(7, 0)) return skip;
+  if (int skip = faultline::repro::require_device(9, 0)) return skip;
   float host[32];
   for (int i = 0; i < 32; ++i) host[i] = static_cast<float>(i);
   float* d_x = nullptr;

@@ -1,7 +1,9 @@
-// GPU harness: asks the driver for the shared memory the chosen pipeline needs and launches.
+// GPU harness: asks the driver for the shared memory the chosen pipeline needs and launches
+// (`--head-dim N` sets the head dimension; 32 or more removes the trigger).
 #include <string>
 
 #include "cuda_harness.cuh"
+#include "harness_options.hpp"
 #include "stages.cuh"
 
 __global__ void pipeline_kernel(int* out) {
@@ -11,12 +13,13 @@ __global__ void pipeline_kernel(int* out) {
   if (threadIdx.x == 0) *out = smem[1];
 }
 
-int main() {
-  if (int skip = faultline::repro::require_device(8, 0)) return skip;
+int main(int argc, char** argv) {
+  if (int skip = faultline::repro::require_device(9, 0)) return skip;
+  const int head_dim = faultline::repro::int_option(argc, argv, "head-dim", kSmallHeadDim);
   cudaDeviceProp prop{};
   FL_CUDA_OK(cudaGetDeviceProperties(&prop, 0));
   int capacity = static_cast<int>(prop.sharedMemPerBlockOptin);
-  int bytes = requested_smem(kSmallHeadDim, capacity);
+  int bytes = requested_smem(head_dim, capacity);
   int* d_out = nullptr;
   FL_CUDA_OK(cudaMalloc(&d_out, sizeof(int)));
   cudaError_t err = cudaFuncSetAttribute(pipeline_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
@@ -28,7 +31,9 @@ int main() {
   cudaFree(d_out);
   // The runtime documents cudaErrorInvalidValue for an attribute value it cannot set, and a launch asking
   // for more dynamic shared memory than a block may use is refused with the same code.
-  return faultline::repro::refusal_verdict(
-      err, cudaErrorInvalidValue, std::to_string(bytes) + " bytes requested of " + std::to_string(capacity),
-      "launched");
+  return faultline::repro::refusal_verdict(err, cudaErrorInvalidValue,
+                                           "head_dim " + std::to_string(head_dim) + ": " +
+                                               std::to_string(bytes) + " bytes requested of " +
+                                               std::to_string(capacity),
+                                           "launched");
 }

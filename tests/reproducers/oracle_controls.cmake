@@ -18,7 +18,7 @@ endif()
 add_dependencies(test_oracles oracle_control_fma_buggy_no_contraction)
 foreach(id bool-index-after-swap barrier-idle-peer-hang causal-mask-corner cxx11-abi-mismatch
            fma-contraction-orientation group-size-dispatch int16-bound-overflow missing-capability-check
-           ptx-version-mismatch symbol-version-skew)
+           ptx-version-mismatch smem-stages-overflow symbol-version-skew tf32-vs-fp32-reference)
   add_dependencies(test_oracles repro_${id}_buggy_host repro_${id}_fixed_host)
 endforeach()
 if(TARGET repro_constexpr-recompile_buggy_host)  # only where NVRTC was found

@@ -151,14 +151,42 @@ TEST(BoolIndexAfterSwapOracle, BuggyBlockExceedsTheThreadLimitOnlyWhenOperandsAr
   EXPECT_EQ(exit_of("bool-index-after-swap", "fixed"), kCorrect);
 }
 
-TEST(Int16BoundOverflowOracle, BuggyRowMassIsWrongOnlyWhenTheRowOutgrowsSixteenBits) {
-  // 32767 is the largest int16_t: a row of that many keys keeps its bound; one key more wraps it to -32768,
-  // so no column is counted and the mass is not 1.
+TEST(Int16BoundOverflowOracle, BuggyRowOutputIsWrongOnlyWhenTheRowOutgrowsSixteenBits) {
+  // 32767 is the largest int16_t: a row of that many keys keeps its bound. 40000 wraps to -25536 (no column
+  // kept, NaN); 70000 wraps to 70000 - 65536 = 4464 and 98303 to 32767, positive bounds that keep only the
+  // head of the row, which a check of the softmax mass alone would miss.
   EXPECT_EQ(exit_of("int16-bound-overflow", "buggy"), kSymptom);
   EXPECT_EQ(exit_of("int16-bound-overflow", "buggy", {"--keys", "32767"}), kCorrect);
+  EXPECT_EQ(exit_of("int16-bound-overflow", "buggy", {"--keys", "1000"}), kCorrect);
   EXPECT_EQ(exit_of("int16-bound-overflow", "buggy", {"--keys", "32768"}), kSymptom);
+  EXPECT_EQ(exit_of("int16-bound-overflow", "buggy", {"--keys", "70000"}), kSymptom);
+  EXPECT_EQ(exit_of("int16-bound-overflow", "buggy", {"--keys", "98303"}), kSymptom);
   EXPECT_EQ(exit_of("int16-bound-overflow", "fixed"), kCorrect);
   EXPECT_EQ(exit_of("int16-bound-overflow", "fixed", {"--keys", "32768"}), kCorrect);
+  EXPECT_EQ(exit_of("int16-bound-overflow", "fixed", {"--keys", "70000"}), kCorrect);
+  EXPECT_EQ(exit_of("int16-bound-overflow", "fixed", {"--keys", "98303"}), kCorrect);
+}
+
+TEST(Tf32VsFp32ReferenceOracle, OnlyAProductThatMatchesTheTf32ReferenceReadsAsTheSymptom) {
+  EXPECT_EQ(exit_of("tf32-vs-fp32-reference", "buggy"), kSymptom);
+  EXPECT_EQ(exit_of("tf32-vs-fp32-reference", "fixed"), kCorrect);
+  // One element off by 0.1%: wrong against both references, so neither variant may call it TF32 rounding.
+  EXPECT_EQ(exit_of("tf32-vs-fp32-reference", "buggy", {"--perturb", "1e-3"}), kHarnessError);
+  EXPECT_EQ(exit_of("tf32-vs-fp32-reference", "fixed", {"--perturb", "1e-3"}), kHarnessError);
+  // Off by 1e-7, within the tolerance: the verdicts stand.
+  EXPECT_EQ(exit_of("tf32-vs-fp32-reference", "buggy", {"--perturb", "1e-7"}), kSymptom);
+  EXPECT_EQ(exit_of("tf32-vs-fp32-reference", "fixed", {"--perturb", "1e-7"}), kCorrect);
+}
+
+TEST(SmemStagesOverflowOracle, BuggyStagesOverflowSharedMemoryOnlyBelowHeadDimensionThirtyTwo) {
+  // Hand-worked in kernels/smem-stages-overflow/stages.cuh: at 16 (and 8) the buggy pick needs 262144 bytes
+  // of the 232448 a Hopper CTA may use; at 32 its 14 stages need 229376.
+  EXPECT_EQ(exit_of("smem-stages-overflow", "buggy"), kSymptom);
+  EXPECT_EQ(exit_of("smem-stages-overflow", "buggy", {"--head-dim", "8"}), kSymptom);
+  EXPECT_EQ(exit_of("smem-stages-overflow", "buggy", {"--head-dim", "32"}), kCorrect);
+  EXPECT_EQ(exit_of("smem-stages-overflow", "buggy", {"--head-dim", "128"}), kCorrect);
+  EXPECT_EQ(exit_of("smem-stages-overflow", "fixed"), kCorrect);
+  EXPECT_EQ(exit_of("smem-stages-overflow", "fixed", {"--head-dim", "8"}), kCorrect);
 }
 
 TEST(ConstexprRecompileOracle, BuggyCacheRecompilesOnlyWhenTheSequenceLengthChanges) {
