@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <ctime>
+#include <nlohmann/json.hpp>
+
+#include "common/one_line.hpp"
 
 namespace faultline::miner {
 
@@ -18,6 +21,17 @@ std::optional<long long> whole_number(const std::string& text) {
       !std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); }))
     return std::nullopt;
   return std::stoll(text);
+}
+
+// GitHub's own word on a refusal, the "message" of its JSON error body, to be quoted after `reason`: a 403
+// may be a token without the scope, an organisation's SAML enforcement or a legal block, which only the
+// message tells apart. At most 300 bytes of it, on one line.
+std::string with_github_message(const std::string& reason, const std::string& body) {
+  const auto j = nlohmann::json::parse(body, nullptr, false);
+  if (!j.is_object() || !j.contains("message") || !j["message"].is_string()) return reason;
+  std::string message = j["message"].get<std::string>();
+  if (message.size() > 300) message = message.substr(0, 300) + "...";
+  return reason + "; GitHub says: " + common::one_line(message);
 }
 
 }  // namespace
@@ -69,10 +83,11 @@ ResponseClass classify_response(const HttpResponse& r, double now_epoch) {
     // own backoff (a second, doubling) would spend every retry within it.
     if (s == 429 || r.body.find("secondary rate limit") != std::string::npos)
       return {Verdict::retry, kSecondaryLimitWait, "", "a secondary rate limit"};
-    return {Verdict::fail, std::nullopt, "", "403 Forbidden (check the token and its scopes)"};
+    return {Verdict::fail, std::nullopt, "",
+            with_github_message("403 Forbidden (check the token and its scopes)", r.body)};
   }
   if (s >= 500) return {Verdict::retry, retry_after, "", "HTTP " + std::to_string(s)};
-  return {Verdict::fail, std::nullopt, "", "unexpected HTTP " + std::to_string(s)};
+  return {Verdict::fail, std::nullopt, "", with_github_message("unexpected HTTP " + std::to_string(s), r.body)};
 }
 
 }  // namespace faultline::miner
