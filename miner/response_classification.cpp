@@ -87,7 +87,8 @@ ResponseClass classify_response(const HttpResponse& r, double now_epoch) {
             with_github_message("403 Forbidden (check the token and its scopes)", r.body)};
   }
   if (s >= 500) return {Verdict::retry, retry_after, "", "HTTP " + std::to_string(s)};
-  return {Verdict::fail, std::nullopt, "", with_github_message("unexpected HTTP " + std::to_string(s), r.body)};
+  return {Verdict::fail, std::nullopt, "",
+          with_github_message("unexpected HTTP " + std::to_string(s), r.body)};
 }
 
 }  // namespace faultline::miner

@@ -55,13 +55,14 @@ nlohmann::json doctor_json(const DoctorReport& report) {
   const bool any_gpu_mode = std::any_of(rs.begin(), rs.end(), [](const auto& r) { return r.gpu_mode; });
   const bool every_gpu_mode_built =
       std::all_of(rs.begin(), rs.end(), [](const auto& r) { return !r.gpu_mode || r.gpu_built; });
-  nlohmann::json j = {{"gpu_found", env.gpu.has_value()},
-                      {"gpu", nullptr},
-                      {"nvcc", nullptr},
-                      {"gpu_harnesses_built", any_gpu_mode ? nlohmann::json(every_gpu_mode_built) : nlohmann::json(nullptr)},
-                      {"build_dir", env.build_dir},
-                      {"build_dir_found", build_dir_found(env)},
-                      {"manifest_dir", env.manifest_dir}};
+  nlohmann::json j = {
+      {"gpu_found", env.gpu.has_value()},
+      {"gpu", nullptr},
+      {"nvcc", nullptr},
+      {"gpu_harnesses_built", any_gpu_mode ? nlohmann::json(every_gpu_mode_built) : nlohmann::json(nullptr)},
+      {"build_dir", env.build_dir},
+      {"build_dir_found", build_dir_found(env)},
+      {"manifest_dir", env.manifest_dir}};
   if (env.gpu) {
     j["gpu"] = {{"name", env.gpu->name},
                 {"driver", version_or_null(env.gpu->driver)},

@@ -118,8 +118,9 @@ TEST(ClassifyResponse, UnauthorizedAndOtherClientErrors) {
 // GitHub's message is what tells a missing scope from an organisation's SAML enforcement: it is quoted, on
 // one line and cut at 300 bytes; a body that is not GitHub's JSON error adds nothing.
 TEST(ClassifyResponse, ARefusalQuotesGitHubsMessage) {
-  const std::string saml = R"({"message":"Resource protected by organization SAML enforcement.\nRe-authorize.",)"
-                           R"("documentation_url":"x"})";
+  const std::string saml =
+      R"({"message":"Resource protected by organization SAML enforcement.\nRe-authorize.",)"
+      R"("documentation_url":"x"})";
   EXPECT_EQ(classify_response(response(403, {{"x-ratelimit-remaining", "12"}}, saml), kOctober21).reason,
             "403 Forbidden (check the token and its scopes); GitHub says: Resource protected by organization "
             "SAML enforcement.\\nRe-authorize.");
@@ -128,6 +129,8 @@ TEST(ClassifyResponse, ARefusalQuotesGitHubsMessage) {
   const std::string long_message = R"({"message":")" + std::string(1000, 'a') + R"("})";
   EXPECT_EQ(classify_response(response(451, {}, long_message), kOctober21).reason,
             "unexpected HTTP 451; GitHub says: " + std::string(300, 'a') + "...");
-  EXPECT_EQ(classify_response(response(422, {}, "<html>no</html>"), kOctober21).reason, "unexpected HTTP 422");
-  EXPECT_EQ(classify_response(response(422, {}, R"({"message":7})"), kOctober21).reason, "unexpected HTTP 422");
+  EXPECT_EQ(classify_response(response(422, {}, "<html>no</html>"), kOctober21).reason,
+            "unexpected HTTP 422");
+  EXPECT_EQ(classify_response(response(422, {}, R"({"message":7})"), kOctober21).reason,
+            "unexpected HTTP 422");
 }

@@ -58,8 +58,8 @@ void expect_snake_case_keys(const nlohmann::json& j, const std::string& where) {
 
 TEST(Doctor, JsonHasLowerCaseKeysAndDataValuesWithoutAGpu) {
   faultline::testing::TempDir dir;
-  auto report =
-      doctor_report(machine(std::nullopt, build_with(dir, {"host", "gpu"})), {parse_manifest(kManifest, "demo.json")});
+  auto report = doctor_report(machine(std::nullopt, build_with(dir, {"host", "gpu"})),
+                              {parse_manifest(kManifest, "demo.json")});
   auto j = doctor_json(report);
   expect_snake_case_keys(j, "");
   EXPECT_EQ(j["gpu_found"], false);
