@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <ctime>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -383,7 +384,7 @@ class RepositoryMiner {
       db_.transaction([&] { datasets::save_cursor(db_, repo_id_, kind, at); });
     }
     seen_pull_requests_.clear();
-    std::optional<SameSecondGroup> group;  // a resumed reading of one counts from where it resumed
+    std::optional<SameSecondGroup> group = group_resumed(kind, at);
     int pages = 0;
     // The pages of this walk: a Link that leads back to one of them would loop forever.
     std::set<std::string> requested;
@@ -408,8 +409,10 @@ class RepositoryMiner {
             }
           }
         }
-        then = keep_cursor(kind, next.empty() ? next_walk(kind, at)
-                                              : datasets::Cursor{next, at.started, at.walk, at.walk_start});
+        then = keep_cursor(
+            kind, next.empty() ? next_walk(kind, at)
+                               : datasets::Cursor{next, at.started, at.walk, at.walk_start,
+                                                  group ? group->readings : 0, group ? group->stored : 0});
       };
       if (page.status == 304) {  // the page as it was when last read, to the end of the walk
         db_.transaction([&] { go_on("", 0); });
@@ -434,9 +437,11 @@ class RepositoryMiner {
   // after it move up one place, and one of them onto a page already read. So once the last page of the
   // second is read, the second is read again from its first page while a reading stored anything (an entry
   // the one before it missed stores; one that finds all as stored ends it), at most kMaxGroupReadings times.
+  // The cursor keeps which reading it is in and what that reading stored, so that a stopped mine goes on
+  // with them.
   struct SameSecondGroup {
     std::string first_page;  // the listing from that second
-    long stored = 0;         // entries the current reading wrote
+    int64_t stored = 0;      // entries the current reading wrote
     int readings = 1;
 
     // The first page again when the reading that ended stored something and readings are left; else empty.
@@ -447,6 +452,16 @@ class RepositoryMiner {
       return first_page;
     }
   };
+
+  // The reading a cursor was stopped in. A cursor an earlier faultline saved at one of GitHub's numbered
+  // pages kept none: what its reading stored is not known, so it counts as having stored something.
+  std::optional<SameSecondGroup> group_resumed(const std::string& kind, const datasets::Cursor& at) const {
+    const bool numbered = !query_value(at.next_url, "page").empty();
+    if (at.group_reading == 0 && !numbered) return std::nullopt;
+    const std::string first = api_.base_url() + listing_url(repo_, kind, query_value(at.next_url, "since"));
+    if (at.group_reading == 0) return SameSecondGroup{first, 1, 1};
+    return SameSecondGroup{first, at.group_stored, at.group_reading};
+  }
 
   // Whether a page's entries all share the second it was asked from and more follow it: the cursor cannot
   // move past that second, and GitHub's page numbers lead on.
@@ -517,9 +532,9 @@ class RepositoryMiner {
   }
 
   // Stores a page's entries and, in the same transaction (after the high-water mark has moved), where the
-  // listing goes on: `then` saves it, told how many entries the page wrote (pull requests first seen
+  // listing goes on: `then` saves it, told how many entries the page wrote (pull requests new to the store
   // included).
-  void store_page(const std::string& kind, const Page& page, const std::function<void(long)>& then) {
+  void store_page(const std::string& kind, const Page& page, const std::function<void(int64_t)>& then) {
     ParsedPage parsed = parse_page(kind, repo_, page);
     long issues = 0, comments = 0, skipped = 0;
     db_.transaction([&] {
@@ -547,7 +562,9 @@ class RepositoryMiner {
         comment_writer.upsert(comment);
         ++comments;
       }
+      long new_pull_requests = 0;  // numbers the store learns are pull requests
       for (const auto& pr : parsed.pull_requests) {
+        if (!datasets::is_recorded_pull_request(db_, repo_id_, pr.first)) ++new_pull_requests;
         datasets::record_pull_request(db_, repo_id_, pr.first);
         if (seen_pull_requests_.insert(pr).second) ++skipped;
       }
@@ -558,7 +575,7 @@ class RepositoryMiner {
       // there would hide them for good.
       if (page.next_url.empty() && page.body.size() < static_cast<size_t>(kPerPage))
         datasets::save_validator(db_, page.url, page.validator);
-      then(issues + comments + skipped);
+      then(issues + comments + new_pull_requests);
     });
     summary_.issues += issues;
     summary_.comments += comments;
@@ -569,17 +586,19 @@ class RepositoryMiner {
   // thing verified, and the newest issues are the ones it is likeliest not to show yet, so the numbers after
   // it are asked for one by one until kMissesEndingTheSearch in a row are not there (a deleted or hidden
   // number is not the end), at most kMostNumbersSearchedPast of them.
-  int64_t highest_past(int64_t highest) {
+  int64_t highest_past(int64_t highest, std::map<int64_t, Page>& found) {
+    const int64_t last = std::min(highest + kMostNumbersSearchedPast, kMostNumbersVerified);
     int misses = 0;
-    for (int64_t n = highest + 1; misses < kMissesEndingTheSearch && n <= highest + kMostNumbersSearchedPast &&
-                                  n <= kMostNumbersVerified;
-         ++n) {
+    for (int64_t n = highest + 1; misses < kMissesEndingTheSearch && n <= last; ++n) {
+      if (progress_)
+        progress_(repo_ + ", verify: number " + std::to_string(n) + ", past the listing's highest");
       Page page = api_.get("/repos/" + repo_ + "/issues/" + std::to_string(n), std::nullopt, true);
       if (page.status == 404 || page.status == 410) {
         ++misses;
       } else {
         misses = 0;
         highest = n;
+        found.emplace(n, std::move(page));  // the verify takes this answer rather than ask again
       }
     }
     return highest;
@@ -603,13 +622,19 @@ class RepositoryMiner {
     if (report.highest_number > kMostNumbersVerified)
       throw Error(where + ": the highest number is " + std::to_string(report.highest_number) +
                   ", more than --verify accounts for (" + std::to_string(kMostNumbersVerified) + ")");
-    report.highest_number = highest_past(report.highest_number);
+    std::map<int64_t, Page> found_past;
+    report.highest_number = highest_past(report.highest_number, found_past);
     // A verify stopped (--max-requests, a wait over --max-wait) goes on after the last number it checked; one
     // that ended in a run that was stopped in another repository keeps its result until the run ends (mine).
     const int64_t checked = datasets::load_verify_progress(db_, repo_id_);
-    for (int64_t number : datasets::unaccounted_numbers(db_, repo_id_, report.highest_number)) {
-      if (number <= checked) continue;
-      Page page = api_.get("/repos/" + repo_ + "/issues/" + std::to_string(number), std::nullopt, true);
+    std::vector<int64_t> to_ask;
+    for (int64_t number : datasets::unaccounted_numbers(db_, repo_id_, report.highest_number))
+      if (number > checked) to_ask.push_back(number);
+    for (int64_t number : to_ask) {
+      auto searched = found_past.find(number);
+      Page page = searched != found_past.end()
+                      ? std::move(searched->second)
+                      : api_.get("/repos/" + repo_ + "/issues/" + std::to_string(number), std::nullopt, true);
       ++report.fetched;
       std::string missing;
       bool transferred = false;
@@ -651,6 +676,12 @@ class RepositoryMiner {
           }
         }
       }
+      // One request a number: a verify after a first mine from --since may take hours.
+      if (progress_)
+        progress_(repo_ + ", verify: number " + std::to_string(number) + ", " +
+                  std::to_string(report.fetched) + " of " + std::to_string(to_ask.size()) +
+                  " asked for; recovered " + std::to_string(report.recovered) + ", requests " +
+                  std::to_string(api_.stats().requests));
     }
     // What this run and the runs it went on from found missing, of the numbers still unaccounted.
     const auto unaccounted = datasets::unaccounted_numbers(db_, repo_id_, report.highest_number);
@@ -735,11 +766,18 @@ void fetch_timeline(GitHubApi& api, const datasets::IssueRecord& issue,
 // Timeline events of every issue kept in the sample: cross-references and commits, the evidence of fixes.
 // One issue's failure (deleted since it was mined, a malformed answer) keeps its stored events and is
 // listed; the others are still fetched.
-void mine_timelines(datasets::Database& db, GitHubApi& api, MineSummary& summary,
-                    const MineOptions& options) {
-  for (const auto& entry : datasets::load_sample(db, options.sample)) {
-    if (entry.status != "sampled") continue;
-    auto issue = datasets::load_issue(db, entry.issue_id);
+void mine_timelines(datasets::Database& db, GitHubApi& api, MineSummary& summary, const MineOptions& options,
+                    const std::function<void(const std::string&)>& progress) {
+  std::vector<int64_t> sampled;
+  for (const auto& entry : datasets::load_sample(db, options.sample))
+    if (entry.status == "sampled") sampled.push_back(entry.issue_id);
+  for (size_t i = 0; i < sampled.size(); ++i) {
+    auto issue = datasets::load_issue(db, sampled[i]);
+    if (progress)
+      progress("timelines: " + issue.key() + ", " + std::to_string(i + 1) + " of " +
+               std::to_string(sampled.size()) + " sampled issues; events " +
+               std::to_string(summary.timeline_events) + ", requests " +
+               std::to_string(api.stats().requests));
     std::vector<std::pair<std::string, std::string>> events;
     std::vector<std::string> raw;
     try {
@@ -765,8 +803,8 @@ MineSummary mine(datasets::Database& db, const MineOptions& options,
     if (std::find(samples.begin(), samples.end(), options.sample) == samples.end()) {
       std::string names;
       for (const auto& name : samples) names += (names.empty() ? "" : ", ") + name;
-      throw Error("mine --timeline: no sample named '" + options.sample + "' in the store (samples: " +
-                  (names.empty() ? "none" : names) + ")");
+      throw Error("mine --timeline: no sample named '" + options.sample +
+                  "' in the store (samples: " + (names.empty() ? "none" : names) + ")");
     }
   }
   MineSummary summary;
@@ -783,7 +821,7 @@ MineSummary mine(datasets::Database& db, const MineOptions& options,
         summary.failed.push_back({repo, e.what()});
       }
     }
-    if (options.timeline) mine_timelines(db, api, summary, options);
+    if (options.timeline) mine_timelines(db, api, summary, options, progress);
     // A --verify run is over: the next asks for every unaccounted number again, of every repository it named
     // (one that failed too); a run without --verify leaves a stopped verify to go on. Until then a rerun of a
     // stopped run takes the verify of a repository that ended as it was, rather than ask for its missing

@@ -343,6 +343,12 @@ CREATE TABLE verify_missing (
       R"sql(
 DELETE FROM final_labels WHERE (SELECT gate FROM audits ORDER BY id DESC LIMIT 1) = 'fail';
 )sql",
+      // 19: a cursor within one second's entries paged by page numbers keeps which reading of them it is in
+      // and what that reading stored, so that a stopped mine knows whether to read the second again.
+      R"sql(
+ALTER TABLE mine_cursors ADD COLUMN group_reading INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE mine_cursors ADD COLUMN group_stored INTEGER NOT NULL DEFAULT 0;
+)sql",
   };
   return steps;
 }

@@ -33,19 +33,21 @@ void move_validators(Database& db, const std::string& old_prefix, const std::str
 
 std::optional<Cursor> load_cursor(Database& db, int64_t repository_id, const std::string& listing) {
   Statement s = db.prepare(
-      "SELECT next_url, pass_started, walk, walk_start FROM mine_cursors WHERE repository_id = ? AND listing "
-      "= ?");
+      "SELECT next_url, pass_started, walk, walk_start, group_reading, group_stored FROM mine_cursors "
+      "WHERE repository_id = ? AND listing = ?");
   s.bind_all(repository_id, listing);
   if (!s.step()) return std::nullopt;
-  return Cursor{s.text(0), s.text(1), static_cast<int>(s.integer(2)), s.text(3)};
+  return Cursor{
+      s.text(0),   s.text(1), static_cast<int>(s.integer(2)), s.text(3), static_cast<int>(s.integer(4)),
+      s.integer(5)};
 }
 
 void save_cursor(Database& db, int64_t repository_id, const std::string& listing, const Cursor& cursor) {
   db.prepare(
         "INSERT OR REPLACE INTO mine_cursors(repository_id, listing, next_url, pass_started, walk, "
-        "walk_start) "
-        "VALUES (?,?,?,?,?,?)")
-      .bind_all(repository_id, listing, cursor.next_url, cursor.started, cursor.walk, cursor.walk_start)
+        "walk_start, group_reading, group_stored) VALUES (?,?,?,?,?,?,?,?)")
+      .bind_all(repository_id, listing, cursor.next_url, cursor.started, cursor.walk, cursor.walk_start,
+                cursor.group_reading, cursor.group_stored)
       .run();
 }
 

@@ -28,6 +28,10 @@ struct Cursor {
   std::string started;     // GitHub's time when the pass or walk began; empty from an earlier faultline
   int walk = 0;            // 0: the pass itself; then the walks after it
   std::string walk_start;  // the URL the pass or walk began at; empty from an earlier faultline
+  // Within one second's entries paged by GitHub's page numbers (RepositoryMiner::SameSecondGroup): which
+  // reading of them it is (0: not within such a second) and how many entries that reading has stored.
+  int group_reading = 0;
+  int64_t group_stored = 0;
 };
 std::optional<Cursor> load_cursor(Database& db, int64_t repository_id, const std::string& listing);
 void save_cursor(Database& db, int64_t repository_id, const std::string& listing, const Cursor& cursor);

@@ -27,6 +27,7 @@ CONFIG: {"repos": {"o/r": {"issues": 250, "prs": 30, "comments": 420,
          "backdate_at": {"9": {"repo": "o/r", "issues": [200], "seconds": 420, "version": 1}},  # before the
                         # touch of the same request: as /_control/backdate, a write GitHub shows late
          "no_validators": true,    # no ETag on any answer (and so no 304)
+         "every_number": true,     # a number asked for alone that no entry has is answered as an issue
          "synthetic_date": true,   # the Date header is the repositories' own clock (their newest edit),
                                    # not this machine's: the fake's times are in 2024
          "token_budgets": {"t1": 50},   # per-token limits; another or no token: 401
@@ -336,6 +337,9 @@ class Handler(BaseHTTPRequestHandler):
                         return self.send(301, b'{"message": "Moved Permanently"}', {"Location": location, **rate})
                     if n in repo.deleted:
                         return self.send(410, b'{"message": "This issue was deleted"}', rate)
+                    if n not in repo.entries and n not in repo.not_found and st.config.get("every_number"):
+                        made = {"number": n, "pr": False, "updated": BASE, "created": BASE, "version": 0}
+                        return self.json(200, repo.issue_json(base, made), rate)
                     if n in repo.not_found or n not in repo.entries:
                         return self.send(404, b'{"message": "Not Found"}', rate)
                     return self.json(200, repo.issue_json(base, repo.entries[n]), rate)

@@ -224,7 +224,7 @@ TEST(Miner, TransientFaultsAndRateLimitsAreWaitedOutAndRetried) {
   faultline::testing::TempDir dir;
   datasets::Database db(dir.file("m.db"));
   auto o = options_for(server);
-  o.api.max_retries = 6;  // requests 2–7 are six faults in a row on the first issue page, one budget
+  o.api.max_retries = 6;      // requests 2–7 are six faults in a row on the first issue page, one budget
   std::vector<double> waits;  // each wait's length as said; the minute is not slept, the others are
   o.api.wait_report_interval_s = 1e9;
   o.api.on_wait = [&](const std::string& line) { waits.push_back(std::stod(line.substr(8))); };
@@ -232,8 +232,9 @@ TEST(Miner, TransientFaultsAndRateLimitsAreWaitedOutAndRetried) {
     if (s < 60) std::this_thread::sleep_for(std::chrono::duration<double>(s));
   };
   auto s = mine(db, o);
-  EXPECT_EQ(s.stats.retries, 3);           // 502, dropped connection, truncated body
-  EXPECT_EQ(s.stats.rate_limit_waits, 4);  // retry-after, 429, 403 at zero remaining, exhausted budget on a 200
+  EXPECT_EQ(s.stats.retries, 3);  // 502, dropped connection, truncated body
+  EXPECT_EQ(s.stats.rate_limit_waits,
+            4);  // retry-after, 429, 403 at zero remaining, exhausted budget on a 200
   // The 429 named no time: a minute, as GitHub asks (the backoff of 20 ms doubling would be under a second).
   EXPECT_EQ(std::count(waits.begin(), waits.end(), 60.0), 1);
   EXPECT_EQ(s.stats.requests, 11 + 6);
@@ -460,7 +461,8 @@ TEST(Miner, TimelinesOfSampledIssuesAreStored) {
     mine(db, o);
     ADD_FAILURE() << "mined";
   } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()), "mine --timeline: no sample named 'nosuch' in the store (samples: main)");
+    EXPECT_EQ(std::string(e.what()),
+              "mine --timeline: no sample named 'nosuch' in the store (samples: main)");
   }
   EXPECT_EQ(server.requests(), requests);
 }
@@ -750,6 +752,33 @@ TEST(Miner, VerifyAccountsForEveryNumberAndRecoversWhatTheListingMissed) {
   EXPECT_EQ(again.recovered, 0);
 }
 
+// --verify asks for numbers one request each, and a first mine from --since leaves it every older number:
+// each is said as it is asked for, and so is each sampled issue's timeline. By hand, from verify_repo():
+// the listing's highest is 35, then 36-38 (not there); numbers 12, 13, 15 and 20 are asked for, 20 found.
+TEST(Miner, VerifyAndTimelinesSayTheirProgress) {
+  faultline::testing::FakeGitHub server(verify_repo());
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  mine(db, options_for(server));
+  datasets::replace_sample(db, "main",
+                           {{*datasets::find_issue(db, "o/r", 5), "sampled", "draw", {}, {}, 1},
+                            {*datasets::find_issue(db, "o/r", 6), "sampled", "draw", {}, {}, 1}});
+  auto o = options_for(server);
+  o.verify = true;
+  o.timeline = true;
+  std::vector<std::string> lines;
+  miner::mine(db, o,
+              [&](const std::string& line) { lines.push_back(line.substr(0, line.find(", requests"))); });
+  auto said = [&](const std::string& line) { return std::count(lines.begin(), lines.end(), line); };
+  for (const char* n : {"36", "37", "38"})
+    EXPECT_EQ(said("o/r, verify: number " + std::string(n) + ", past the listing's highest"), 1) << n;
+  EXPECT_EQ(said("o/r, verify: number 12, 1 of 4 asked for; recovered 0"), 1);
+  EXPECT_EQ(said("o/r, verify: number 15, 3 of 4 asked for; recovered 0"), 1);
+  EXPECT_EQ(said("o/r, verify: number 20, 4 of 4 asked for; recovered 1"), 1);
+  EXPECT_EQ(said("timelines: o/r#5, 1 of 2 sampled issues; events 0"), 1);
+  EXPECT_EQ(said("timelines: o/r#6, 2 of 2 sampled issues; events 3"), 1);
+}
+
 // A --verify stopped by --max-requests goes on after the last number it checked: 30 deleted numbers and
 // issue 45, missing from the listing. Each run of 13 requests asks for the repository, both listings (304),
 // the highest number and the three after it (61-63, not there), then 6 numbers: 1-30 in five runs, 45 in the
@@ -789,8 +818,8 @@ TEST(Miner, AVerifyStoppedByMaxRequestsGoesOnAfterTheNumbersItChecked) {
 // Two repositories verified in runs of 46 requests: a/a's verify ends in the first run (the repository,
 // both listings, the highest number and the three after it: 7 requests, and 30 deleted numbers), b/b's stops
 // after its first 2 numbers (7 + 2). The second run takes a/a's verify as it ended (7 requests, no number
-// asked for again) and ends b/b's (7 + the other 29 numbers). Were an ended verify asked for again, a/a's 30 numbers would leave
-// b/b 2 numbers a run.
+// asked for again) and ends b/b's (7 + the other 29 numbers). Were an ended verify asked for again, a/a's 30
+// numbers would leave b/b 2 numbers a run.
 TEST(Miner, AVerifyThatEndedInAStoppedRunIsNotAskedForAgainByItsRerun) {
   json deleted = json::array();
   for (int n = 1; n <= 30; ++n) deleted.push_back(n);
@@ -913,6 +942,24 @@ TEST(Miner, VerifyLooksForNumbersPastTheListingsHighest) {
   EXPECT_EQ(v.missing, (std::vector<std::pair<int64_t, std::string>>{{28, "410: deleted"}}));
   EXPECT_EQ(datasets::count_issues(db), 29);
   EXPECT_EQ(v.issues + v.pull_requests + static_cast<int64_t>(v.missing.size()), v.highest_number);
+}
+
+// A server that answers every number asked for alone: the search past the listing's highest (20) ends
+// after 1,000 numbers, and the verify takes the numbers it found from the search rather than ask again. By
+// hand: the run asks for the repository, both listings and the highest number (4), then 21 to 1020.
+TEST(Miner, VerifysSearchPastTheListingStopsAfterAThousandNumbersAndAsksForEachOnce) {
+  faultline::testing::FakeGitHub server(json{{"repos", {{"o/r", {{"issues", 20}}}}}, {"every_number", true}});
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  mine(db, options_for(server));
+  auto o = options_for(server);
+  o.verify = true;
+  const auto s = mine(db, o);
+  EXPECT_EQ(s.stats.requests, 4 + 1000);
+  const auto& v = s.verified.at(0);
+  EXPECT_EQ(v.highest_number, 1020);
+  EXPECT_EQ(v.recovered, 1000);
+  EXPECT_EQ(v.fetched, 1000);
 }
 
 // An issue deleted after it was mined, the newest: GitHub's highest number is now 39, the store holds 40. The
@@ -1469,6 +1516,49 @@ TEST(Miner, AnEntryEditedWhileOneSecondIsPagedByNumberLosesNoNeighbour) {
   EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM issues"), 250);
   EXPECT_TRUE(datasets::find_issue(db, "o/r", 101).has_value());
   EXPECT_EQ(datasets::load_issue(db, *datasets::find_issue(db, "o/r", 5)).title, "Kernel crash 5 (v1)");
+}
+
+// The same edit, the mine stopped by --max-requests 4 after page 2 (#101 has just moved onto page 1): the
+// next run resumes at the second's last page, and the cursor says the reading it is in stored something, so
+// the second is read again (without that, 249 were stored for good). A cursor an earlier faultline saved
+// there says nothing of a reading (group_reading 0): it counts as having stored something too.
+TEST(Miner, AMineStoppedWithinOneSecondsPagesReadsThatSecondAgainWhenItResumes) {
+  for (const bool older_cursor : {false, true}) {
+    SCOPED_TRACE(older_cursor);
+    faultline::testing::FakeGitHub server(json{{"repos", {{"o/r", {{"issues", 250}, {"one_second", true}}}}},
+                                               {"touch_at", {{"4", {{"repo", "o/r"}, {"issues", {5}}}}}}});
+    faultline::testing::TempDir dir;
+    datasets::Database db(dir.file("m.db"));
+    auto o = options_for(server);
+    o.api.max_requests = 4;
+    EXPECT_TRUE(mine(db, o).stopped_early);
+    EXPECT_EQ(scalar(db, "SELECT group_reading FROM mine_cursors WHERE listing = 'issues'"), 1);
+    if (older_cursor) db.exec("UPDATE mine_cursors SET group_reading = 0, group_stored = 0");
+    EXPECT_FALSE(mine(db, options_for(server)).stopped_early);
+    EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM issues"), 250);
+    EXPECT_TRUE(datasets::find_issue(db, "o/r", 101).has_value());
+  }
+}
+
+// 250 issues and 30 pull requests in one second, mined by runs of 4 requests. A reading counts what it
+// stored, pull requests the store did not know included, and the cursor keeps it: each run goes on with
+// the reading it was stopped in, so the runs end. (Counting pull requests first seen in a run, every run's
+// reading "stored" something and read the second again: runs of 4 never ended.) Then a refresh with nothing
+// changed reads the second once, by hand 6 requests: the repository, the overlap before the mark, the
+// second's 3 pages, the comments.
+TEST(Miner, ShortRunsThroughOneSecondsPagesEndAndARefreshReadsThemOnce) {
+  faultline::testing::FakeGitHub server(
+      json{{"repos", {{"o/r", {{"issues", 250}, {"prs", 30}, {"one_second", true}}}}}});
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  auto o = options_for(server);
+  o.api.max_requests = 4;
+  int runs = 1;
+  while (mine(db, o).stopped_early && runs < 30) ++runs;
+  EXPECT_LT(runs, 30);
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM issues"), 250);
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM mine_cursors"), 0);
+  EXPECT_EQ(mine(db, options_for(server)).stats.requests, 6);
 }
 
 // A bot closes and labels an issue in one second: the second version has the first's updated_at.
