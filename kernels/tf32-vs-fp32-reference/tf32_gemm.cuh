@@ -5,6 +5,7 @@
 // Fix: keep FP32 arithmetic where FP32 results are promised (or compare against the TF32 reference).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -43,12 +44,21 @@ FL_HD inline float gemm_element(int i, int j) {
   return acc;
 }
 
+// TF32 rounding for the reference, by another road than to_tf32's bit arithmetic (so a fault there is not
+// repeated here): the significand scaled to the 11 bits TF32 keeps, the leading one included, and rounded
+// to the nearest, ties to even (the default rounding mode of nearbyint).
+inline float tf32_reference_rounding(float x) {
+  int exponent = 0;
+  const double significand = std::frexp(static_cast<double>(x), &exponent);  // in [0.5, 1)
+  return static_cast<float>(std::ldexp(std::nearbyint(std::ldexp(significand, 11)), exponent - 11));
+}
+
 // References, accumulated in double: exact FP32 inputs, and TF32-rounded inputs.
 inline double reference_element(int i, int j, bool tf32) {
   double acc = 0;
   for (int k = 0; k < kDim; ++k) {
     float a = a_at(i, k), b = b_at(k, j);
-    if (tf32) a = to_tf32(a), b = to_tf32(b);
+    if (tf32) a = tf32_reference_rounding(a), b = tf32_reference_rounding(b);
     acc += static_cast<double>(a) * b;
   }
   return acc;
