@@ -14,6 +14,10 @@ namespace faultline::miner {
 namespace {
 
 const char* const kApiVersion = "2022-11-28";
+// How far GitHub's Date may be from this machine's clock and still be taken as GitHub's clock, and how near
+// it is taken as the same clock (the Date has whole seconds: the same clock reads up to a second behind).
+constexpr double kMostClockDifference = 24 * 3600;
+constexpr double kSameClock = 2;
 
 std::string header(const HttpResponse& r, const std::string& name) {
   auto it = r.headers.find(name);
@@ -162,10 +166,21 @@ Page GitHubApi::get(const std::string& path_or_url, const std::optional<datasets
       retry(attempt, std::nullopt, transport.message, url);
       continue;
     }
-    pool_.observe(slot, rate_limit_of(r));
-    if (const auto date = http_date_epoch(header(r, "date")))
+    // GitHub's clock, by its Date header, and this machine's may differ: a reset is waited for in GitHub's,
+    // moved into this machine's clock by the difference (a machine running ahead woke before the reset and
+    // spent its retries). A Date over a day away from this machine's clock is not taken as GitHub's.
+    const double here = now();
+    double ahead_of_here = 0;  // GitHub's clock minus this machine's, in whole seconds of the Date
+    if (const auto date = http_date_epoch(header(r, "date"))) {
       last_server_time_ = common::format_iso8601(*date);
-    ResponseClass c = classify_response(r, now());
+      const double difference = static_cast<double>(*date) - here;
+      if (std::fabs(difference) > kSameClock && std::fabs(difference) <= kMostClockDifference)
+        ahead_of_here = difference;
+    }
+    RateLimit limit = rate_limit_of(r);
+    if (limit.reset_epoch) *limit.reset_epoch -= ahead_of_here;
+    pool_.observe(slot, limit);
+    ResponseClass c = classify_response(r, here + ahead_of_here);
     switch (c.verdict) {
       case Verdict::done:
         // "Not modified" since a version this client never named: a misbehaving cache, whose answer would

@@ -28,6 +28,7 @@ CONFIG: {"repos": {"o/r": {"issues": 250, "prs": 30, "comments": 420,
                         # touch of the same request: as /_control/backdate, a write GitHub shows late
          "no_validators": true,    # no ETag on any answer (and so no 304)
          "every_number": true,     # a number asked for alone that no entry has is answered as an issue
+         "spent_from": {"request": 2, "for_s": 3},  # the rate limit spent from request 2 on, for 3 seconds
          "synthetic_date": true,   # the Date header is the repositories' own clock (their newest edit),
                                    # not this machine's: the fake's times are in 2024
          "token_budgets": {"t1": 50},   # per-token limits; another or no token: 401
@@ -60,6 +61,7 @@ import email.utils
 import gzip
 import hashlib
 import json
+import math
 import socket
 import threading
 import time
@@ -169,6 +171,7 @@ class State:
         self.backdate_at = {int(k): v for k, v in config.get("backdate_at", {}).items()}
         self.token_budgets = config.get("token_budgets")
         self.requests = 0
+        self.spent_until = None  # spent_from: when the spent limit resets
         self.not_modified = 0
         self.paths = {}
         self.tokens = {}           # token -> requests that carried it
@@ -259,6 +262,15 @@ class Handler(BaseHTTPRequestHandler):
                     "x-ratelimit-reset": str(reset)}
             if used > budget:
                 return self.send(403, b'{"message": "API rate limit exceeded"}', rate)
+        spent = st.config.get("spent_from")
+        if spent and number >= spent["request"]:
+            with st.lock:
+                if st.spent_until is None:
+                    st.spent_until = math.ceil(time.time() + spent["for_s"])
+            if time.time() < st.spent_until:
+                return self.send(403, b'{"message": "API rate limit exceeded"}',
+                                 {"x-ratelimit-limit": str(limit), "x-ratelimit-remaining": "0",
+                                  "x-ratelimit-reset": str(st.spent_until)})
         if fault:
             if fault.get("drop"):
                 # Half a status line, then the connection goes: a reset mid-response, not an idle close

@@ -243,6 +243,25 @@ TEST(Miner, TransientFaultsAndRateLimitsAreWaitedOutAndRetried) {
   EXPECT_EQ(datasets::count_comments(db), 420);
 }
 
+// This machine's clock 30 s ahead of GitHub's, and the rate limit spent from the first listing page until
+// GitHub's reset 3 s on. Measured against this machine's clock the reset had passed: each wait was 1 s, and
+// after five the repository failed ("still rate limited"). The Date header gives GitHub's clock, so the
+// wait is about 4 s (the reset, plus a second of margin) and the mine goes on.
+TEST(Miner, ARateLimitResetIsWaitedForInGitHubsClockNotThisMachines) {
+  json config = standard_repo();
+  config["spent_from"] = {{"request", 2}, {"for_s", 3}};
+  faultline::testing::FakeGitHub server(config);
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  auto o = options_for(server);
+  o.api.now = [] {
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count() + 30;
+  };
+  const auto s = mine(db, o);
+  EXPECT_EQ(s.stats.rate_limit_waits, 1);
+  EXPECT_EQ(datasets::count_issues(db), 250);
+}
+
 TEST(Miner, MalformedJsonNamesTheUrlKeepsEarlierPagesAndResumes) {
   json config = standard_repo();
   config["faults"] = {{"3", {{"malformed", true}}}};  // 1 = repository, 2 = issues page 1, 3 = issues page 2
