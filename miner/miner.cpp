@@ -359,7 +359,11 @@ class RepositoryMiner {
       return;
     }
     common::require_repository_name(now_called, "redirected to " + page.url);
-    if (now_called != repo_) record_rename(repo_, now_called);
+    if (now_called == repo_) return;
+    record_rename(repo_, now_called);
+    // The repository's own answer, under its new name: it confirms the rename, and its validator (the old
+    // one was of the old name's answer) lets the next refresh be answered 304.
+    check_repository();
   }
 
   // Pages by an updated_at cursor: each next request asks from the newest updated_at seen, inclusive, and

@@ -1277,6 +1277,23 @@ TEST(Miner, RenameAfterTheFirstMineIsNoticedOnRefreshAndKeepsOneRepository) {
   }
 }
 
+// Renamed while the first mine reads its issues (a listing page redirected to the new name, request 3):
+// the repository is asked for again under its new name, so that the next refresh finds its validator and
+// is 3 requests, all 304 (its validator stayed under the old name: the refresh asked for it in full).
+TEST(Miner, ARenameNoticedMidListingLeavesTheNextRefreshAllNotModified) {
+  json config = standard_repo();
+  config["rename_at"] = {{"3", {{"from", "o/r"}, {"to", "o/new"}}}};
+  faultline::testing::FakeGitHub server(config);
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  auto first = mine(db, options_for(server));
+  ASSERT_EQ(first.renamed.size(), 1u);
+  EXPECT_EQ(datasets::count_issues(db), 250);
+  auto refresh = mine(db, options_for(server, {"o/new"}));
+  EXPECT_EQ(refresh.stats.requests, 3);
+  EXPECT_EQ(refresh.stats.not_modified, 3);
+}
+
 // A rename to a name GitHub could not give is refused whether the repository's own answer says it (the
 // refresh's first request) or a listing is redirected to it (renamed while the listing is read).
 TEST(Miner, ARedirectToANameThatIsNoRepositoryNameIsRefusedAndNothingIsRenamed) {
