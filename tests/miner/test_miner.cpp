@@ -39,6 +39,14 @@ miner::MineOptions options_for(const faultline::testing::FakeGitHub& server,
   return o;
 }
 
+// Issues `numbers` of o/r drawn into the sample "main" (whose issues get timelines).
+void sample_issues(datasets::Database& db, std::initializer_list<int64_t> numbers) {
+  std::vector<datasets::SampleEntry> entries;
+  for (int64_t n : numbers)
+    entries.push_back({*datasets::find_issue(db, "o/r", n), "sampled", "draw", {}, {}, 1});
+  datasets::replace_sample(db, "main", entries);
+}
+
 // A mine whose (first) repository failed throws its error, as a one-repository run ends in it.
 miner::MineSummary mine(datasets::Database& db, const miner::MineOptions& o) {
   auto summary = miner::mine(db, o, {});
@@ -454,7 +462,7 @@ TEST(Miner, TimelinesOfSampledIssuesAreStored) {
   faultline::testing::TempDir dir;
   datasets::Database db(dir.file("m.db"));
   mine(db, options_for(server));
-  datasets::replace_sample(db, "main", {{*datasets::find_issue(db, "o/r", 5), "sampled", "draw", {}, {}, 1}});
+  sample_issues(db, {5});
   auto o = options_for(server);
   o.timeline = true;
   auto s = mine(db, o);
@@ -465,9 +473,7 @@ TEST(Miner, TimelinesOfSampledIssuesAreStored) {
   // A sampled issue deleted on GitHub since: its timeline is unavailable (its stored events kept), and the
   // other sampled issues still get theirs.
   server.control("delete?repo=o/r&issues=5");
-  datasets::replace_sample(db, "main",
-                           {{*datasets::find_issue(db, "o/r", 5), "sampled", "draw", {}, {}, 1},
-                            {*datasets::find_issue(db, "o/r", 6), "sampled", "draw", {}, {}, 1}});
+  sample_issues(db, {5, 6});
   auto again = mine(db, o);
   EXPECT_EQ(again.timelines_unavailable,
             (std::vector<std::pair<std::string, std::string>>{{"o/r#5", "410: deleted"}}));
@@ -779,9 +785,7 @@ TEST(Miner, VerifyAndTimelinesSayTheirProgress) {
   faultline::testing::TempDir dir;
   datasets::Database db(dir.file("m.db"));
   mine(db, options_for(server));
-  datasets::replace_sample(db, "main",
-                           {{*datasets::find_issue(db, "o/r", 5), "sampled", "draw", {}, {}, 1},
-                            {*datasets::find_issue(db, "o/r", 6), "sampled", "draw", {}, {}, 1}});
+  sample_issues(db, {5, 6});
   auto o = options_for(server);
   o.verify = true;
   o.timeline = true;
@@ -1855,9 +1859,7 @@ TEST(Miner, AnEmptyPageWithANextLinkAndABadTimelineStopOnlyWhatTheyConcern) {
   faultline::testing::TempDir dir;
   datasets::Database db(dir.file("m.db"));
   mine(db, options_for(server));
-  datasets::replace_sample(db, "main",
-                           {{*datasets::find_issue(db, "o/r", 5), "sampled", "draw", {}, {}, 1},
-                            {*datasets::find_issue(db, "o/r", 6), "sampled", "draw", {}, {}, 1}});
+  sample_issues(db, {5, 6});
   auto o = options_for(server);
   o.timeline = true;
   auto s = mine(db, o);
