@@ -56,6 +56,7 @@ void add_mine_command(CLI::App& app, Context& ctx) {
                    "stop cleanly (resumable) instead of a wait longer than SECONDS (a rate-limit reset, a "
                    "Retry-After, a retry's backoff)")
       ->default_val(3600)
+      ->type_name("INT")  // whole seconds (the option holds a double)
       ->check(whole_number_in(0, 30 * 86400));
   mine->add_option("--backoff-ms", o.api.backoff_ms, "base of the exponential backoff for retries")
       ->check(whole_number_in(0, 600'000));

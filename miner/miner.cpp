@@ -777,21 +777,25 @@ void mine_timelines(datasets::Database& db, GitHubApi& api, MineSummary& summary
     if (entry.status == "sampled") sampled.push_back(entry.issue_id);
   for (size_t i = 0; i < sampled.size(); ++i) {
     auto issue = datasets::load_issue(db, sampled[i]);
+    std::vector<std::pair<std::string, std::string>> events;
+    std::vector<std::string> raw;
+    bool fetched = true;
+    try {
+      fetch_timeline(api, issue, events, raw);
+    } catch (const Error& e) {
+      summary.timelines_unavailable.push_back({issue.key(), e.what()});
+      fetched = false;
+    }
+    if (fetched) {  // outside the try: a store that cannot be written stops the run, it is no lost timeline
+      db.transaction([&] { datasets::replace_timeline(db, issue.id, events, raw); });
+      summary.timeline_events += static_cast<long>(events.size());
+    }
+    // Said once the issue is done, so the last line says where the run ended.
     if (progress)
       progress("timelines: " + issue.key() + ", " + std::to_string(i + 1) + " of " +
                std::to_string(sampled.size()) + " sampled issues; events " +
                std::to_string(summary.timeline_events) + ", requests " +
                std::to_string(api.stats().requests));
-    std::vector<std::pair<std::string, std::string>> events;
-    std::vector<std::string> raw;
-    try {
-      fetch_timeline(api, issue, events, raw);
-    } catch (const Error& e) {
-      summary.timelines_unavailable.push_back({issue.key(), e.what()});
-      continue;
-    }
-    db.transaction([&] { datasets::replace_timeline(db, issue.id, events, raw); });
-    summary.timeline_events += static_cast<long>(events.size());
   }
 }
 

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/one_line.hpp"
+#include "common/utf8.hpp"
 
 namespace faultline::miner {
 
@@ -25,12 +26,12 @@ std::optional<long long> whole_number(const std::string& text) {
 
 // GitHub's own word on a refusal, the "message" of its JSON error body, to be quoted after `reason`: a 403
 // may be a token without the scope, an organisation's SAML enforcement or a legal block, which only the
-// message tells apart. At most 300 bytes of it, on one line.
+// message tells apart. Its first 300 bytes at most (cut between characters), on one line.
 std::string with_github_message(const std::string& reason, const std::string& body) {
   const auto j = nlohmann::json::parse(body, nullptr, false);
   if (!j.is_object() || !j.contains("message") || !j["message"].is_string()) return reason;
   std::string message = j["message"].get<std::string>();
-  if (message.size() > 300) message = message.substr(0, 300) + "...";
+  if (message.size() > 300) message = message.substr(0, common::utf8_prefix_length(message, 300)) + "...";
   return reason + "; GitHub says: " + common::one_line(message);
 }
 

@@ -798,8 +798,8 @@ TEST(Miner, VerifyAndTimelinesSayTheirProgress) {
   EXPECT_EQ(said("o/r, verify: number 12, 1 of 4 asked for; recovered 0"), 1);
   EXPECT_EQ(said("o/r, verify: number 15, 3 of 4 asked for; recovered 0"), 1);
   EXPECT_EQ(said("o/r, verify: number 20, 4 of 4 asked for; recovered 1"), 1);
-  EXPECT_EQ(said("timelines: o/r#5, 1 of 2 sampled issues; events 0"), 1);
-  EXPECT_EQ(said("timelines: o/r#6, 2 of 2 sampled issues; events 3"), 1);
+  EXPECT_EQ(said("timelines: o/r#5, 1 of 2 sampled issues; events 3"), 1);
+  EXPECT_EQ(said("timelines: o/r#6, 2 of 2 sampled issues; events 6"), 1);
 }
 
 // A --verify stopped by --max-requests goes on after the last number it checked: 30 deleted numbers and

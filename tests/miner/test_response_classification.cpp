@@ -129,6 +129,10 @@ TEST(ClassifyResponse, ARefusalQuotesGitHubsMessage) {
   const std::string long_message = R"({"message":")" + std::string(1000, 'a') + R"("})";
   EXPECT_EQ(classify_response(response(451, {}, long_message), kOctober21).reason,
             "unexpected HTTP 451; GitHub says: " + std::string(300, 'a') + "...");
+  // 299 bytes and then a two-byte character: the cut comes before it, not through it.
+  const std::string accented = R"({"message":")" + std::string(299, 'a') + "\u00e9\u00e9" + R"("})";
+  EXPECT_EQ(classify_response(response(451, {}, accented), kOctober21).reason,
+            "unexpected HTTP 451; GitHub says: " + std::string(299, 'a') + "...");
   EXPECT_EQ(classify_response(response(422, {}, "<html>no</html>"), kOctober21).reason,
             "unexpected HTTP 422");
   EXPECT_EQ(classify_response(response(422, {}, R"({"message":7})"), kOctober21).reason,
