@@ -19,8 +19,9 @@ size_t sequence_length(const std::string& text, size_t i) {
   return n;
 }
 
-// The last line of `output` that is a JSON object with a string "detail".
-std::optional<std::string> json_detail(const std::string& output) {
+// The last line of `output` that is a JSON object with a string "detail": the verdict (or skip) line
+// kernels/common/verdict.hpp prints.
+std::optional<nlohmann::json> verdict_line(const std::string& output) {
   size_t end = output.size();
   while (end > 0) {
     size_t begin = output.rfind('\n', end - 1);
@@ -29,8 +30,7 @@ std::optional<std::string> json_detail(const std::string& output) {
       // The parser is iterative, so neither a long nor a deeply nested line can exhaust the stack.
       auto line = nlohmann::json::parse(output.begin() + static_cast<std::ptrdiff_t>(begin),
                                         output.begin() + static_cast<std::ptrdiff_t>(end), nullptr, false);
-      if (line.is_object() && line.contains("detail") && line["detail"].is_string())
-        return line["detail"].get<std::string>();
+      if (line.is_object() && line.contains("detail") && line["detail"].is_string()) return line;
     }
     if (begin == 0) break;
     end = begin - 1;
@@ -58,10 +58,16 @@ std::string bounded_text(const std::string& text, size_t limit) {
   return out;
 }
 
+std::optional<bool> harness_symptom(const ProcessResult& p) {
+  const auto line = verdict_line(p.output);
+  if (!line || !line->contains("symptom") || !(*line)["symptom"].is_boolean()) return std::nullopt;
+  return (*line)["symptom"].get<bool>();
+}
+
 std::string harness_detail(const ProcessResult& p) {
   std::string detail;
-  if (auto d = json_detail(p.output)) {
-    detail = bounded_text(*d, kDetailLimit);
+  if (auto line = verdict_line(p.output)) {
+    detail = bounded_text((*line)["detail"].get<std::string>(), kDetailLimit);
   } else {
     constexpr size_t kTail = 300;
     size_t from = p.output.size() > kTail ? p.output.size() - kTail : 0;

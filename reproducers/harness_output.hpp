@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include "reproducers/process.hpp"
@@ -15,6 +16,11 @@ constexpr size_t kDetailLimit = 2000;
 // The "detail" of the last JSON line that has one, else the output's last lines; cut to kDetailLimit,
 // noting when the process's output itself was cut.
 std::string harness_detail(const ProcessResult& p);
+
+// The "symptom" of the harness's verdict line (the last JSON line with a "detail"), or nothing when there is
+// none or it says nothing of a symptom: the exit status alone is not trusted (a harness that returns 0
+// whatever its check found would pass).
+std::optional<bool> harness_symptom(const ProcessResult& p);
 
 // `text` cut to `limit` bytes on a character boundary, with a note of its full length when cut;
 // invalid UTF-8 bytes become '?'.

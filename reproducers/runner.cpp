@@ -176,8 +176,17 @@ RunResult run_harness(const Manifest& m, const std::string& mode, const std::str
     r.skipped_by_harness = true;
     if (r.detail.empty()) r.detail = "the harness skipped itself and gave no reason";
   } else if (p.exit_code == kHarnessSymptom || p.exit_code == kHarnessCorrect) {
-    bool symptom = p.exit_code == kHarnessSymptom;
-    r.outcome = outcome_for(variant, x, symptom == (x.expect == "symptom"));
+    const bool symptom = p.exit_code == kHarnessSymptom;
+    const std::optional<bool> said = harness_symptom(p);
+    if (said == symptom) {
+      r.outcome = outcome_for(variant, x, symptom == (x.expect == "symptom"));
+    } else {  // the exit status and the verdict line disagree, or there is no verdict line
+      r.outcome = outcome_for(variant, x, false);
+      r.detail = "harness error (exit " + std::to_string(p.exit_code) + ", " +
+                 (said ? std::string("but its verdict line says symptom: ") + (*said ? "true" : "false")
+                       : std::string("without a verdict line")) +
+                 "): " + r.detail;
+    }
   } else {
     r.outcome = outcome_for(variant, x, false);
     std::string how = !p.status_lost.empty() ? p.status_lost
@@ -277,7 +286,12 @@ RunResult run_repeated(const Manifest& m, const std::string& mode, const std::st
   for (int i = 1; i < repeat; ++i) {
     RunResult r = run_variant(m, mode, variant, env);
     seconds += r.seconds;
-    if (r.outcome == "skipped") continue;
+    // The first run ran, so the machine can run it: a later run that skips itself did not behave.
+    if (r.outcome == "skipped") {
+      r.outcome = outcome_for(variant, m.modes.at(mode).at(variant), false);
+      r.detail = "run " + std::to_string(i + 1) + " of " + std::to_string(repeat) +
+                 " skipped itself after the first ran: " + r.detail;
+    }
     ++s.runs;
     s.as_expected += as_expected(r.outcome);
     auto& slot = as_expected(r.outcome) ? good : bad;

@@ -1,5 +1,7 @@
 #include "reproducers/suite.hpp"
 
+#include <map>
+
 #include "common/markup_escape.hpp"
 #include "reproducers/environment.hpp"
 
@@ -8,24 +10,34 @@ namespace faultline::reproducers {
 std::vector<std::string> run_problems(const std::string& requested_mode,
                                       const std::vector<RunResult>& results) {
   std::vector<std::string> out;
-  int gpu_results = 0, gpu_ran = 0;
-  const RunResult* first_gpu = nullptr;
+  struct ModeRuns {
+    int results = 0, ran = 0;
+    const RunResult* first = nullptr;
+  };
+  std::map<std::string, ModeRuns> modes;
   for (const auto& r : results) {
     const std::string name = run_name(r.id, r.mode, r.variant) + " ";
     if (is_failure(r.outcome)) out.push_back(name + r.outcome);
     // The runner judged the device able to run it; a harness refusing anyway means one of them is wrong.
     if (r.mode == "gpu" && r.skipped_by_harness)
       out.push_back(name + "skipped by the harness on a device the runner expected to run it: " + r.detail);
-    if (r.mode != "gpu") continue;
-    ++gpu_results;
-    gpu_ran += r.outcome != "skipped";
-    if (!first_gpu) first_gpu = &r;
+    ModeRuns& m = modes[r.mode];
+    ++m.results;
+    m.ran += r.outcome != "skipped";
+    if (!m.first) m.first = &r;
   }
-  if (gpu_results > 0 && gpu_ran == 0) {
-    out.push_back("gpu mode ran nothing: all " + std::to_string(gpu_results) +
-                  " GPU results were skipped (first: " + first_gpu->detail + ")");
-  } else if (gpu_results == 0 && requested_mode == "gpu") {
-    out.push_back("gpu mode ran nothing: no reproducer run has a gpu mode");
+  // A mode that ran nothing checked nothing: gpu mode whenever it has results (auto adds it only where a
+  // GPU was found), and the mode asked for by name.
+  for (const std::string mode : {"build", "host", "gpu"}) {
+    if (mode != "gpu" && mode != requested_mode) continue;
+    const std::string results_of = mode == "gpu" ? "GPU" : mode;
+    const auto it = modes.find(mode);
+    if (it != modes.end() && it->second.ran == 0) {
+      out.push_back(mode + " mode ran nothing: all " + std::to_string(it->second.results) + " " + results_of +
+                    " results were skipped (first: " + it->second.first->detail + ")");
+    } else if (it == modes.end() && mode == requested_mode) {
+      out.push_back(mode + " mode ran nothing: no reproducer run has a " + mode + " mode");
+    }
   }
   return out;
 }

@@ -208,9 +208,12 @@ def write_stand_in(tmp):
     build = os.path.join(tmp, "stand-in-build")
     os.makedirs(manifests)
     marker = os.path.join(tmp, "sleepy-started")
-    harnesses = {"quick-a": {"buggy": "exit 10", "fixed": "exit 0"},
-                 "quick-b": {"buggy": "exit 10", "fixed": "exit 0"},
-                 "sleepy": {"buggy": f"touch {marker}; sleep 15; exit 10"}}
+    # Each prints the verdict line a harness prints (kernels/common/verdict.hpp) with its exit status.
+    symptom = """echo '{"symptom": true, "detail": "seen"}'; exit 10"""
+    correct = """echo '{"symptom": false, "detail": "not seen"}'; exit 0"""
+    harnesses = {"quick-a": {"buggy": symptom, "fixed": correct},
+                 "quick-b": {"buggy": symptom, "fixed": correct},
+                 "sleepy": {"buggy": f"touch {marker}; sleep 15; {symptom}"}}
     for rid, variants in harnesses.items():
         modes = {"host": {v: {"expect": "symptom" if v == "buggy" else "correct"} for v in variants}}
         with open(os.path.join(manifests, rid + ".json"), "w") as f:

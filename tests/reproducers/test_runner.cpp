@@ -28,6 +28,11 @@ const char* kManifest = R"({
             "gpu": {"buggy": {"expect": "symptom"}, "fixed": {"expect": "correct"}}}
 })";
 
+// What a harness that saw the symptom, or saw none, prints and returns (kernels/common/verdict.hpp): the
+// runner reads both.
+const std::string kSaysSymptom = "echo '{\"symptom\": true, \"detail\": \"seen\"}'; exit 10";
+const std::string kSaysCorrect = "echo '{\"symptom\": false, \"detail\": \"not seen\"}'; exit 0";
+
 // A stand-in harness: a shell script with the given body, at the path the runner looks for.
 void harness(const faultline::testing::TempDir& dir, const std::string& variant, const std::string& kind,
              const std::string& body, const std::string& id = "demo") {
@@ -73,6 +78,34 @@ TEST(Process, KillsAProcessThatOutlivesItsTimeout) {
   EXPECT_LT(r.seconds, 10.0);
 }
 
+// The exit status alone is not the verdict: a fixed harness that returns 0 whatever its check printed (here
+// the symptom), or prints no verdict line, or a broken one, is a harness error, and so is a buggy harness
+// whose exit 10 its line contradicts. With a line that agrees, the same exits pass and reproduce.
+TEST(Runner, AnExitStatusItsVerdictLineDoesNotBackIsAHarnessError) {
+  faultline::testing::TempDir dir;
+  Manifest m = parse_manifest(kManifest, "demo.json");
+  auto env = env_for(dir);
+  for (const auto& [body, detail] : std::vector<std::pair<std::string, std::string>>{
+           {"echo '{\"symptom\": true, \"detail\": \"NaN row\"}'; exit 0",
+            "harness error (exit 0, but its verdict line says symptom: true): NaN row"},
+           {"exit 0", "harness error (exit 0, without a verdict line): "},
+           {"echo '{\"symptom\": tru'; exit 0",
+            "harness error (exit 0, without a verdict line): {\"symptom\": tru\n"},
+           {"echo '{\"symptom\": \"no\", \"detail\": \"d\"}'; exit 0",
+            "harness error (exit 0, without a verdict line): d"}}) {
+    harness(dir, "fixed", "host", body);
+    const auto r = run_variant(m, "host", "fixed", env);
+    EXPECT_EQ(r.outcome, "fail") << body;
+    EXPECT_EQ(r.detail, detail) << body;
+  }
+  harness(dir, "buggy", "host", "echo '{\"symptom\": false, \"detail\": \"ok\"}'; exit 10");
+  EXPECT_EQ(run_variant(m, "host", "buggy", env).outcome, "not-reproduced");
+  harness(dir, "fixed", "host", kSaysCorrect);
+  harness(dir, "buggy", "host", kSaysSymptom);
+  EXPECT_EQ(run_variant(m, "host", "fixed", env).outcome, "pass");
+  EXPECT_EQ(run_variant(m, "host", "buggy", env).outcome, "reproduced");
+}
+
 TEST(Runner, ExitCodesMapToOutcomesPerVariant) {
   faultline::testing::TempDir dir;
   Manifest m = parse_manifest(kManifest, "demo.json");
@@ -85,8 +118,8 @@ TEST(Runner, ExitCodesMapToOutcomesPerVariant) {
   EXPECT_EQ(run_variant(m, "host", "fixed", env).outcome, "pass");
 
   // The oracle going blind: the buggy variant behaves correctly, the fixed one shows the symptom.
-  harness(dir, "buggy", "host", "exit 0");
-  harness(dir, "fixed", "host", "exit 10");
+  harness(dir, "buggy", "host", kSaysCorrect);
+  harness(dir, "fixed", "host", kSaysSymptom);
   EXPECT_EQ(run_variant(m, "host", "buggy", env).outcome, "not-reproduced");
   EXPECT_EQ(run_variant(m, "host", "fixed", env).outcome, "fail");
 
@@ -107,7 +140,7 @@ TEST(Runner, ExitCodesMapToOutcomesPerVariant) {
 TEST(Runner, GpuModeIsSkippedWithAReasonNeverPassed) {
   faultline::testing::TempDir dir;
   Manifest m = parse_manifest(kManifest, "demo.json");
-  harness(dir, "fixed", "gpu", "exit 0");
+  harness(dir, "fixed", "gpu", kSaysCorrect);
   auto none = run_variant(m, "gpu", "fixed", env_for(dir));
   EXPECT_EQ(none.outcome, "skipped");
   EXPECT_EQ(none.detail, "no GPU on this machine");
@@ -207,7 +240,8 @@ TEST(Manifest, ValidationNamesTheProblem) {
   EXPECT_EQ(error(without_expect.dump()), "demo.json: a required field is missing: key 'expect' not found");
   nlohmann::json number_title = nlohmann::json::parse(kManifest);
   number_title["title"] = 5;
-  EXPECT_EQ(error(number_title.dump()), "demo.json: a field is not as expected: type must be string, but is number");
+  EXPECT_EQ(error(number_title.dump()),
+            "demo.json: a field is not as expected: type must be string, but is number");
 }
 
 TEST(Suite, JunitMarksFailuresAndSkips) {
@@ -285,14 +319,14 @@ TEST(Runner, ModeledMatchesAreModeledNeverReproducedOrPass) {
   Manifest m = manifest_with(R"({"host": {
       "buggy": {"expect": "symptom", "modeled": "the host cannot race"},
       "fixed": {"expect": "correct", "modeled": "the host cannot race"}}})");
-  harness(dir, "buggy", "host", "exit 10");
-  harness(dir, "fixed", "host", "exit 0");
+  harness(dir, "buggy", "host", kSaysSymptom);
+  harness(dir, "fixed", "host", kSaysCorrect);
   auto env = env_for(dir);
   EXPECT_EQ(run_variant(m, "host", "buggy", env).outcome, "modeled");
   EXPECT_EQ(run_variant(m, "host", "fixed", env).outcome, "modeled");
   // The trigger removed: a modeled check that does not match is an ordinary failure.
-  harness(dir, "buggy", "host", "exit 0");
-  harness(dir, "fixed", "host", "exit 10");
+  harness(dir, "buggy", "host", kSaysCorrect);
+  harness(dir, "fixed", "host", kSaysSymptom);
   EXPECT_EQ(run_variant(m, "host", "buggy", env).outcome, "not-reproduced");
   EXPECT_EQ(run_variant(m, "host", "fixed", env).outcome, "fail");
 }
@@ -480,13 +514,14 @@ TEST(Runner, AMegabyteDetailIsRecordedCutAndTheSuiteGoesOn) {
   auto stored = faultline::datasets::latest_suite_results(db);
   ASSERT_EQ(stored.size(), 2u);
   EXPECT_EQ(stored[0].detail, big.detail);
-  // More than a megabyte of output: the line with the detail is cut at its start, so the tail stands in.
+  // More than a megabyte of output: the line with the detail is cut at its start, so the tail stands in, and
+  // with no verdict line left the exit status alone is not taken for one.
   harness(dir, "buggy", "host", "head -c 2000000 /dev/zero | tr '\\0' z; exit 10");
   auto cut = run_variant(manifests[0], "host", "buggy", env_for(dir));
-  EXPECT_EQ(cut.outcome, "reproduced");
-  EXPECT_EQ(cut.detail, std::string(300, 'z') + " [output cut: the first " +
-                            std::to_string(2000000 - kOutputLimit) + " bytes were dropped, the last " +
-                            std::to_string(kOutputLimit) + " kept]");
+  EXPECT_EQ(cut.outcome, "not-reproduced");
+  EXPECT_EQ(cut.detail, "harness error (exit 10, without a verdict line): " + std::string(300, 'z') +
+                            " [output cut: the first " + std::to_string(2000000 - kOutputLimit) +
+                            " bytes were dropped, the last " + std::to_string(kOutputLimit) + " kept]");
 }
 
 TEST(Runner, RepeatedRunsReportStability) {
@@ -496,7 +531,8 @@ TEST(Runner, RepeatedRunsReportStability) {
   auto env = env_for(dir);
   // Shows the symptom on runs 1 and 3 of 4 (a counter file alternates it): 2/4.
   std::string alternate = "n=$(cat " + dir.file("n") + " 2>/dev/null || echo 0); echo $((n+1)) > " +
-                          dir.file("n") + "; [ $((n % 2)) -eq 0 ] && exit 10; exit 0";
+                          dir.file("n") + "; [ $((n % 2)) -eq 0 ] && { " + kSaysSymptom + "; }; " +
+                          kSaysCorrect;
   harness(dir, "buggy", "host", alternate);
   auto flaky = run_repeated(m, "host", "buggy", env, 4);
   EXPECT_EQ(flaky.outcome, "reproduced");  // seen at least once
@@ -508,21 +544,32 @@ TEST(Runner, RepeatedRunsReportStability) {
   auto fixed = run_repeated(m, "host", "fixed", env, 4);
   EXPECT_EQ(fixed.outcome, "fail");
   EXPECT_EQ(fixed.stability.status, "flaky");
-  harness(dir, "buggy", "host", "exit 10");
+  harness(dir, "buggy", "host", kSaysSymptom);
   EXPECT_EQ(run_repeated(m, "host", "buggy", env, 3).stability.status, "reproducible");
-  harness(dir, "buggy", "host", "exit 0");
+  harness(dir, "buggy", "host", kSaysCorrect);
   auto never = run_repeated(m, "host", "buggy", env, 3);
   EXPECT_EQ(never.outcome, "not-reproduced");
   EXPECT_EQ(never.stability.as_expected, 0);
   EXPECT_EQ(never.stability.status, "unreproducible");
   EXPECT_EQ(run_repeated(m, "gpu", "buggy", env, 3).stability.status, "");  // skipped: no GPU
   EXPECT_THROW(run_repeated(m, "host", "buggy", env, 0), faultline::Error);
+  // A fix that runs once and then skips itself did not hold every time (the skipped runs were dropped: a
+  // pass, 1/1 reproducible).
+  std::string then_skip = "n=$(cat " + dir.file("m") + " 2>/dev/null || echo 0); echo $((n+1)) > " +
+                          dir.file("m") + "; [ $n -eq 0 ] && { " + kSaysCorrect + "; }; exit 77";
+  harness(dir, "fixed", "host", then_skip);
+  auto skipping = run_repeated(m, "host", "fixed", env, 3);
+  EXPECT_EQ(skipping.outcome, "fail");
+  EXPECT_EQ(skipping.stability.runs, 3);
+  EXPECT_EQ(skipping.stability.as_expected, 1);
+  EXPECT_EQ(skipping.detail.rfind("run 2 of 3 skipped itself after the first ran: ", 0), 0u)
+      << skipping.detail;
 }
 
 TEST(Runner, EachResultRecordsToolkitDriverAndComputeCapability) {
   faultline::testing::TempDir dir;
   Manifest m = parse_manifest(kManifest, "demo.json");
-  harness(dir, "fixed", "host", "exit 0");
+  harness(dir, "fixed", "host", kSaysCorrect);
   auto none = run_variant(m, "host", "fixed", env_for(dir));
   EXPECT_EQ(none.cuda_toolkit + "|" + none.driver + "|" + none.compute_capability, "none|none|none");
   auto env = env_for(dir, Gpu{"NVIDIA H200", "580.159.03", 9.0});
@@ -542,17 +589,28 @@ TEST(Suite, GpuModeThatRanNothingIsUnhealthyAndSaysWhy) {
             std::vector<std::string>{
                 "gpu mode ran nothing: all 2 GPU results were skipped (first: no GPU on this machine)"});
   // With a GPU and harnesses that behave, the same suite is healthy.
-  harness(dir, "buggy", "gpu", "exit 10");
-  harness(dir, "fixed", "gpu", "exit 0");
+  harness(dir, "buggy", "gpu", kSaysSymptom);
+  harness(dir, "fixed", "gpu", kSaysCorrect);
   auto ran = run_suite(db, manifests, {"gpu", 1}, env_for(dir, Gpu{"H200", "580", 9.0}), {});
   EXPECT_EQ(ran.counts_line(), "gpu: 1 reproduced, 1 pass");
   EXPECT_TRUE(ran.healthy());
   // Host mode with every result skipped is not a gpu problem: it is reported by its counts.
   harness(dir, "fixed", "host", "exit 77");
-  harness(dir, "buggy", "host", "exit 0");
+  harness(dir, "buggy", "host", kSaysCorrect);
   auto host = run_suite(db, manifests, {"host", 1}, env_for(dir), {});
   EXPECT_EQ(host.counts_line(), "host: 1 not-reproduced, 1 skipped");
   EXPECT_EQ(host.problems(), std::vector<std::string>{"demo [host/buggy] not-reproduced"});
+  // Host mode asked for by name with every result skipped checked nothing, and says so (it exited 0).
+  harness(dir, "buggy", "host", "exit 77");
+  auto nothing = run_suite(db, manifests, {"host", 1}, env_for(dir), {});
+  EXPECT_EQ(nothing.counts_line(), "host: 2 skipped");
+  EXPECT_EQ(
+      nothing.problems(),
+      std::vector<std::string>{
+          "host mode ran nothing: all 2 host results were skipped (first: the harness skipped itself and "
+          "gave no reason)"});
+  // Asked for as auto, host mode's skips are reported by its counts alone (auto runs what it can).
+  EXPECT_TRUE(run_suite(db, manifests, {"auto", 1}, env_for(dir), {}).problems().empty());
 }
 
 TEST(Suite, JunitKeepsBuiltAndModeledOutOfFailuresAndSkips) {
@@ -596,7 +654,7 @@ TEST(Process, ExitStatusesSurviveAParentThatIgnoresSigchld) {
   // Through the runner: the fixed variant crashing is a harness error, never a pass.
   faultline::testing::TempDir dir;
   Manifest m = parse_manifest(kManifest, "demo.json");
-  harness(dir, "buggy", "host", "exit 10");
+  harness(dir, "buggy", "host", kSaysSymptom);
   harness(dir, "fixed", "host", "kill -SEGV $$");
   signal(SIGCHLD, SIG_IGN);
   auto buggy = run_variant(m, "host", "buggy", env_for(dir));
@@ -672,7 +730,7 @@ TEST(Suite, AGpuSkipTheRunnerDidNotPredictIsAProblem) {
   faultline::datasets::Database db(dir.file("s.db"));
   auto h200 = env_for(dir, Gpu{"H200", "580", 9.0});
   // The device meets the manifest's requirements, yet the fixed harness refuses to run.
-  harness(dir, "buggy", "gpu", "exit 10");
+  harness(dir, "buggy", "gpu", kSaysSymptom);
   harness(dir, "fixed", "gpu", "echo '{\"skipped\": true, \"detail\": \"no CUDA device\"}'; exit 77");
   auto refused = run_suite(db, manifests, {"gpu", 1}, h200, {});
   EXPECT_EQ(refused.counts_line(), "gpu: 1 reproduced, 1 skipped");
@@ -688,7 +746,7 @@ TEST(Suite, AGpuSkipTheRunnerDidNotPredictIsAProblem) {
   EXPECT_TRUE(predicted.empty());
   // A host harness skipping is the harness's own call (no toolkit, say), not a gpu problem.
   harness(dir, "fixed", "host", "exit 77");
-  harness(dir, "buggy", "host", "exit 10");
+  harness(dir, "buggy", "host", kSaysSymptom);
   const auto host = run_suite(db, manifests, {"host", 1}, h200, {});
   EXPECT_TRUE(host.healthy());
   // It printed no reason: the result says so rather than show an empty one.
@@ -774,7 +832,8 @@ TEST(Manifest, AnUnknownIdSuggestsTheNearestOne) {
   EXPECT_EQ(message("zzz"), "no reproducer 'zzz' (see 'faultline repro list')");
   EXPECT_EQ(message("int16-bound-overflow"), "found");
   // An id typed in capitals is not found (ids are lower case) but is suggested.
-  EXPECT_EQ(message("INT16-Bound-Overflow"),
-            "no reproducer 'INT16-Bound-Overflow'; did you mean 'int16-bound-overflow'? (see 'faultline repro "
-            "list')");
+  EXPECT_EQ(
+      message("INT16-Bound-Overflow"),
+      "no reproducer 'INT16-Bound-Overflow'; did you mean 'int16-bound-overflow'? (see 'faultline repro "
+      "list')");
 }
