@@ -13,7 +13,9 @@ std::string escape_markup(const std::string& text, Quotes quotes) {
       // A well-formed sequence is kept whole unless it is hidden; a stray byte passes as it is (the
       // report's text is checked as UTF-8 where it enters).
       if (const auto character = first_utf8_character(std::string_view(text).substr(i))) {
-        if (!is_hidden_control(character->code)) out.append(text, i, character->length);
+        // U+FFFE and U+FFFF are well-formed but not characters XML allows.
+        const bool not_xml = character->code == 0xFFFE || character->code == 0xFFFF;
+        if (!is_hidden_control(character->code) && !not_xml) out.append(text, i, character->length);
         i += character->length - 1;
         continue;
       }

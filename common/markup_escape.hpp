@@ -5,7 +5,8 @@
 
 namespace faultline::common {
 
-// & < > " ' become entities; control characters other than tab and newline, invalid in XML, are dropped,
+// & < > " ' become entities; control characters other than tab and newline and U+FFFE, U+FFFF, invalid
+// in XML, are dropped,
 // and so are the well-formed characters that act on the text around them rather than show
 // (is_hidden_control: a right-to-left override in an issue title would make its cell read otherwise than
 // its text).

@@ -3,20 +3,17 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "common/utf8.hpp"
+
 namespace faultline::reproducers {
 
 namespace {
 
-// Length of the UTF-8 sequence starting at text[i], or 0 when it is not a valid one.
+// Length of the well-formed UTF-8 sequence starting at text[i] (no overlong form, surrogate or code point
+// past U+10FFFF: the JUnit file is XML, which refuses them), or 0 when there is none.
 size_t sequence_length(const std::string& text, size_t i) {
-  auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
-  unsigned char c = byte(i);
-  size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-  if (n == 0 || i + n > text.size()) return 0;
-  for (size_t k = 1; k < n; ++k) {
-    if ((byte(i + k) >> 6) != 0x2) return 0;
-  }
-  return n;
+  const auto character = common::first_utf8_character(std::string_view(text).substr(i));
+  return character ? character->length : 0;
 }
 
 // The last line of `output` that is a JSON object with a string "detail": the verdict (or skip) line

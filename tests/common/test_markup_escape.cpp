@@ -44,6 +44,11 @@ TEST(MarkupEscape, HiddenControlsAreDroppedAndTheirNeighboursKept) {
   const std::string kept =
       "\xE2\x80\xA9|\xE2\x80\xAF|\xE2\x81\xA5|\xE2\x81\xAA|\xE2\x80\x8D|\xD8\x9B|\xC2\xA0|\xE2\x80\x93";
   EXPECT_EQ(common::escape_markup(kept), kept);
+  // U+FFFE and U+FFFF, which XML refuses, are dropped.
+  EXPECT_EQ(common::escape_markup("a\xEF\xBF\xBE"
+                                  "b\xEF\xBF\xBF"
+                                  "c"),
+            "abc");
   // A byte that starts no well-formed sequence (a lead byte cut short at the end) passes as it is.
   EXPECT_EQ(common::escape_markup("a\xE2\x80"), "a\xE2\x80");
 }

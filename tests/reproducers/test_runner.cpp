@@ -494,6 +494,17 @@ TEST(Process, AChildThatClosesItsOutputButLivesOnIsKilledAtTheTimeout) {
   EXPECT_THROW(run_process({"true"}, 0), faultline::Error);
 }
 
+// What is not well-formed UTF-8 in a harness's output becomes '?', byte by byte: an overlong '/', a
+// surrogate, a code point past U+10FFFF (each made the JUnit file invalid XML); an 'é' stays.
+TEST(Runner, ADetailKeepsOnlyWellFormedUtf8) {
+  EXPECT_EQ(bounded_text("a\xC0\xAF"
+                         "b\xED\xA0\x80"
+                         "c\xF4\x90\x80\x80"
+                         "d\xC3\xA9",
+                         100),
+            "a??b???c????d\xC3\xA9");
+}
+
 TEST(Runner, AMegabyteDetailIsRecordedCutAndTheSuiteGoesOn) {
   faultline::testing::TempDir dir;
   // demo prints a 1,000,000-character detail (std::regex overflowed its stack from ~20,000); demo2 runs after
