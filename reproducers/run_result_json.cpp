@@ -31,6 +31,8 @@ void require_consistent(const RunResult& r, const std::string& where) {
   if ((r.outcome == "skipped") != (s.runs == 0))
     refuse("outcome '" + r.outcome + "' after " + std::to_string(s.runs) + " runs");
   if (r.outcome == "built" && r.mode != "build") refuse("outcome 'built' in " + r.mode + " mode");
+  if (r.skipped_by_harness && r.outcome != "skipped")
+    refuse("a harness's own skip with outcome '" + r.outcome + "'");
   // Over repeated runs a buggy variant is reproduced when its symptom showed at least once, and a fixed one
   // passes only when every run behaved (run_repeated): the outcome follows from the counts.
   if (r.outcome != "skipped") {
@@ -54,6 +56,7 @@ nlohmann::json run_result_json(const RunResult& r) {
           {"mode", r.mode},
           {"variant", r.variant},
           {"outcome", r.outcome},
+          {"skipped_by_harness", r.skipped_by_harness},
           {"detail", r.detail},
           {"seconds", r.seconds},
           {"stability",
@@ -77,6 +80,13 @@ RunResult run_result_from_json(const nlohmann::json& j, const std::string& where
   const auto& words = outcome_vocabulary();
   if (std::find(words.begin(), words.end(), r.outcome) == words.end())
     throw Error(where + ": unknown outcome '" + r.outcome + "'");
+  // Whether the harness skipped itself (a problem where the runner judged the device able: collect says it
+  // as a local suite does); absent from the files of an earlier faultline, where it counts as not.
+  if (j.contains("skipped_by_harness")) {
+    if (!j.at("skipped_by_harness").is_boolean())
+      throw Error(where + ": field 'skipped_by_harness' must be true or false");
+    r.skipped_by_harness = j.at("skipped_by_harness").get<bool>();
+  }
   r.detail = common::json_string(j, "detail", where);
   if (!j.contains("seconds") || !j.at("seconds").is_number())
     throw Error(where + ": field 'seconds' must be a number");

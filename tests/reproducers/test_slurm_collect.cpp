@@ -12,6 +12,7 @@
 #include "reproducers/slurm_collect.hpp"
 #include "reproducers/slurm_submission.hpp"
 #include "reproducers/slurm_task_results.hpp"
+#include "reproducers/suite.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace faultline::reproducers;
@@ -410,6 +411,16 @@ TEST(RunResultJson, AGpuResultOnNoGpuIsRefusedAndOneOnAGpuReadsBack) {
   r.stability = {0, 0, ""};
   r.device = r.compute_capability = "none";
   EXPECT_EQ(run_result_from_json(run_result_json(r), "x").outcome, "skipped");
+  // A harness's own skip reads back as one, so that collect sees the problem a local suite sees (it was
+  // dropped: a GPU harness refusing a device the runner judged able passed as a plain skip).
+  r.skipped_by_harness = true;
+  EXPECT_TRUE(run_result_from_json(run_result_json(r), "x").skipped_by_harness);
+  EXPECT_EQ(run_problems("gpu", {run_result_from_json(run_result_json(r), "x")}).size(), 2u);
+  r.outcome = "reproduced";
+  r.stability = {1, 1, "reproducible"};
+  r.device = "NVIDIA H200";
+  r.compute_capability = "9.0";
+  EXPECT_THROW(run_result_from_json(run_result_json(r), "x"), faultline::Error);  // a skip that ran
 }
 
 // A run directory changed by hand since it was planned: a shard file copied over another (its runs would
