@@ -25,8 +25,10 @@ std::optional<nlohmann::json> verdict_line(const std::string& output) {
     begin = begin == std::string::npos ? 0 : begin + 1;
     if (begin < end && output[begin] == '{') {
       // The parser is iterative, so neither a long nor a deeply nested line can exhaust the stack.
-      auto line = nlohmann::json::parse(output.begin() + static_cast<std::ptrdiff_t>(begin),
-                                        output.begin() + static_cast<std::ptrdiff_t>(end), nullptr, false);
+      // A byte that is not UTF-8 (a path in a loader's message) becomes '?': the JSON parser refuses it,
+      // and the line would not be read as the verdict it is.
+      const std::string text = output.substr(begin, end - begin);
+      auto line = nlohmann::json::parse(bounded_text(text, text.size()), nullptr, false);
       if (line.is_object() && line.contains("detail") && line["detail"].is_string()) return line;
     }
     if (begin == 0) break;

@@ -291,6 +291,7 @@ RunResult run_repeated(const Manifest& m, const std::string& mode, const std::st
       r.outcome = outcome_for(variant, m.modes.at(mode).at(variant), false);
       r.detail = "run " + std::to_string(i + 1) + " of " + std::to_string(repeat) +
                  " skipped itself after the first ran: " + r.detail;
+      r.skipped_by_harness = false;  // no skip now: a run that did not behave
     }
     ++s.runs;
     s.as_expected += as_expected(r.outcome);

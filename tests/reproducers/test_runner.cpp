@@ -503,6 +503,13 @@ TEST(Runner, ADetailKeepsOnlyWellFormedUtf8) {
                          "d\xC3\xA9",
                          100),
             "a??b???c????d\xC3\xA9");
+  // A verdict line with such a byte (a loader's message naming a path that is not UTF-8) is still the
+  // verdict: read with '?' for the byte, not taken for a missing line.
+  faultline::testing::TempDir dir;
+  harness(dir, "buggy", "host", "printf '{\"symptom\": true, \"detail\": \"no /b\\351d\"}\\n'; exit 10");
+  const auto r = run_variant(parse_manifest(kManifest, "demo.json"), "host", "buggy", env_for(dir));
+  EXPECT_EQ(r.outcome, "reproduced");
+  EXPECT_EQ(r.detail, "no /b?d");
 }
 
 TEST(Runner, AMegabyteDetailIsRecordedCutAndTheSuiteGoesOn) {
@@ -573,6 +580,7 @@ TEST(Runner, RepeatedRunsReportStability) {
   EXPECT_EQ(skipping.outcome, "fail");
   EXPECT_EQ(skipping.stability.runs, 3);
   EXPECT_EQ(skipping.stability.as_expected, 1);
+  EXPECT_FALSE(skipping.skipped_by_harness);  // a fail, not a skip (a Slurm task file with both was refused)
   EXPECT_EQ(skipping.detail.rfind("run 2 of 3 skipped itself after the first ran: ", 0), 0u)
       << skipping.detail;
 }
