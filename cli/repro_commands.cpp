@@ -359,6 +359,8 @@ int collect(const Context& ctx, const SuiteCommandOptions& o) {
     j["lost_shards"] = array.lost_shards;
     arrays.push_back(j);
     for (const auto& p : summary.problems()) problems.push_back(array.array.name + ": " + p);
+    for (const auto& p : reproducers::shards_without_a_gpu(run, array))
+      problems.push_back(array.array.name + ": " + p);
     suites.push_back(reproducers::junit_suite(summary.results, array.array.name));
   }
   if (!o.junit.empty()) write_junit(o.junit, suites);

@@ -225,7 +225,7 @@ const std::vector<std::string>& outcome_vocabulary() {
 }
 
 std::optional<std::string> gpu_skip_reason(const Manifest& m, const Environment& env) {
-  if (!env.gpu) return "no GPU on this machine";
+  if (!env.gpu) return kNoGpuHere;
   char reason[80];
   if (env.gpu->compute_capability + 1e-9 < m.min_compute_capability) {
     std::snprintf(reason, sizeof reason, "compute capability %.1f < required %.1f",

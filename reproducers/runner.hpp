@@ -58,6 +58,8 @@ struct RunResult {
 // Why the device at hand cannot run `m`'s GPU mode (no GPU, capability too low, or it has the feature
 // whose absence the reproducer needs); nothing when it can.
 std::optional<std::string> gpu_skip_reason(const Manifest& m, const Environment& env);
+// gpu_skip_reason's word for a machine with no GPU.
+inline const char* const kNoGpuHere = "no GPU on this machine";
 
 // Modes `auto` stands for on this machine: build and host, plus gpu when a GPU is present.
 std::vector<std::string> resolve_modes(const std::string& mode, const Environment& env);

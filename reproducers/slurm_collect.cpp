@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 
 #include "common/error.hpp"
 #include "reproducers/slurm_task_results.hpp"
@@ -160,6 +161,24 @@ std::vector<SuiteSummary> record_collected(datasets::Database& db, const std::st
     for (const auto& c : array.results) results.push_back(c.result);
     out.push_back(summarize(run_id, run.plan.mode, run.plan.modes, std::move(results)));
   }
+  return out;
+}
+
+std::vector<std::string> shards_without_a_gpu(const CollectedRun& run, const CollectedArray& array) {
+  const auto& modes = run.plan.modes;
+  if (std::find(modes.begin(), modes.end(), "gpu") == modes.end()) return {};
+  std::map<int, std::pair<std::string, int>> skipped;  // shard → node, GPU runs skipped for want of a GPU
+  for (const auto& c : array.results) {
+    if (c.result.mode != "gpu" || c.result.outcome != "skipped" || c.result.detail != kNoGpuHere) continue;
+    auto& [node, runs] = skipped[c.shard];
+    node = c.result.node;
+    ++runs;
+  }
+  std::vector<std::string> out;
+  for (const auto& [shard, found] : skipped)
+    out.push_back("shard " + std::to_string(shard) + " (node " + (found.first.empty() ? "?" : found.first) +
+                  ") saw no GPU, though the run asked for one: " + std::to_string(found.second) +
+                  " GPU runs skipped");
   return out;
 }
 

@@ -43,6 +43,12 @@ std::vector<std::string> drop_unreported_arrays(CollectedRun& run, const std::st
 std::vector<SuiteSummary> record_collected(datasets::Database& db, const std::string& run_dir,
                                            const CollectedRun& run);
 
+// The shards of `array` whose task found no GPU although the run asked for GPU runs (gpu among its modes,
+// which a plan has only with --gres gpu or --mode gpu): one line each, with the node. Locally such a skip
+// means a machine without a GPU; on the cluster, a task that landed where the one it asked for is not
+// visible, and its GPU runs checked nothing.
+std::vector<std::string> shards_without_a_gpu(const CollectedRun& run, const CollectedArray& array);
+
 // "1,3" for shards 1 and 3: what sbatch --array takes to run just those.
 std::string array_indexes(const std::vector<int>& shards);
 

@@ -423,6 +423,34 @@ TEST(RunResultJson, AGpuResultOnNoGpuIsRefusedAndOneOnAGpuReadsBack) {
   EXPECT_THROW(run_result_from_json(run_result_json(r), "x"), faultline::Error);  // a skip that ran
 }
 
+// A run that asked for GPU runs, one of whose shards landed where no GPU was visible: its skips checked
+// nothing, and collect says which shard and node (it exited 0 while another shard's GPU runs ran). A skip
+// for another reason, or a run that asked for no GPU, says nothing.
+TEST(SlurmCollect, AShardThatSawNoGpuInARunThatAskedForOneIsSaid) {
+  auto gpu_result = [](const std::string& outcome, const std::string& detail, const std::string& node) {
+    RunResult r;
+    r.id = "a";
+    r.mode = "gpu";
+    r.variant = "fixed";
+    r.outcome = outcome;
+    r.detail = detail;
+    r.node = node;
+    return r;
+  };
+  CollectedRun run;
+  run.plan.modes = {"build", "host", "gpu"};
+  CollectedArray array;
+  array.results = {{gpu_result("pass", "ok", "node1"), 0},
+                   {gpu_result("skipped", kNoGpuHere, "node2"), 1},
+                   {gpu_result("skipped", kNoGpuHere, "node2"), 1},
+                   {gpu_result("skipped", "compute capability 8.0 < required 9.0", "node3"), 2}};
+  EXPECT_EQ(shards_without_a_gpu(run, array),
+            std::vector<std::string>{
+                "shard 1 (node node2) saw no GPU, though the run asked for one: 2 GPU runs skipped"});
+  run.plan.modes = {"build", "host"};
+  EXPECT_TRUE(shards_without_a_gpu(run, array).empty());
+}
+
 // A run directory changed by hand since it was planned: a shard file copied over another (its runs would
 // count twice, the other's not at all), or the plan's shard count lowered (the last shard's runs dropped).
 TEST(SlurmCollect, ARunDirectoryChangedSinceItWasPlannedIsRefused) {
