@@ -568,6 +568,12 @@ class RepositoryMiner {
       }
       long new_pull_requests = 0;  // numbers the store learns are pull requests
       for (const auto& pr : parsed.pull_requests) {
+        // And the other way round: a number the store holds an issue under never names a pull request.
+        if (datasets::stored_issue_version(db_, repo_id_, pr.first))
+          throw Error(
+              "GET " + page.url + ": " + repo_ + "#" + std::to_string(pr.first) +
+              " is listed as a pull request, but the store holds an issue of that number: the name may "
+              "now belong to another repository; nothing of the page was stored");
         if (!datasets::is_recorded_pull_request(db_, repo_id_, pr.first)) ++new_pull_requests;
         datasets::record_pull_request(db_, repo_id_, pr.first);
         if (seen_pull_requests_.insert(pr).second) ++skipped;

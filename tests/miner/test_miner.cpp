@@ -1837,6 +1837,28 @@ TEST(Miner, AnIssueUnderANumberKnownAsAPullRequestIsRefused) {
   EXPECT_FALSE(datasets::find_issue(db, "o/r", 280));
 }
 
+// The other way round: 280 issues mined, then the name's listing shows 271 as a pull request. It was
+// recorded as one beside the stored issue, and --verify counted the number twice.
+TEST(Miner, APullRequestUnderANumberStoredAsAnIssueIsRefused) {
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  {
+    faultline::testing::FakeGitHub first(json{{"repos", {{"o/r", {{"issues", 280}}}}}});
+    mine(db, options_for(first));
+  }
+  faultline::testing::FakeGitHub taken(standard_repo());
+  try {
+    mine(db, options_for(taken));
+    ADD_FAILURE() << "mined";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "o/r#271 is listed as a pull request, but the store holds an issue of that number"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(datasets::is_recorded_pull_request(db, *datasets::find_repository(db, "o/r"), 271));
+}
+
 // An empty page with a next link would be followed forever (each link new); one issue's malformed timeline
 // is listed and the next issue's timeline still fetched.
 TEST(Miner, AnEmptyPageWithANextLinkAndABadTimelineStopOnlyWhatTheyConcern) {
