@@ -96,6 +96,12 @@ CollectedRun collect_run(const std::string& run_dir) {
     if (const std::string change = runs_changed(shards.back(), run.plan.shard_runs[k]); !change.empty())
       throw Error(shard_path(run_dir, k) + ": " + change +
                   "; the run directory was changed since it was planned");
+    // Its task runs each variant as often as the shard file says, and collect holds the results to it: a
+    // shard file asking for more runs than the plan would pass results with more runs than planned.
+    if (shards.back().repeat != run.plan.repeat)
+      throw Error(shard_path(run_dir, k) + ": runs each variant " + std::to_string(shards.back().repeat) +
+                  " times, plan.json " + std::to_string(run.plan.repeat) +
+                  "; the run directory was changed since it was planned");
   }
   // Shard files past the plan's count would have their runs dropped unseen.
   if (std::filesystem::exists(shard_path(run_dir, run.plan.shards)))

@@ -472,6 +472,22 @@ TEST(SlurmCollect, ARunDirectoryChangedSinceItWasPlannedIsRefused) {
   }
   std::ofstream(shard_path(f.run_dir, 1)) << shard1;
   EXPECT_NO_THROW(collect_run(f.run_dir));
+  // A shard file edited to run each variant 5 times where the plan says once: results with 5 runs would pass
+  // its own check.
+  auto more = nlohmann::json::parse(shard1);
+  ASSERT_EQ(more["repeat"], 1);
+  more["repeat"] = 5;
+  std::ofstream(shard_path(f.run_dir, 1)) << more.dump();
+  try {
+    collect_run(f.run_dir);
+    ADD_FAILURE() << "collected";
+  } catch (const faultline::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("shard-1.json: runs each variant 5 times, plan.json 1; the run "
+                                         "directory was changed since it was planned"),
+              std::string::npos)
+        << e.what();
+  }
+  std::ofstream(shard_path(f.run_dir, 1)) << shard1;
   // A run taken out of both its shard file and its task's results: the shard alone looks whole.
   f.task(1, {f.result("a", "fixed", "pass")});
   auto cut = nlohmann::json::parse(shard1);
