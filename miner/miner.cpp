@@ -401,7 +401,7 @@ class RepositoryMiner {
       notice_rename(page);
       std::optional<datasets::Cursor> then;
       // Where the listing goes on once the page is stored (`stored`: how many entries it wrote).
-      auto go_on = [&](std::string next, long stored) {
+      auto go_on = [&](std::string next, int64_t stored) {
         if (group) {
           group->stored += stored;
           if (!stays_in_second(page)) {  // the second's last page
@@ -471,8 +471,8 @@ class RepositoryMiner {
   // move past that second, and GitHub's page numbers lead on.
   static bool stays_in_second(const Page& page) {
     if (page.status == 304 || page.next_url.empty()) return false;
-    const std::string since = query_value(page.url, "since");
-    return newest_updated(page) == since || newest_updated(page).empty();
+    const std::string newest = newest_updated(page);
+    return newest.empty() || newest == query_value(page.url, "since");
   }
 
   static std::string newest_updated(const Page& page) {
