@@ -57,16 +57,13 @@ std::string bounded_text(const std::string& text, size_t limit) {
   return out;
 }
 
-std::optional<bool> harness_symptom(const ProcessResult& p) {
-  const auto line = verdict_line(p.output);
-  if (!line || !line->contains("symptom") || !(*line)["symptom"].is_boolean()) return std::nullopt;
-  return (*line)["symptom"].get<bool>();
-}
-
-std::string harness_detail(const ProcessResult& p) {
-  std::string detail;
+HarnessVerdict harness_verdict(const ProcessResult& p) {
+  HarnessVerdict v;
+  std::string& detail = v.detail;
   if (auto line = verdict_line(p.output)) {
     detail = bounded_text((*line)["detail"].get<std::string>(), kDetailLimit);
+    if (line->contains("symptom") && (*line)["symptom"].is_boolean())
+      v.symptom = (*line)["symptom"].get<bool>();
   } else {
     constexpr size_t kTail = 300;
     size_t from = p.output.size() > kTail ? p.output.size() - kTail : 0;
@@ -77,7 +74,9 @@ std::string harness_detail(const ProcessResult& p) {
   if (p.bytes_dropped > 0)
     detail += " [output cut: the first " + std::to_string(p.bytes_dropped) +
               " bytes were dropped, the last " + std::to_string(p.output.size()) + " kept]";
-  return detail;
+  return v;
 }
+
+std::string harness_detail(const ProcessResult& p) { return harness_verdict(p).detail; }
 
 }  // namespace faultline::reproducers

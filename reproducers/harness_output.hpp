@@ -17,10 +17,14 @@ constexpr size_t kDetailLimit = 2000;
 // noting when the process's output itself was cut.
 std::string harness_detail(const ProcessResult& p);
 
-// The "symptom" of the harness's verdict line (the last JSON line with a "detail"), or nothing when there is
-// none or it says nothing of a symptom: the exit status alone is not trusted (a harness that returns 0
-// whatever its check found would pass).
-std::optional<bool> harness_symptom(const ProcessResult& p);
+// A harness's output read once: its detail (harness_detail) and the "symptom" of its verdict line (the last
+// JSON line with a "detail"), nothing when there is none or it says nothing of a symptom: the exit status
+// alone is not trusted (a harness that returns 0 whatever its check found would pass).
+struct HarnessVerdict {
+  std::string detail;
+  std::optional<bool> symptom;
+};
+HarnessVerdict harness_verdict(const ProcessResult& p);
 
 // `text` cut to `limit` bytes on a character boundary, with a note of its full length when cut;
 // invalid UTF-8 bytes become '?'.

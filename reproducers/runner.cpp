@@ -167,7 +167,8 @@ RunResult run_harness(const Manifest& m, const std::string& mode, const std::str
   }
   auto p = run_process({path}, m.timeout_s);
   r.seconds = p.seconds;
-  r.detail = harness_detail(p);
+  const HarnessVerdict said = harness_verdict(p);
+  r.detail = said.detail;
   if (p.timed_out) {
     r.outcome = outcome_for(variant, x, false);
     r.detail = "killed after " + std::to_string(m.timeout_s) + " s (the harness should bound its own waits)";
@@ -177,14 +178,14 @@ RunResult run_harness(const Manifest& m, const std::string& mode, const std::str
     if (r.detail.empty()) r.detail = "the harness skipped itself and gave no reason";
   } else if (p.exit_code == kHarnessSymptom || p.exit_code == kHarnessCorrect) {
     const bool symptom = p.exit_code == kHarnessSymptom;
-    const std::optional<bool> said = harness_symptom(p);
-    if (said == symptom) {
+    if (said.symptom == symptom) {
       r.outcome = outcome_for(variant, x, symptom == (x.expect == "symptom"));
     } else {  // the exit status and the verdict line disagree, or there is no verdict line
       r.outcome = outcome_for(variant, x, false);
       r.detail = "harness error (exit " + std::to_string(p.exit_code) + ", " +
-                 (said ? std::string("but its verdict line says symptom: ") + (*said ? "true" : "false")
-                       : std::string("without a verdict line")) +
+                 (said.symptom ? std::string("but its verdict line says symptom: ") +
+                                     (*said.symptom ? "true" : "false")
+                               : std::string("without a verdict line")) +
                  "): " + r.detail;
     }
   } else {
