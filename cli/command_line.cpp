@@ -1,6 +1,7 @@
 #include "cli/command_line.hpp"
 
 #include "common/edit_distance.hpp"
+#include "common/joined.hpp"
 
 namespace faultline::cli {
 
@@ -84,9 +85,7 @@ std::string unknown_word_message(const CommandLineReading& reading) {
                      reading.command + "'";
   if (u.nearest) return text + "; did you mean '" + *u.nearest + "'?";
   if (u.is_option) return text + " (see '" + reading.command + " --help')";
-  std::string verbs;
-  for (const auto& v : verb_names(*reading.verb)) verbs += (verbs.empty() ? "" : ", ") + v;
-  return text + "; the verbs are: " + verbs;
+  return text + "; the verbs are: " + common::joined(verb_names(*reading.verb));
 }
 
 }  // namespace faultline::cli

@@ -10,6 +10,7 @@
 #include "cli/text_table.hpp"
 #include "common/one_line.hpp"
 #include "common/repository_name.hpp"
+#include "datasets/store/funnel_store.hpp"
 
 namespace faultline::cli {
 
@@ -23,7 +24,7 @@ struct ScreenOptions {
 struct SampleOptions {
   int total = 300;
   uint64_t seed = 1;
-  std::string name;  // a new sample: "main" when empty; replace: as funnel::resolve_sample chooses
+  std::string name;  // a new sample: "main" when empty; replace: as datasets::resolve_sample chooses
   bool census = false;
   bool force = false;
 };
@@ -98,7 +99,7 @@ void sample(const Context& ctx, SampleOptions o) {
 void replace(const Context& ctx, const std::string& sample_name, const ReplaceOptions& o) {
   auto db = ctx.open_db();
   auto [repo, number] = common::parse_issue_key(o.issue_key);
-  auto r = funnel::replace_in_sample(*db, funnel::resolve_sample(*db, sample_name), repo, number, o.reason);
+  auto r = funnel::replace_in_sample(*db, datasets::resolve_sample(*db, sample_name), repo, number, o.reason);
   ctx.emit({{"excluded", o.issue_key},
             {"replacement", r.replacement_key},
             {"distance_seconds", r.distance_seconds}},
@@ -110,7 +111,7 @@ void replace(const Context& ctx, const std::string& sample_name, const ReplaceOp
 void funnel(const Context& ctx, const FunnelOptions& o) {
   auto db = ctx.open_db();
   funnel::StudyFunnel f;
-  db->read_consistently([&] { f = funnel::compute_funnel(*db, funnel::resolve_sample(*db, o.name)); });
+  db->read_consistently([&] { f = funnel::compute_funnel(*db, datasets::resolve_sample(*db, o.name)); });
   std::vector<std::vector<std::string>> table{
       {"repository", "raw", "candidate", "sampled", "excluded", "final"}};
   auto add = [&](const funnel::FunnelRow& r) {

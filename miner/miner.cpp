@@ -10,6 +10,7 @@
 #include "common/clock.hpp"
 #include "common/error.hpp"
 #include "common/issue_url.hpp"
+#include "common/joined.hpp"
 #include "common/json_fields.hpp"
 #include "common/repository_name.hpp"
 #include "datasets/store/funnel_store.hpp"
@@ -329,9 +330,7 @@ class RepositoryMiner {
                   "deleted); nothing of it was mined");
     }
     if (!gone.empty()) {
-      std::string list;
-      for (const auto& g : gone) list += (list.empty() ? "" : ", ") + g;
-      throw Error(repo_ + ": none of its newest stored issues is there any more (" + list +
+      throw Error(repo_ + ": none of its newest stored issues is there any more (" + common::joined(gone) +
                   "): the name may belong to another repository; nothing of it was mined");
     }
   }
@@ -813,12 +812,10 @@ MineSummary mine(datasets::Database& db, const MineOptions& options,
     throw Error("mine: name repositories with --repo OWNER/NAME or use --study");
   for (const auto& repo : options.repositories) common::require_repository_name(repo, "mine");
   if (options.timeline) {  // checked before any request: a sample misnamed fetched nothing, and said nothing
-    const auto samples = datasets::list_samples(db);
-    if (std::find(samples.begin(), samples.end(), options.sample) == samples.end()) {
-      std::string names;
-      for (const auto& name : samples) names += (names.empty() ? "" : ", ") + name;
-      throw Error("mine --timeline: no sample named '" + options.sample +
-                  "' in the store (samples: " + (names.empty() ? "none" : names) + ")");
+    try {
+      datasets::resolve_sample(db, options.sample);
+    } catch (const Error& e) {
+      throw Error(std::string("mine --timeline: ") + e.what());
     }
   }
   MineSummary summary;

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "common/joined.hpp"
 #include "common/one_line.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/suite_store.hpp"
@@ -20,12 +21,6 @@ std::string probability(double p) {
   char buffer[16];
   std::snprintf(buffer, sizeof buffer, "%.2f", p);
   return buffer;
-}
-
-std::string joined(const std::vector<std::string>& items, const std::string& separator) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
-  return out;
 }
 
 // Text from outside (the issue's, a rater's) printed on a terminal must not send escape codes, turn the line
@@ -153,7 +148,7 @@ std::string issue_view_text(const IssueView& v) {
   std::string t =
       i.key() + " (" + one_line(i.state) + ", created " + one_line(i.created) + ") " + one_line(i.url) + "\n";
   t += "title:      " + one_line(i.title) + "\n";
-  if (!i.labels.empty()) t += "labels:     " + one_line(joined(i.labels, ", ")) + "\n";
+  if (!i.labels.empty()) t += "labels:     " + one_line(common::joined(i.labels)) + "\n";
   if (i.scope)
     t += "scope:      " + one_line(*i.scope) +
          (i.scope_reason ? " (" + one_line(*i.scope_reason) + ")" : "") + "\n";
@@ -189,7 +184,7 @@ std::string issue_view_text(const IssueView& v) {
     t += "predicted:  scope " + p.scope + " (p " + probability(p.scope_p) + "), " + p.symptom + " (p " +
          probability(p.symptom_p) + ") / " + p.root_cause + " (p " + probability(p.root_cause_p) + ")" +
          (p.abstain ? ", abstains" : "") + "; model " + p.model_version +
-         "; rules fired: " + (fired.empty() ? "none" : joined(fired, ", ")) + "\n";
+         "; rules fired: " + (fired.empty() ? "none" : common::joined(fired)) + "\n";
     if (v.queue) {
       t += "queue:      " +
            queue_line(*v.queue, p.symptom_p, p.symptom_threshold, p.root_cause_p, p.root_cause_threshold) +

@@ -93,7 +93,7 @@ namespace {
 ReportData report_data_of(datasets::Database& db, const ReportOptions& options) {
   ReportData data;
   data.issue_link_host = options.issue_link_host;
-  data.funnel = funnel::compute_funnel(db, funnel::resolve_sample(db, options.sample_name));
+  data.funnel = funnel::compute_funnel(db, datasets::resolve_sample(db, options.sample_name));
   auto finals = datasets::load_final_labels(db);
   // Predictions, and the screening that admits them, are read only for a report that shows them: a whole
   // table of either is large.

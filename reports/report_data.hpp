@@ -106,7 +106,7 @@ struct ReportOptions {
   // Add confident predictions for screened-in candidates without a manual label (never for issues screening
   // excluded, open ones included); by default the report counts final manual labels only.
   bool include_predictions = false;
-  std::string sample_name;  // the sample the study follows; empty: as funnel::resolve_sample chooses
+  std::string sample_name;  // the sample the study follows; empty: as datasets::resolve_sample chooses
   // The reproducer catalog to match cases against: the manifests as they are now
   // (reproducers::current_catalog), as show and triage match issues.
   std::vector<datasets::CatalogEntry> catalog;

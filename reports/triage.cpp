@@ -6,6 +6,7 @@
 
 #include "classifier/funnel/screening.hpp"
 #include "classifier/model/classify_store.hpp"
+#include "common/joined.hpp"
 #include "common/one_line.hpp"
 #include "common/utf8.hpp"
 #include "datasets/store/issue_store.hpp"
@@ -221,9 +222,7 @@ std::string triage_text(const TriageResult& r) {
        queue_line(r.queue, p.symptom_p, r.symptom_threshold, p.root_cause_p, r.root_cause_threshold,
                   QueueMood::kWouldBe) +
        "; model " + r.model_version + "\n";
-  std::string fired;
-  for (const auto& id : p.rules_fired) fired += (fired.empty() ? "" : ", ") + id;
-  t += "rules fired: " + (fired.empty() ? std::string("none") : fired) + "\n";
+  t += "rules fired: " + (p.rules_fired.empty() ? std::string("none") : common::joined(p.rules_fired)) + "\n";
   t += "tokens whose removal lowers each decision's probability most (by how much; " +
        std::to_string(r.influences.tokens_tried) + " of " + std::to_string(r.influences.tokens_distinct) +
        " distinct tokens tried):\n";

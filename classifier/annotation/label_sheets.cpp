@@ -10,6 +10,7 @@
 #include "common/counted.hpp"
 #include "common/csv.hpp"
 #include "common/error.hpp"
+#include "common/joined.hpp"
 #include "common/one_line.hpp"
 #include "common/repository_name.hpp"
 #include "common/utf8.hpp"
@@ -115,13 +116,6 @@ int export_issue_sheet(datasets::Database& db, std::ostream& out,
 
 namespace {
 
-// "a, b, c": the taxonomy's ids in an error, so a rater sees the spelling a sheet needs.
-std::string joined(const std::vector<std::string>& ids) {
-  std::string out;
-  for (const auto& id : ids) out += (out.empty() ? "" : ", ") + id;
-  return out;
-}
-
 }  // namespace
 
 std::vector<LabelRow> read_label_csv(datasets::Database& db, const std::string& path, int* blank) {
@@ -159,10 +153,10 @@ std::vector<LabelRow> read_label_csv(datasets::Database& db, const std::string& 
     }
     if (!taxonomy.is_symptom(symptom))
       throw Error(where + ": unknown symptom '" + common::one_line(symptom) +
-                  "' (the symptoms: " + joined(taxonomy.symptom_ids()) + ")");
+                  "' (the symptoms: " + common::joined(taxonomy.symptom_ids()) + ")");
     if (!taxonomy.is_root_cause(root_cause))
       throw Error(where + ": unknown root cause '" + common::one_line(root_cause) +
-                  "' (the root causes: " + joined(taxonomy.root_cause_ids()) + ")");
+                  "' (the root causes: " + common::joined(taxonomy.root_cause_ids()) + ")");
     std::string number_text = field(row, "number");
     const auto number = common::issue_number_of(number_text);
     if (!number)

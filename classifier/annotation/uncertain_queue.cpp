@@ -5,6 +5,7 @@
 
 #include "common/counted.hpp"
 #include "common/error.hpp"
+#include "common/joined.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
 
@@ -140,9 +141,7 @@ std::string left_out_clause(const QueueCounts& counts) {
                       " to be screened (run 'faultline screen', with the rules it last ran with, to "
                       "queue the candidates among them)");
   }
-  std::string joined;
-  for (const auto& c : clauses) joined += (joined.empty() ? "" : "; ") + c;
-  return joined;
+  return common::joined(clauses, "; ");
 }
 
 std::string unclassified_clause(int unclassified) {

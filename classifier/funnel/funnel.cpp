@@ -18,12 +18,6 @@ namespace faultline::funnel {
 
 namespace {
 
-std::string joined(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out.empty() ? "none" : out;
-}
-
 std::string method_of(const std::vector<datasets::SampleEntry>& entries) {
   if (entries.empty()) return "none";
   bool census =
@@ -59,18 +53,6 @@ void require_sample_name(const std::string& name) {
   static const RE2 allowed("[A-Za-z0-9._-]{1,64}");
   if (!RE2::FullMatch(name, allowed))
     throw Error("sample name '" + name + "' is not valid: use 1 to 64 letters, digits, '.', '_' or '-'");
-}
-
-std::string resolve_sample(datasets::Database& db, const std::string& requested) {
-  auto names = datasets::list_samples(db);
-  if (!requested.empty()) {
-    if (std::find(names.begin(), names.end(), requested) == names.end())
-      throw Error("no sample named '" + requested + "' in the store (samples: " + joined(names) + ")");
-    return requested;
-  }
-  if (std::find(names.begin(), names.end(), "main") != names.end()) return "main";
-  if (names.size() <= 1) return names.empty() ? "" : names.front();
-  throw Error("the store holds several samples (" + joined(names) + ") and none is 'main': name one");
 }
 
 namespace {

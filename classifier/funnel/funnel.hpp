@@ -63,10 +63,6 @@ struct StudyFunnel {
 // Throws faultline::Error unless `name` is 1-64 of [A-Za-z0-9._-] (it is printed in tables and notes).
 void require_sample_name(const std::string& name);
 
-// The sample `requested` names (an error naming the store's samples if there is none such); when empty,
-// "main" if the store has it, else its only sample, else none (""); several without "main" is an error.
-std::string resolve_sample(datasets::Database& db, const std::string& requested);
-
 StudyFunnel compute_funnel(datasets::Database& db, const std::string& sample_name);
 FunnelRow funnel_total(const std::vector<FunnelRow>& rows);
 nlohmann::json funnel_json(const StudyFunnel& funnel);

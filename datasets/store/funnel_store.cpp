@@ -1,6 +1,10 @@
 #include "datasets/store/funnel_store.hpp"
 
+#include <algorithm>
+
 #include "common/clock.hpp"
+#include "common/error.hpp"
+#include "common/joined.hpp"
 
 namespace faultline::datasets {
 
@@ -73,6 +77,19 @@ std::vector<std::string> list_samples(Database& db) {
   std::vector<std::string> out;
   while (s.step()) out.push_back(s.text(0));
   return out;
+}
+
+std::string resolve_sample(Database& db, const std::string& requested) {
+  const auto names = list_samples(db);
+  const auto named = [&] { return names.empty() ? std::string("none") : common::joined(names); };
+  if (!requested.empty()) {
+    if (std::find(names.begin(), names.end(), requested) == names.end())
+      throw Error("no sample named '" + requested + "' in the store (samples: " + named() + ")");
+    return requested;
+  }
+  if (std::find(names.begin(), names.end(), "main") != names.end()) return "main";
+  if (names.size() <= 1) return names.empty() ? "" : names.front();
+  throw Error("the store holds several samples (" + named() + ") and none is 'main': name one");
 }
 
 void exclude_from_sample(Database& db, const std::string& name, int64_t issue_id, const std::string& reason,

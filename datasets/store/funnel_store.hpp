@@ -46,6 +46,9 @@ void replace_sample(Database& db, const std::string& name, const std::vector<Sam
 std::vector<SampleEntry> load_sample(Database& db, const std::string& name);
 // The names of the samples in the store, sorted.
 std::vector<std::string> list_samples(Database& db);
+// The sample `requested` names (an error naming the store's samples if there is none such); when empty,
+// "main" if the store has it, else its only sample, else none (""); several without "main" is an error.
+std::string resolve_sample(Database& db, const std::string& requested);
 void exclude_from_sample(Database& db, const std::string& name, int64_t issue_id, const std::string& reason,
                          int64_t replaced_by);
 void add_to_sample(Database& db, const std::string& name, const SampleEntry& entry);
