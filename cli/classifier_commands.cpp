@@ -62,7 +62,7 @@ struct ClassifyOptions {
 struct EvalOptions {
   int folds = 10;
   uint64_t seed = 7;
-  std::optional<std::string> seeds;  // several fold assignments, summarised, instead of one
+  std::optional<std::vector<uint64_t>> seeds;  // several fold assignments, summarised, instead of one
   // The quantile of creation dates before which the time split trains; 0 skips it. Unset: 0.8, or none
   // with `seeds`.
   std::optional<double> time_split;
@@ -249,12 +249,11 @@ void eval_fold_assignments(const Context& ctx, const EvalOptions& o) {
                                "--seeds runs no time split (it does not depend on the fold assignment); run "
                                "the time split in an eval without --seeds");
   }
-  const auto seeds = model::parse_seed_list(*o.seeds);
   auto db = ctx.open_db();
   auto progress = ctx.progress();
   auto labeled = model::load_labeled_issues(*db);
   auto figures = model::evaluate_fold_assignments(
-      labeled, o.folds, seeds, model::AxisTraining::standard(), o.jobs,
+      labeled, o.folds, *o.seeds, model::AxisTraining::standard(), o.jobs,
       [&](size_t done, size_t total, const model::FoldAssignmentFigures& last) {
         const std::string line = "eval: fold assignment " + std::to_string(done) + " of " +
                                  std::to_string(total) + " (seed " + std::to_string(last.seed) +
@@ -346,23 +345,21 @@ void add_classifier_commands(CLI::App& app, Context& ctx) {
       "also write the JSON evaluation to this file (for 'faultline report --evaluation')");
   out->check(not_empty());
   eval_cmd
-      ->add_option(
-          "--seeds", eval_options->seeds,
+      ->add_option_function<std::string>(
+          "--seeds",
+          [eval_options](const std::string& text) {
+            // A malformed list is a usage error (exit 2), as every other flag's is.
+            try {
+              eval_options->seeds = model::parse_seed_list(text);
+            } catch (const Error& e) {
+              throw CLI::ValidationError("--seeds", e.what());
+            }
+          },
           "cross-validate once per fold assignment (seeds and ranges, e.g. 1-6,8-31) and print each "
           "one's accuracy, macro-F1, kappa, surest-share accuracy and what its folds label by their own "
           "label thresholds (labels: the share; at: the accuracy there), with their mean, standard "
           "deviation (two or more), lowest and highest; no time split (it does not depend on the seed)")
-      ->check(CLI::Validator(
-          [](std::string& text) {
-            // A malformed list is a usage error (exit 2), as every other flag's is.
-            try {
-              model::parse_seed_list(text);
-              return std::string();
-            } catch (const Error& e) {
-              return std::string(e.what());
-            }
-          },
-          "SEEDS"))
+      ->type_name("SEEDS")
       ->excludes(seed)
       ->excludes(out);
   eval_cmd
