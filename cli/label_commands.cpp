@@ -40,15 +40,19 @@ struct AdjudicateOptions {
   std::string file;
 };
 
+// An axis whose every label is one category has no kappa (kappa.hpp).
+std::string kappa_text(const annotation::Agreement& a) { return a.defined ? fixed(a.kappa) : "undefined"; }
+
 std::string audit_text(const annotation::AuditResult& a) {
   std::string text = "audit of " + std::to_string(a.n) + " issues labeled by every rater\n";
   // Cohen's figures compare the first two raters; with more, say which two.
   const std::string pair = a.raters.size() > 2 ? " of " + a.raters[0] + " and " + a.raters[1] : "";
-  text += "  joint (symptom + root cause)" + pair + ": kappa " + fixed(a.joint.kappa) + "  95% CI [" +
-          fixed(a.joint.ci_low) + ", " + fixed(a.joint.ci_high) + "]  observed " + fixed(a.joint.observed) +
-          ", expected " + fixed(a.joint.expected) + "\n";
-  text += "  symptom" + pair + ": kappa " + fixed(a.symptom.kappa) + "   root cause: kappa " + fixed(a.root_cause.kappa) +
-          "\n";
+  text +=
+      "  joint (symptom + root cause)" + pair + ": kappa " + kappa_text(a.joint) +
+      (a.joint.defined ? "  95% CI [" + fixed(a.joint.ci_low) + ", " + fixed(a.joint.ci_high) + "]" : "") +
+      "  observed " + fixed(a.joint.observed) + ", expected " + fixed(a.joint.expected) + "\n";
+  text += "  symptom" + pair + ": kappa " + kappa_text(a.symptom) + "   root cause: kappa " +
+          kappa_text(a.root_cause) + "\n";
   if (a.raters.size() > 2) text += "  Fleiss' kappa (joint, all raters): " + fixed(a.fleiss_joint) + "\n";
   text += "  disagreements: " + std::to_string(a.disagreements.size()) + "\n";
   for (const auto& d : a.disagreements) {
@@ -63,10 +67,20 @@ std::string audit_text(const annotation::AuditResult& a) {
                : " (export them with 'faultline label export --rater NAME --queue pending --out FILE')") +
           "\n";
   for (const auto& key : a.partially_labeled) text += "    " + key + ": labeled by only some raters\n";
+  if (!a.out_of_scope.empty()) {
+    text += "  not pending, put out of scope by a person (disagreements or labeled by only some raters): " +
+            std::to_string(a.out_of_scope.size()) + "\n";
+    for (const auto& key : a.out_of_scope) text += "    " + key + "\n";
+  }
   text += "  gate: " + a.gate + " — " + a.gate_reason + "\n";
   if (a.gate == "pass") {
     text += "  final labels: " + std::to_string(a.promoted_agreed) + " agreed, " +
             std::to_string(a.promoted_adjudicated) + " adjudicated\n";
+    if (a.withdrawn > 0) {
+      text += "  final labels withdrawn: " + std::to_string(a.withdrawn) +
+              " (issues an earlier audit made final that this one does not: the final labels are the latest "
+              "audit's)\n";
+    }
   } else if (a.withdrawn > 0) {
     text += "  final labels withdrawn: " + std::to_string(a.withdrawn) +
             " (an earlier audit's; adjudications are kept, and labels become final again when an audit "
@@ -104,7 +118,8 @@ void add_label_commands(CLI::App& app, Context& ctx) {
          "out of scope or that are not screening candidates (unless a person put them in scope; an issue "
          "not screened since it came is counted apart), "
          "furthest under a label threshold first; 'pending': the "
-         "issues the latest audit left pending (disagreements and issues only some raters labeled); "
+         "issues the latest audit left pending (disagreements and issues only some raters labeled, but "
+         "none a person put out of scope); "
          "'disagreements': only those the raters disagreed on")
       ->check(CLI::IsMember({"uncertain", "pending", "disagreements"}))
       ->excludes(sample);

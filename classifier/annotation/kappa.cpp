@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 
 #include "common/error.hpp"
@@ -32,12 +33,12 @@ Agreement cohen_kappa(const std::vector<std::string>& rater1, const std::vector<
     a.per_category[c] = 2.0 * diagonal / (row[c] + col[c]);
   }
   if (a.expected >= 1.0 - 1e-12) {
-    a.kappa = 1.0;
-    a.standard_error = 0;
-  } else {
-    a.kappa = (a.observed - a.expected) / (1.0 - a.expected);
-    a.standard_error = std::sqrt(a.observed * (1.0 - a.observed) / (n * std::pow(1.0 - a.expected, 2)));
+    a.defined = false;
+    a.kappa = a.standard_error = a.ci_low = a.ci_high = std::numeric_limits<double>::quiet_NaN();
+    return a;
   }
+  a.kappa = (a.observed - a.expected) / (1.0 - a.expected);
+  a.standard_error = std::sqrt(a.observed * (1.0 - a.observed) / (n * std::pow(1.0 - a.expected, 2)));
   a.ci_low = std::max(-1.0, a.kappa - 1.96 * a.standard_error);
   a.ci_high = std::min(1.0, a.kappa + 1.96 * a.standard_error);
   return a;
@@ -64,7 +65,7 @@ double fleiss_kappa(const std::vector<std::vector<std::string>>& labels) {
   p_bar /= items;
   double p_e = 0;
   for (const auto& [c, t] : totals) p_e += std::pow(t / (items * m), 2);
-  if (p_e >= 1.0 - 1e-12) return 1.0;
+  if (p_e >= 1.0 - 1e-12) return std::numeric_limits<double>::quiet_NaN();
   return (p_bar - p_e) / (1.0 - p_e);
 }
 

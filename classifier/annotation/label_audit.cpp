@@ -1,6 +1,9 @@
 #include "classifier/annotation/label_audit.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -31,6 +34,11 @@ std::string join(const std::vector<std::string>& parts, const std::string& sep) 
 std::string issue_key(datasets::Database& db, int64_t id) {
   auto issue = datasets::load_issue(db, id);
   return issue.key();
+}
+
+// A person's decision that the issue is out of scope settles it: it waits for no adjudicator.
+bool put_out_of_scope(datasets::Database& db, int64_t id) {
+  return datasets::load_issue(db, id).scope == "out";
 }
 
 // labels[issue][rater index]; empty where that rater did not label the issue.
@@ -87,6 +95,8 @@ RatedItems decide(datasets::Database& db, const LabelsByIssue& by_issue, AuditRe
       if (adjudicated) {
         result.finals.push_back({issue_id, adjudication->second.symptom, adjudication->second.root_cause,
                                  kAdjudicated, adjudication->second.adjudicator});
+      } else if (put_out_of_scope(db, issue_id)) {
+        result.out_of_scope.push_back(issue_key(db, issue_id));
       } else {
         result.pending.push_back(issue_key(db, issue_id));
         result.partially_labeled.push_back(result.pending.back());
@@ -111,7 +121,8 @@ RatedItems decide(datasets::Database& db, const LabelsByIssue& by_issue, AuditRe
     }
     if (!agreed) {
       Disagreement d{issue_id, issue_key(db, issue_id), joint, adjudicated};
-      if (!d.adjudicated) result.pending.push_back(d.issue);
+      if (!d.adjudicated)
+        (put_out_of_scope(db, issue_id) ? result.out_of_scope : result.pending).push_back(d.issue);
       result.disagreements.push_back(d);
     }
     items.joint.push_back(std::move(joint));
@@ -124,6 +135,17 @@ RatedItems decide(datasets::Database& db, const LabelsByIssue& by_issue, AuditRe
       result.finals.push_back({issue_id, a.symptom, a.root_cause, kAdjudicated, a.adjudicator});
   }
   return items;
+}
+
+// `kappa` with three decimals, or as many more (up to nine) as it takes not to read as equal to or on the
+// other side of `threshold` (0.7996 against 0.8 prints 0.7996, not 0.800).
+std::string digits_to_tell_apart(double kappa, double threshold) {
+  char buffer[32];
+  for (int digits = 3;; ++digits) {
+    std::snprintf(buffer, sizeof buffer, "%.*f", digits, kappa);
+    const double shown = std::strtod(buffer, nullptr);
+    if (digits == 9 || (shown >= threshold) == (kappa >= threshold)) return buffer;
+  }
 }
 
 // Cohen's statistics describe the first two raters; with more, Fleiss' kappa is the gate.
@@ -143,33 +165,42 @@ void score(const RatedItems& items, AuditResult& result) {
     result.fleiss_joint = fleiss_kappa(items.joint);
     result.gate_kappa = result.fleiss_joint;
   }
-  char buffer[160];
+  if (std::isnan(result.gate_kappa)) {
+    // Chance explains all the agreement: a gate passed here would make labels final on no evidence.
+    throw Error("audit: kappa is undefined: every rater gave each of the " + std::to_string(result.n) +
+                " issues they all labeled one and the same label (" + items.joint.front().front() +
+                "), so no agreement beyond chance can be measured; audit issues of more than one label");
+  }
+  const std::string kappa = digits_to_tell_apart(result.gate_kappa, result.threshold);
+  char threshold[32];
+  std::snprintf(threshold, sizeof threshold, "%g", result.threshold);
   if (result.gate_kappa >= result.threshold) {
     result.gate = "pass";
-    std::snprintf(buffer, sizeof buffer, "kappa %.3f reaches the threshold %.2f", result.gate_kappa,
-                  result.threshold);
+    result.gate_reason = "kappa " + kappa + " reaches the threshold " + threshold;
   } else {
     result.gate = "fail";
-    std::snprintf(
-        buffer, sizeof buffer,
-        "kappa %.3f is below the threshold %.2f: labels stay pending; revise the codebook and re-label",
-        result.gate_kappa, result.threshold);
+    result.gate_reason = "kappa " + kappa + " is below the threshold " + threshold +
+                         ": labels stay pending; revise the codebook and re-label";
   }
-  result.gate_reason = buffer;
 }
 
 void persist(datasets::Database& db, AuditResult& result) {
   db.transaction([&] {
     result.audit_id = datasets::record_audit(db, join(result.raters, ","), result.n, result.gate_kappa,
                                              result.threshold, result.gate);
+    // The final labels are this audit's alone: an issue final before and not now is withdrawn, whether the
+    // gate failed or passed over other raters or labels.
+    std::set<int64_t> now_final;
     if (result.gate == "pass") {
-      datasets::replace_final_labels(db, result.finals, result.audit_id);
-      for (const auto& f : result.finals)
+      for (const auto& f : result.finals) {
         f.provenance == kAgreed ? ++result.promoted_agreed : ++result.promoted_adjudicated;
-    } else {
-      result.withdrawn = static_cast<int>(datasets::load_final_labels(db).size());
-      datasets::replace_final_labels(db, {}, result.audit_id);
+        now_final.insert(f.issue_id);
+      }
     }
+    for (const auto& [issue_id, label] : datasets::load_final_labels(db))
+      result.withdrawn += !now_final.count(issue_id);
+    datasets::replace_final_labels(
+        db, result.gate == "pass" ? result.finals : std::vector<datasets::FinalLabel>{}, result.audit_id);
   });
 }
 
@@ -252,7 +283,8 @@ std::vector<std::string> adjudication_queue(datasets::Database& db, Adjudication
   if (queue == AdjudicationQueue::kPending) return audit->pending;
   std::vector<std::string> keys;
   for (const auto& d : audit->disagreements) {
-    if (!d.adjudicated) keys.push_back(d.issue);
+    if (std::find(audit->pending.begin(), audit->pending.end(), d.issue) != audit->pending.end())
+      keys.push_back(d.issue);
   }
   return keys;
 }
@@ -281,6 +313,7 @@ nlohmann::json audit_json(const AuditResult& a) {
                       {"withdrawn", a.withdrawn},
                       {"pending", a.pending},
                       {"pending_partially_labeled", a.partially_labeled},
+                      {"out_of_scope", a.out_of_scope},
                       {"overruled_agreements", a.overruled_agreements},
                       {"symptom", agreement(a.symptom)},
                       {"root_cause", agreement(a.root_cause)}};

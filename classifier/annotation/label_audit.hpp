@@ -40,9 +40,11 @@ struct AuditResult {
   std::vector<std::string> overruled_agreements;
   // Not final and awaiting an adjudicator: unadjudicated disagreements and issues only some raters labeled.
   std::vector<std::string> pending;
+  // Such issues a person put out of scope (the issue's scope decision): settled by it, so not pending.
+  std::vector<std::string> out_of_scope;
   std::vector<std::string> partially_labeled;  // the pending issues that only some raters labeled
   std::vector<datasets::FinalLabel> finals;    // what becomes final when the gate passes
-  int withdrawn = 0;  // final labels of an earlier audit that this failed audit took back
+  int withdrawn = 0;  // issues final before this audit and not after it (all of them when its gate fails)
   int64_t audit_id = 0;
 };
 
@@ -54,6 +56,7 @@ std::optional<AuditResult> assess_latest_audit(datasets::Database& db);
 // Assesses, records the audit and rewrites the final labels: when the gate passes, agreed items and
 // adjudicated items become final and the rest stay pending; when it fails, none is final (an earlier
 // audit's final labels rest on labels this one found too far apart). Adjudications are kept either way.
+// Throws, recording nothing, when the gate's kappa is undefined (every label one and the same).
 AuditResult run_audit(datasets::Database& db, std::vector<std::string> raters, double threshold);
 
 // Imports a rater's sheet (import_label_sheet), then re-runs the latest audit when it counted this rater,

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "classifier/annotation/kappa.hpp"
 #include "common/error.hpp"
 
@@ -34,11 +36,17 @@ TEST(CohenKappa, PerfectAgreementIsOneWithZeroWidthInterval) {
   EXPECT_DOUBLE_EQ(a.ci_low, 1.0);
 }
 
-TEST(CohenKappa, ExpectedAgreementOfOneIsDefinedAsOne) {
-  // Both raters used only "A": p_o = p_e = 1, 0/0 by the formula; defined as 1 (documented in kappa.hpp).
+TEST(CohenKappa, ExpectedAgreementOfOneLeavesKappaUndefined) {
+  // Both raters used only "A": p_o = p_e = 1, 0/0 by the formula (documented in kappa.hpp).
   auto a = cohen_kappa({"A", "A", "A"}, {"A", "A", "A"});
   EXPECT_DOUBLE_EQ(a.expected, 1.0);
-  EXPECT_DOUBLE_EQ(a.kappa, 1.0);
+  EXPECT_FALSE(a.defined);
+  EXPECT_TRUE(std::isnan(a.kappa));
+  EXPECT_TRUE(std::isnan(a.ci_low) && std::isnan(a.ci_high));
+  // The trigger removed: one item of another category, p_e = (2/3)(2/3) + (1/3)(1/3) = 5/9 < 1, kappa 1.
+  auto b = cohen_kappa({"A", "A", "B"}, {"A", "A", "B"});
+  EXPECT_TRUE(b.defined);
+  EXPECT_DOUBLE_EQ(b.kappa, 1.0);
 }
 
 TEST(CohenKappa, CategoryUsedByOnlyOneRater) {
@@ -52,8 +60,8 @@ TEST(CohenKappa, CategoryUsedByOnlyOneRater) {
 }
 
 TEST(CohenKappa, SingleItem) {
-  EXPECT_DOUBLE_EQ(cohen_kappa({"A"}, {"A"}).kappa, 1.0);  // p_e = 1 rule
-  auto d = cohen_kappa({"A"}, {"B"});                      // p_o = 0, p_e = 0 → 0
+  EXPECT_FALSE(cohen_kappa({"A"}, {"A"}).defined);  // p_e = 1
+  auto d = cohen_kappa({"A"}, {"B"});               // p_o = 0, p_e = 0 → 0
   EXPECT_DOUBLE_EQ(d.kappa, 0.0);
   EXPECT_DOUBLE_EQ(d.standard_error, 0.0);
 }
@@ -79,4 +87,11 @@ TEST(FleissKappa, TwoRatersAgreeWithScottsPiOnSymmetricMarginals) {
   // With two raters Fleiss' kappa equals Scott's pi; when both raters have the same marginals it equals
   // Cohen's kappa. r1 = r2-permuted: A A B B vs A B A B → p_o = .5, p_e = .5 → 0.
   EXPECT_NEAR(fleiss_kappa({{"A", "A"}, {"A", "B"}, {"B", "A"}, {"B", "B"}}), 0.0, 1e-12);
+}
+
+TEST(FleissKappa, EveryLabelOneCategoryLeavesKappaUndefined) {
+  // P̄ = P̄e = 1: 0/0. The trigger removed (one B): P̄ = (1 + 1/3)/2 = 2/3, P̄e = (5/6)^2 + (1/6)^2 = 13/18,
+  // kappa = (2/3 - 13/18) / (5/18) = -1/5.
+  EXPECT_TRUE(std::isnan(fleiss_kappa({{"A", "A", "A"}, {"A", "A", "A"}})));
+  EXPECT_NEAR(fleiss_kappa({{"A", "A", "A"}, {"A", "A", "B"}}), -0.2, 1e-12);
 }

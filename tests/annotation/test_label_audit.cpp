@@ -215,18 +215,20 @@ TEST(Audit, AFailingGateWithdrawsTheFinalLabelsAndAPassingOneBringsThemBack) {
   faultline::testing::TempDir dir;
   Database db(dir.file("l.db"));
   two_raters(dir, db);
-  import_adjudications(db, dir.write("adj.csv", std::string(kHeader) + "a/b,10,carol,hang,concurrency_error,\n"));
+  import_adjudications(db,
+                       dir.write("adj.csv", std::string(kHeader) + "a/b,10,carol,hang,concurrency_error,\n"));
   const auto passed = run_audit(db, {"alice", "bob"}, 0.8);
   EXPECT_EQ(load_final_labels(db).size(), 10u);  // 9 agreed + issue 10 adjudicated
   EXPECT_EQ(audit_of_final_labels(db)->id, passed.audit_id);
 
   auto audit = run_audit(db, {"alice", "bob"}, 0.9);  // 0.818 < 0.9
   EXPECT_EQ(audit.gate, "fail");
-  EXPECT_NE(audit.gate_reason.find("below the threshold 0.90"), std::string::npos);
+  EXPECT_NE(audit.gate_reason.find("kappa 0.818 is below the threshold 0.9:"), std::string::npos)
+      << audit.gate_reason;
   EXPECT_EQ(audit.withdrawn, 10);
   EXPECT_EQ(audit_json(audit).at("withdrawn"), 10);
   EXPECT_TRUE(load_final_labels(db).empty());
-  EXPECT_FALSE(audit_of_final_labels(db));  // no labels, so no audit behind them
+  EXPECT_FALSE(audit_of_final_labels(db));       // no labels, so no audit behind them
   EXPECT_EQ(load_adjudications(db).size(), 1u);  // what a person settled is kept
 
   // The trigger removed: passing again promotes the same ten, the adjudication with them.
@@ -234,6 +236,89 @@ TEST(Audit, AFailingGateWithdrawsTheFinalLabelsAndAPassingOneBringsThemBack) {
   EXPECT_EQ(again.withdrawn, 0);
   EXPECT_EQ(load_final_labels(db).size(), 10u);
   EXPECT_EQ(audit_of_final_labels(db)->id, again.audit_id);
+}
+
+// The final labels are the latest audit's: one that passes over other raters counts what it takes back.
+TEST(Audit, APassingAuditCountsTheFinalLabelsItNoLongerHolds) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("l.db"));
+  two_raters(dir, db);
+  EXPECT_EQ(run_audit(db, {"alice", "bob"}, 0.8).withdrawn, 0);  // none final before
+  // The trigger removed: the same audit again holds the same nine, and takes none back.
+  EXPECT_EQ(run_audit(db, {"alice", "bob"}, 0.8).withdrawn, 0);
+  // carol and dave label issues 1 and 6 alike (two labels, so kappa is 1): two final labels, seven of
+  // alice's and bob's nine taken back.
+  for (const std::string rater : {"carol", "dave"}) {
+    import_label_sheet(
+        db, rater,
+        dir.write(rater + ".csv", std::string(kHeader) + "a/b,1," + rater + ",crash,api_misuse,\n" +
+                                      "a/b,6," + rater + ",hang,concurrency_error,\n"));
+  }
+  const auto other = run_audit(db, {"carol", "dave"}, 0.8);
+  EXPECT_EQ(other.gate, "pass");
+  EXPECT_EQ(other.promoted_agreed, 2);
+  EXPECT_EQ(other.withdrawn, 7);
+  EXPECT_EQ(audit_json(other).at("withdrawn"), 7);
+  EXPECT_EQ(load_final_labels(db).size(), 2u);
+}
+
+// Kappa is 0/0 when chance explains all agreement (every label one and the same): no gate can pass on it.
+TEST(Audit, AnAuditWhoseEveryLabelIsOneAndTheSameIsRefusedAndRecordsNothing) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("l.db"));
+  two_raters(dir, db);
+  run_audit(db, {"alice", "bob"}, 0.8);
+  for (const std::string rater : {"carol", "dave"}) {
+    import_label_sheet(
+        db, rater,
+        dir.write(rater + ".csv", std::string(kHeader) + "a/b,1," + rater + ",crash,api_misuse,\n" +
+                                      "a/b,2," + rater + ",crash,api_misuse,\n"));
+  }
+  try {
+    run_audit(db, {"carol", "dave"}, 0.8);
+    ADD_FAILURE() << "an audit of one label passed its gate";
+  } catch (const faultline::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("kappa is undefined"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("(crash/api_misuse)"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(count(db, "audits"), 1);
+  EXPECT_EQ(load_final_labels(db).size(), 9u);  // alice's and bob's, untouched
+  // So with three raters (Fleiss' kappa).
+  import_label_sheet(db, "erin",
+                     dir.write("erin.csv", std::string(kHeader) + "a/b,1,erin,crash,api_misuse,\n"
+                                                                  "a/b,2,erin,crash,api_misuse,\n"));
+  EXPECT_THROW(run_audit(db, {"carol", "dave", "erin"}, 0.8), faultline::Error);
+  // The trigger removed: dave labels issue 2 otherwise, and the audit is scored and recorded.
+  import_label_sheet(db, "dave",
+                     dir.write("dave2.csv", std::string(kHeader) + "a/b,1,dave,crash,api_misuse,\n"
+                                                                   "a/b,2,dave,hang,api_misuse,\n"));
+  const auto scored = run_audit(db, {"carol", "dave"}, 0.0);
+  EXPECT_TRUE(scored.joint.defined);
+  EXPECT_EQ(count(db, "audits"), 2);
+}
+
+// Six issues, two joint labels: alice A A A B B B, bob A A A A B B (A = crash/api_misuse, B =
+// hang/api_misuse). p_o = 5/6, p_e = (3/6)(4/6) + (3/6)(2/6) = 1/2, kappa = (5/6 - 1/2) / (1/2) = 2/3.
+TEST(Audit, TheGateSaysKappaWithTheDigitsThatTellItFromTheThreshold) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("l.db"));
+  add_issues(db, 6);
+  std::string a = kHeader, b = kHeader;
+  for (int i = 1; i <= 6; ++i) {
+    a += "a/b," + std::to_string(i) + ",alice," + (i <= 3 ? "crash" : "hang") + ",api_misuse,\n";
+    b += "a/b," + std::to_string(i) + ",bob," + (i <= 4 ? "crash" : "hang") + ",api_misuse,\n";
+  }
+  import_label_sheet(db, "alice", dir.write("a.csv", a));
+  import_label_sheet(db, "bob", dir.write("b.csv", b));
+  // 0.666667 rounds to 0.667, which is not below 0.6667: five decimals are the first that are.
+  const auto under = run_audit(db, {"alice", "bob"}, 0.6667);
+  EXPECT_EQ(under.gate, "fail");
+  EXPECT_NE(under.gate_reason.find("kappa 0.66667 is below the threshold 0.6667:"), std::string::npos)
+      << under.gate_reason;
+  // Where three decimals tell them apart, three are written.
+  const auto over = run_audit(db, {"alice", "bob"}, 0.66);
+  EXPECT_EQ(over.gate, "pass");
+  EXPECT_EQ(over.gate_reason, "kappa 0.667 reaches the threshold 0.66");
 }
 
 TEST(Audit, ARatersReimportRunsTheLatestAuditAgainWhenItCountsThatRater) {
@@ -255,8 +340,8 @@ TEST(Audit, ARatersReimportRunsTheLatestAuditAgainWhenItCountsThatRater) {
   EXPECT_TRUE(load_final_labels(db).empty());
   // A rater the latest audit did not count: nothing is audited again.
   add_issues(db, 11);
-  auto carol = import_rater_labels(db, "carol",
-                                   dir.write("c.csv", std::string(kHeader) + "a/b,11,carol,crash,api_misuse,\n"));
+  auto carol = import_rater_labels(
+      db, "carol", dir.write("c.csv", std::string(kHeader) + "a/b,11,carol,crash,api_misuse,\n"));
   EXPECT_FALSE(carol.audit);
   EXPECT_EQ(carol.labels.labeled, 1);
 }
@@ -277,7 +362,8 @@ TEST(LabelImport, AnImportAndTheAuditItRunsAgainCommitTogetherOrNotAtAll) {
   EXPECT_THROW(import_rater_labels(db, "alice", relabel), faultline::Error);
   EXPECT_EQ(count(db, "label_batches"), batches);
   EXPECT_EQ(load_manual_labels(db, "alice")[0].symptom, "crash");
-  EXPECT_THROW(import_adjudications(db, dir.write("adj.csv", std::string(kHeader) + "a/b,10,carol,hang,concurrency_error,\n")),
+  EXPECT_THROW(import_adjudications(
+                   db, dir.write("adj.csv", std::string(kHeader) + "a/b,10,carol,hang,concurrency_error,\n")),
                faultline::Error);
   EXPECT_EQ(count(db, "adjudications"), 0);
   EXPECT_EQ(load_final_labels(db).size(), finals);
@@ -294,8 +380,8 @@ TEST(LabelImport, ARaterNamedAsAStoredOneInAnotherCaseOrWithSpacesIsRefused) {
   const std::string sheet = dir.write("a.csv", std::string(kHeader) + "a/b,1,,crash,api_misuse,\n");
   // Another case, spaces at an edge (ASCII, no-break, zero-width), letters outside ASCII (whose case a
   // byte comparison cannot fold), a comma, two spaces running.
-  for (const std::string name : {"Alice", "ALICE", "alice ", " bob", "alice\u00a0", "alice\u200b", "zo\u00eb",
-                                 "a,b", "two  spaces"}) {
+  for (const std::string name :
+       {"Alice", "ALICE", "alice ", " bob", "alice\u00a0", "alice\u200b", "zo\u00eb", "a,b", "two  spaces"}) {
     try {
       import_label_sheet(db, name, sheet);
       ADD_FAILURE() << "imported as '" << name << "'";
@@ -311,7 +397,8 @@ TEST(LabelImport, ARaterNamedAsAStoredOneInAnotherCaseOrWithSpacesIsRefused) {
   EXPECT_EQ(import_label_sheet(db, "alicia", sheet).labeled, 1);
   EXPECT_EQ(import_label_sheet(db, "Dr. K-9_b", sheet).labeled, 1);
   // A store from before the check may hold two spellings: each still imports under its own.
-  put_manual_label(db, {*find_issue(db, "a/b", 2), "Bob", "crash", "api_misuse", "", create_label_batch(db, "Bob", "old.csv")});
+  put_manual_label(db, {*find_issue(db, "a/b", 2), "Bob", "crash", "api_misuse", "",
+                        create_label_batch(db, "Bob", "old.csv")});
   EXPECT_EQ(import_label_sheet(db, "bob", sheet).labeled, 1);
   EXPECT_EQ(import_label_sheet(db, "Bob", sheet).labeled, 1);
 }
@@ -322,7 +409,8 @@ TEST(Audit, AnAdjudicationOfAnIssueNoRaterLabeledBecomesFinal) {
   two_raters(dir, db);
   add_issues(db, 12);
   run_audit(db, {"alice", "bob"}, 0.8);
-  auto adj = import_adjudications(db, dir.write("adj.csv", std::string(kHeader) + "a/b,12,carol,hang,api_misuse,\n"));
+  auto adj = import_adjudications(
+      db, dir.write("adj.csv", std::string(kHeader) + "a/b,12,carol,hang,api_misuse,\n"));
   EXPECT_EQ(adj.audit.value().promoted_adjudicated, 1);
   const auto finals = load_final_labels(db);
   ASSERT_EQ(finals.size(), 10u);  // 9 agreed + issue 12
@@ -331,8 +419,9 @@ TEST(Audit, AnAdjudicationOfAnIssueNoRaterLabeledBecomesFinal) {
   EXPECT_EQ(twelve.raters, "carol");
   EXPECT_EQ(twelve.root_cause, "api_misuse");
   // The provenance of an exported final label is refused in any case.
-  EXPECT_THROW(import_adjudications(db, dir.write("f.csv", std::string(kHeader) + "a/b,1,Agreed,crash,api_misuse,\n")),
-               faultline::Error);
+  EXPECT_THROW(
+      import_adjudications(db, dir.write("f.csv", std::string(kHeader) + "a/b,1,Agreed,crash,api_misuse,\n")),
+      faultline::Error);
 }
 
 TEST(Audit, ManualLabelsAreUntouchedByPredictions) {
@@ -513,6 +602,33 @@ TEST(Audit, AnIssueOnlyOneRaterLabeledIsPendingUntilAdjudicated) {
       db, dir.write("adj.csv", std::string(kHeader) + "a/b,11,carol,hang,api_misuse,\n"));
   EXPECT_EQ(adj.audit.value().pending, (std::vector<std::string>{"a/b#10"}));
   EXPECT_TRUE(adj.audit.value().partially_labeled.empty());
+}
+
+// A person's decision that an issue is out of scope settles it: neither a disagreement on it nor a label
+// from only some raters waits for an adjudicator (AnIssueOnlyOneRaterLabeledIsPendingUntilAdjudicated is
+// the same store with both issues in scope).
+TEST(Audit, AnIssueAPersonPutOutOfScopeIsNotPending) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("l.db"));
+  two_raters(dir, db);
+  add_issues(db, 11);
+  import_label_sheet(db, "alice",
+                     dir.write("a11.csv", std::string(kHeader) + "a/b,11,alice,hang,api_misuse,\n"));
+  for (int n : {10, 11}) {
+    IssueRecord issue = load_issue(db, *find_issue(db, "a/b", n));
+    issue.scope = "out";
+    issue.scope_reason = "a person's decision";
+    upsert_issue(db, issue);
+  }
+  auto audit = run_audit(db, {"alice", "bob"}, 0.8);
+  EXPECT_TRUE(audit.pending.empty());
+  EXPECT_TRUE(audit.partially_labeled.empty());
+  EXPECT_EQ(audit.out_of_scope, (std::vector<std::string>{"a/b#10", "a/b#11"}));
+  EXPECT_EQ(audit_json(audit).at("out_of_scope").size(), 2u);
+  EXPECT_EQ(audit.disagreements.size(), 1u);  // still a disagreement, and still in kappa
+  EXPECT_EQ(audit.n, 10);
+  EXPECT_TRUE(adjudication_queue(db, AdjudicationQueue::kPending).empty());
+  EXPECT_TRUE(adjudication_queue(db, AdjudicationQueue::kDisagreements).empty());
 }
 
 TEST(LabelImport, ASheetWithOldMacLineEndsImportsEveryRow) {
