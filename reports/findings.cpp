@@ -106,17 +106,23 @@ std::string outside_kernel_finding(Counts& c) {
          std::to_string(outside) + " issues (" + percent(outside, c.n) + ").";
 }
 
+// Repositories tied for the most issues are named together, without a symptom: whose would it be?
 std::string top_repository_finding(const ReportData& data, const Counts& c) {
-  auto [top_repo, repo_n] = common::largest_entry(c.repos);
+  const Largest repos = largest_of(c.repos, [](const std::string& repo) { return repository_name(repo); });
+  const std::string share =
+      std::to_string(repos.count) + (repos.tied ? " each" : "") + "; " + percent(repos.count, c.n);
+  if (repos.tied) return repos.names + " contribute the most issues (" + share + ").";
+  const std::string top_repo = common::largest_entry(c.repos).first;
   std::map<std::string, int> repo_symptoms;
   for (const auto& x : data.cases) {
     if (x.repo == top_repo) ++repo_symptoms[x.symptom];
   }
-  auto [symptom, symptom_n] = common::largest_entry(repo_symptoms);
-  return repository_name(top_repo) + " contributes the most issues (" + std::to_string(repo_n) + "; " +
-         percent(repo_n, c.n) + "), " + (2 * symptom_n > repo_n ? "most of them " : "most often ") +
-         tax().symptom(symptom).name + " (" + std::to_string(symptom_n) + " of " + std::to_string(repo_n) +
-         ").";
+  const Largest symptoms =
+      largest_of(repo_symptoms, [](const std::string& id) { return tax().symptom(id).name; });
+  return repos.names + " contributes the most issues (" + share + "), " +
+         (2 * symptoms.count > repos.count ? "most of them " : "most often ") + symptoms.names + " (" +
+         std::to_string(symptoms.count) + (symptoms.tied ? " each" : "") + " of " +
+         std::to_string(repos.count) + ").";
 }
 
 // The category whose share differs most from the study's published share.

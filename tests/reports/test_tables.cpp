@@ -5,12 +5,12 @@
 #include <regex>
 
 #include "common/csv.hpp"
+#include "common/markup_escape.hpp"
 #include "common/text_file.hpp"
 #include "reports/findings.hpp"
 #include "reports/html_report.hpp"
 #include "reports/report_writer.hpp"
 #include "reports/table_display.hpp"
-#include "common/markup_escape.hpp"
 #include "reports/table_formats.hpp"
 #include "reports/tables.hpp"
 #include "tests/reports/study_dataset.hpp"
@@ -208,7 +208,7 @@ TEST(Formats, LatexKeepsApartThePairsTeXSetsAsOneGlyph) {
 // are dropped, while quotes stay as typed.
 TEST(Formats, MarkdownEscapesItsOwnMarksAndDropsWhatAPageWouldActOn) {
   EXPECT_EQ(faultline::common::markdown_escape("a|b\\c <x> & \"q\" it's\r\nd\x1b[31m\xE2\x80\xAE"
-                            "e"),
+                                               "e"),
             "a\\|b\\\\c &lt;x&gt; &amp; \"q\" it's  d[31me");
 }
 
@@ -348,16 +348,34 @@ TEST(Findings, NameEveryCategoryTiedForTheMost) {
   }
   auto findings = compute_findings(data);
   EXPECT_EQ(findings[1], "The most frequent symptoms are Crash and Hang with 2 issues each (50.00%).");
+  EXPECT_EQ(findings[4],
+            "o/r contributes the most issues (4; 100.00%), most often Crash and Hang (2 each of 4).");
   EXPECT_EQ(findings[2],
             "The largest root causes are Build Misconfiguration and Code Logic Error (2 each; 50.00%); the "
             "largest dimensions are Compiler and Build System and Kernel Library (2 each; 50.00%).");
   data.cases.push_back(case_of("crash", "code_logic_error"));  // one more: no tie
   findings = compute_findings(data);
   EXPECT_EQ(findings[1], "The most frequent symptom is Crash with 3 issues (60.00%).");
+  EXPECT_EQ(findings[4], "o/r contributes the most issues (5; 100.00%), most of them Crash (3 of 5).");
   EXPECT_EQ(
       findings[2],
       "The largest root cause is Code Logic Error (3; 60.00%); the largest dimension is Kernel Library (3; "
       "60.00%).");
+}
+
+TEST(Findings, RepositoriesTiedForTheMostAreNamedTogetherWithoutASymptom) {
+  // o/r: two crashes; p/q: two hangs. 2 of 4 each.
+  ReportData data;
+  for (int i = 0; i < 2; ++i) {
+    data.cases.push_back(case_of("crash", "code_logic_error"));
+    Case other = case_of("hang", "code_logic_error");
+    other.repo = "p/q";
+    data.cases.push_back(other);
+  }
+  EXPECT_EQ(compute_findings(data)[4], "o/r and p/q contribute the most issues (2 each; 50.00%).");
+  data.cases.push_back(case_of("hang", "code_logic_error"));  // the trigger removed: o/r has 3 of 5
+  EXPECT_EQ(compute_findings(data)[4],
+            "o/r contributes the most issues (3; 60.00%), most of them Crash (2 of 3).");
 }
 
 TEST(CaseReproducers, CoverageTableAndFindingCountLinkedCases) {
