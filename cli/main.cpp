@@ -2,6 +2,7 @@
 // Exit status: 0 done; 1 the command failed (its message is on stderr, or the suite found failures);
 // 2 the command line was not understood (unknown verb or option, missing or invalid argument).
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -102,5 +103,8 @@ int run(int argc, char** argv) {
 int main(int argc, char** argv) {
   // Before anything is opened: the descriptors a shell handed over, which --out /dev/fd/N may name.
   faultline::common::remember_inherited_descriptors();
+  // A write past a file-size limit (ulimit -f) fails with EFBIG, and the command says so and cleans up, as
+  // on a full disk: by default the signal killed faultline without a word, its temporary files left.
+  std::signal(SIGXFSZ, SIG_IGN);
   return with_output_checked(run(argc, argv));
 }

@@ -263,7 +263,6 @@ with tempfile.TemporaryDirectory() as tmp:
     # every file is replaced (Table I differs: the store was screened again in between). Files of the
     # user's in the directory, and the link the directory is reached by, stay.
     import resource
-    import signal
     real_dir = os.path.join(tmp, "rep-real")
     report_dir = os.path.join(tmp, "rep")
     os.makedirs(real_dir)
@@ -277,7 +276,6 @@ with tempfile.TemporaryDirectory() as tmp:
     assert max(len(v) for v in old.values()) > 100 * 1024 > len(old["table1_funnel.csv"]), sorted(old)
     assert run(db, "--quiet", "screen", "--rules-only").returncode == 0
     def limit():
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (100 * 1024, resource.RLIM_INFINITY))
     out = subprocess.run([faultline, "--db", db, "--quiet", "report", "--out", report_dir], capture_output=True,
                          text=True, preexec_fn=limit)

@@ -6,7 +6,6 @@ import json
 import os
 import resource
 import shutil
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -19,7 +18,6 @@ snapshot = os.path.join(source_dir, "datasets", "snapshot")
 def run(*args, db, file_size_limit=None, env=None):
     def limit():
         if file_size_limit is not None:
-            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
             resource.setrlimit(resource.RLIMIT_FSIZE, (file_size_limit, resource.RLIM_INFINITY))
     return subprocess.run([faultline, "--db", db, *args], capture_output=True, text=True, preexec_fn=limit,
                           env={**os.environ, **(env or {})})
@@ -250,7 +248,6 @@ with tempfile.TemporaryDirectory() as tmp:
     def to_file(*verb, limit=None):
         def set_limit():
             if limit is not None:
-                signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
                 resource.setrlimit(resource.RLIMIT_FSIZE, (limit, resource.RLIM_INFINITY))
         with open(os.path.join(tmp, "stdout.txt"), "w") as f:
             return subprocess.run([faultline, "--db", db, *verb], stdout=f, stderr=subprocess.PIPE, text=True,

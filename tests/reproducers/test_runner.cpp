@@ -72,6 +72,21 @@ TEST(Process, CapturesOutputAndExitCode) {
   EXPECT_NE(r.output.find("err"), std::string::npos);
 }
 
+// faultline ignores SIGXFSZ for itself (a write past a file-size limit then fails with a message); a child
+// gets the default back, as any program started from a shell has it. /proc's SigIgn is the mask of ignored
+// signals in hex, bit (signal - 1).
+TEST(Process, AChildDoesNotInheritFaultlinesIgnoredFileSizeSignal) {
+  auto ignored_in_child = [] {
+    auto r = run_process({"sh", "-c", "grep SigIgn /proc/self/status"}, 10);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    const auto mask = std::stoull(r.output.substr(r.output.find(':') + 1), nullptr, 16);
+    return (mask >> (SIGXFSZ - 1)) & 1;
+  };
+  auto before = signal(SIGXFSZ, SIG_IGN);
+  EXPECT_EQ(ignored_in_child(), 0u);
+  signal(SIGXFSZ, before);
+}
+
 TEST(Process, KillsAProcessThatOutlivesItsTimeout) {
   auto r = run_process({"sh", "-c", "sleep 30"}, 1);
   EXPECT_TRUE(r.timed_out);
