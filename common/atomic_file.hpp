@@ -38,9 +38,11 @@ void write_file_atomically(const std::string& path, const std::function<void(con
 
 // Several outputs replaced together, as far as files can be: each is written whole to its temporary file
 // beside it (as write_file_atomically writes one) when it is added, and only once every one is, commit()
-// renames them over their files one after the other. A failure before commit (a full disk, an exception,
-// a kill) replaces none of them; only a kill within commit's renames could leave some replaced. Files not
-// put in place are removed by the destructor. A descriptor, device or FIFO is written into when added.
+// renames them over their files one right after the other, removes the files named by remove_on_commit,
+// then syncs each directory once. A failure before commit (a full disk, an exception, a kill) replaces
+// none of them; only a kill within commit's renames and removals (system calls in a row, no sync between)
+// could leave some replaced. Files not put in place are removed by the destructor. A descriptor, device or
+// FIFO is written into when added.
 class StagedFiles {
  public:
   StagedFiles();
@@ -49,11 +51,15 @@ class StagedFiles {
   ~StagedFiles();
   void add(const std::string& path, std::string_view content);
   void add(const std::string& path, const std::function<void(const PieceWriter&)>& produce);
+  // `path` goes at commit, if it is there: a file an earlier run wrote beside the others and this one
+  // does not. A missing file is no error.
+  void remove_on_commit(const std::string& path);
   void commit();
   struct Staged;  // one file written, not yet in place (defined where it is used)
 
  private:
   std::vector<Staged> staged_;
+  std::vector<std::string> removals_;
 };
 
 // Throws faultline::Error naming `path` when something other than a directory is there (links followed):

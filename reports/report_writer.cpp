@@ -63,7 +63,9 @@ ReportSummary write_report(const ReportData& data, const std::string& out_dir,
   // Every file is written whole before any is put in place: a full disk or a kill while writing leaves the
   // previous report as it was, never files of two runs side by side (only a kill within the renames could).
   common::StagedFiles staged;
+  std::set<std::string> held;
   for (const auto& t : tables) {
+    held.insert(t.id);
     if (formats.count("csv")) write_file(staged, dir / (t.id + ".csv"), to_csv(t), summary);
     if (formats.count("tex")) write_file(staged, dir / (t.id + ".tex"), to_latex(t), summary);
     if (formats.count("json")) write_file(staged, dir / (t.id + ".json"), to_json(t).dump(2) + "\n", summary);
@@ -80,6 +82,14 @@ ReportSummary write_report(const ReportData& data, const std::string& out_dir,
         staged, dir / "index.html",
         [&](const common::PieceWriter& write) { write_html(data, tables, summary.findings, write); },
         summary);
+  }
+  // A table an earlier report held and this one does not (predictions, an evaluation) would pass for this
+  // report's beside it; in the formats this report writes it goes.
+  for (const auto& id : optional_table_ids()) {
+    if (held.count(id)) continue;
+    for (const char* format : {"csv", "tex", "json"}) {
+      if (formats.count(format)) staged.remove_on_commit((dir / (id + "." + format)).string());
+    }
   }
   staged.commit();
   return summary;

@@ -283,6 +283,13 @@ std::vector<Table> prediction_tables(const ReportData& data) {
   return {symptoms, causes};
 }
 
+const std::vector<std::string>& optional_table_ids() {
+  static const std::vector<std::string> ids = {"table_reproducer_by_architecture",
+                                               "table2_symptoms_predicted", "table3_root_causes_predicted",
+                                               "classifier_evaluation", "classifier_thresholds"};
+  return ids;
+}
+
 std::vector<Table> all_tables(const ReportData& data) {
   std::vector<Table> tables{funnel_table(data),
                             symptom_table(data),

@@ -27,4 +27,8 @@ std::vector<Table> prediction_tables(const ReportData& data);
 // then the prediction tables, then the classifier's evaluation when the report was given one.
 std::vector<Table> all_tables(const ReportData& data);
 
+// The ids of the tables all_tables holds only sometimes (the architecture, prediction and evaluation
+// tables): a report that does not hold one removes the file an earlier report wrote of it.
+const std::vector<std::string>& optional_table_ids();
+
 }  // namespace faultline::reports

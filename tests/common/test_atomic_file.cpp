@@ -89,6 +89,27 @@ TEST(StagedFiles, NoneIsReplacedUntilEveryOneIsWrittenWhole) {
   EXPECT_EQ(entries(dir.path()), (std::vector<std::string>{"a.csv", "b.csv", "c.csv", "link.csv"}));
 }
 
+// A file an earlier run wrote and this one does not goes at commit, not before: a failure before commit
+// leaves it with the rest of the old files. One that is not there is no error.
+TEST(StagedFiles, AFileNamedForRemovalGoesAtCommitWithTheRenames) {
+  faultline::testing::TempDir dir;
+  const std::string a = dir.write("a.csv", "old a\n"), stale = dir.write("stale.csv", "old\n");
+  {
+    faultline::common::StagedFiles staged;
+    staged.add(a, "new a\n");
+    staged.remove_on_commit(stale);
+  }  // not committed
+  EXPECT_EQ(entries(dir.path()), (std::vector<std::string>{"a.csv", "stale.csv"}));
+  faultline::common::StagedFiles staged;
+  staged.add(a, "new a\n");
+  staged.remove_on_commit(stale);
+  staged.remove_on_commit(dir.file("never-written.csv"));
+  EXPECT_EQ(read_text_file(stale), "old\n");
+  staged.commit();
+  EXPECT_EQ(read_text_file(a), "new a\n");
+  EXPECT_EQ(entries(dir.path()), (std::vector<std::string>{"a.csv"}));
+}
+
 TEST(AtomicFile, AnSqliteDatabaseOrItsLogIsNeverWrittenOver) {
   faultline::testing::TempDir dir;
   const std::string database = dir.write("s.db", std::string("SQLite format 3") + '\0' + "pages");

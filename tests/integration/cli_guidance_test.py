@@ -285,4 +285,27 @@ with tempfile.TemporaryDirectory() as tmp:
     new = contents()
     assert sorted(new) == sorted(old) and new["table1_funnel.csv"] != old["table1_funnel.csv"], "not replaced"
     assert new["notes.txt"] == b"mine" and os.path.islink(report_dir), "the user's file or link went"
+
+    # A report writes the tables it holds and removes the files an earlier report wrote of the tables it
+    # does not hold (they would pass for its own), in the formats it writes: the prediction tables of a
+    # report --with-predictions go with the next report without it; their .tex stay when it writes no tex.
+    # (The prediction: a copy of an in-scope issue under a new number and without its scope decision, and a
+    # model that never abstains.)
+    with open(os.path.join(snapshot, "issues.jsonl")) as f:
+        record = next(r for r in map(json.loads, f) if r.get("scope") == "in" and r["state"] == "closed")
+    record.update(number=990001, url=record["url"].rsplit("/", 1)[0] + "/990001")
+    del record["scope"], record["scope_reason"]
+    with open(os.path.join(tmp, "new.jsonl"), "w") as f:
+        f.write(json.dumps(record) + "\n")
+    for args in (["import", "--snapshot", os.path.join(tmp, "new.jsonl")], ["screen"],
+                 ["train", "--abstain-below", "0"], ["classify"]):
+        assert run(db, "--quiet", *args).returncode == 0, args
+    assert run(db, "--quiet", "report", "--out", report_dir, "--with-predictions").returncode == 0
+    predicted = lambda: sorted(n for n in os.listdir(real_dir) if "_predicted." in n)
+    expected = sorted(f"{t}_predicted.{f}" for t in ("table2_symptoms", "table3_root_causes") for f in ("csv", "tex", "json"))
+    assert predicted() == expected, predicted()
+    assert run(db, "--quiet", "report", "--out", report_dir, "--format", "csv,json,md,html").returncode == 0
+    assert predicted() == [n for n in expected if n.endswith(".tex")], predicted()
+    assert open(os.path.join(real_dir, "notes.txt")).read() == "mine"
+    assert "_predicted" not in open(os.path.join(real_dir, "report.json")).read()
 print("ok")

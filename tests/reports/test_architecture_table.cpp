@@ -1,7 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "datasets/store/suite_store.hpp"
 #include "reports/architecture_table.hpp"
+#include "reports/tables.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace faultline::datasets;
@@ -49,6 +52,9 @@ TEST(ArchitectureTable, TwoArchitecturesInTheStoreGiveOneColumnEach) {
   for (const auto& c : t->columns) headings.push_back(c.heading);
   EXPECT_EQ(headings, (std::vector<std::string>{"reproducer", "sm_80 (8.0)", "sm_90 (9.0)"}));
   EXPECT_EQ(t->columns[2].id, "sm_90");
+  // A report without it removes an earlier report's file of it.
+  const auto& optional = optional_table_ids();
+  EXPECT_NE(std::find(optional.begin(), optional.end(), t->id), optional.end()) << t->id;
   ASSERT_EQ(t->rows.size(), 2u);
   auto texts = [](const Row& r) {
     std::vector<std::string> out;

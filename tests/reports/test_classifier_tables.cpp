@@ -1,8 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "common/error.hpp"
 #include "reports/classifier_tables.hpp"
 #include "reports/table_formats.hpp"
+#include "reports/tables.hpp"
 
 using namespace faultline::reports;
 using nlohmann::json;
@@ -54,6 +57,9 @@ json evaluation() {
 TEST(ClassifierTables, FiguresComeFromTheEvaluationWithTheRatersKappaInTheNote) {
   auto tables = classifier_tables(evaluation(), 0.87, "eval.json");
   ASSERT_EQ(tables.size(), 2u);
+  const auto& optional = optional_table_ids();  // a report without an evaluation removes their files
+  for (const auto& table : tables)
+    EXPECT_NE(std::find(optional.begin(), optional.end(), table.id), optional.end()) << table.id;
   const Table& t = tables[0];
   // 2 evaluations × 2 axes × 4 methods (ensemble and three baselines).
   ASSERT_EQ(t.rows.size(), 16u);

@@ -363,6 +363,24 @@ TEST(Findings, NameEveryCategoryTiedForTheMost) {
       "60.00%).");
 }
 
+// A report removes the files an earlier one wrote of the tables it does not hold: those of
+// optional_table_ids, never one of the seven every report holds.
+TEST(ReportTables, TheOptionalTablesAreThoseAReportHoldsOnlySometimes) {
+  const auto& optional = optional_table_ids();
+  auto is_optional = [&](const std::string& id) {
+    return std::find(optional.begin(), optional.end(), id) != optional.end();
+  };
+  ReportData data;
+  data.cases.push_back(case_of("crash", "api_misuse"));
+  const auto always = all_tables(data);
+  EXPECT_EQ(always.size(), 7u);
+  for (const auto& t : always) EXPECT_FALSE(is_optional(t.id)) << t.id;
+  data.predicted_cases.push_back(case_of("hang", "api_misuse"));
+  const auto predicted = prediction_tables(data);
+  ASSERT_EQ(predicted.size(), 2u);
+  for (const auto& t : predicted) EXPECT_TRUE(is_optional(t.id)) << t.id;
+}
+
 TEST(Findings, RepositoriesTiedForTheMostAreNamedTogetherWithoutASymptom) {
   // o/r: two crashes; p/q: two hangs. 2 of 4 each.
   ReportData data;
