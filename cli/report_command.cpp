@@ -49,7 +49,9 @@ void report(const Context& ctx, const ReportOptions& o) {
   if (data.not_predicted.total() > 0)
     text += "note: " + reports::candidates_not_predicted_note(data.not_predicted) + "\n";
   else if (o.with_predictions && summary.predicted == 0)
-    text += "note: every screened-in candidate has a manual label: no prediction to add\n";
+    text += funnel::funnel_total(data.funnel.rows).candidates == 0
+                ? "note: no issue is a screened-in candidate: no prediction to add (run 'faultline screen')\n"
+                : "note: every screened-in candidate has a final label: no prediction to add\n";
   nlohmann::json j = {{"cases", summary.cases},
                       {"cases_with_source_reproducer", summary.cases_with_source_reproducer},
                       {"root_causes_labeled", summary.root_causes_labeled},
@@ -86,8 +88,10 @@ void add_report_command(CLI::App& app, Context& ctx) {
                    "the sample whose labeled issues the tables count (default: 'main', or the store's "
                    "only sample)")
       ->check(not_empty());
-  report_cmd->add_flag("--with-predictions", o->with_predictions,
-                       "also count predictions for screened-in candidates without a manual label");
+  report_cmd->add_flag(
+      "--with-predictions", o->with_predictions,
+      "also count predictions for screened-in candidates without a final label (a rater's label "
+      "not yet final does not count)");
   report_cmd
       ->add_option("--evaluation", o->evaluation,
                    "add the classifier's figures and threshold table from this output of "

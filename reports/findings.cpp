@@ -152,9 +152,10 @@ std::string provenance_finding(const ReportData& data) {
     text += buffer;
   }
   if (!data.predicted_cases.empty()) {
-    text +=
-        "; " + std::to_string(data.predicted_cases.size()) +
-        " unlabeled candidates carry only a classifier prediction, counted in the prediction tables alone";
+    const bool one = data.predicted_cases.size() == 1;
+    text += "; " + std::to_string(data.predicted_cases.size()) +
+            (one ? " candidate without a final label carries" : " candidates without a final label carry") +
+            " only a classifier prediction, counted in the prediction tables alone";
   }
   return text + ".";
 }

@@ -81,7 +81,7 @@ std::string provenance_html(const ReportData& data) {
                      " settled by adjudication; the tables, charts and findings count these.";
   if (!data.predicted_cases.empty()) {
     html += " Besides them, " + std::to_string(data.predicted_cases.size()) +
-            " screened-in candidates without a manual label carry a classifier prediction, counted only in "
+            " screened-in candidates without a final label carry a classifier prediction, counted only in "
             "the tables titled as predictions.";
   }
   if (data.not_predicted.total() > 0)

@@ -72,7 +72,7 @@ std::vector<CaseReproducer> case_reproducers(const Case& c, const std::vector<st
 
 std::string candidates_not_predicted_note(const CandidatesNotPredicted& n) {
   if (n.total() == 0) return "";
-  return "Screened-in candidates without a manual label and without a predicted case: " +
+  return "Screened-in candidates without a final label and without a predicted case: " +
          std::to_string(n.total()) + " (" + std::to_string(n.abstained) + " the model abstains on; " +
          std::to_string(n.predicted_out_of_scope) + " it predicts out of scope; " +
          std::to_string(n.unclassified) + " with no prediction, stored or changed since the last classify).";

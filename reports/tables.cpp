@@ -269,7 +269,8 @@ std::vector<Table> prediction_tables(const ReportData& data) {
   predicted.cases = data.predicted_cases;
   const std::string n = std::to_string(data.predicted_cases.size());
   const std::string what =
-      " — classifier predictions for " + n + " screened-in candidates without a manual label";
+      " — classifier predictions for " + n + " screened-in candidate" + (n == "1" ? "" : "s") +
+      " without a final label";
   Table symptoms = symptom_table(predicted);
   symptoms.id += "_predicted";
   symptoms.title = "Predicted symptoms by repository" + what;

@@ -36,8 +36,13 @@ with tempfile.TemporaryDirectory() as tmp:
     build_demo_store(faultline, source_dir, db)
     assert queue(db, tmp) == []
     report_dir = os.path.join(tmp, "report")
-    assert "every screened-in candidate has a manual label: no prediction to add" in \
+    assert "every screened-in candidate has a final label: no prediction to add" in \
         run(db, "report", "--with-predictions", "--out", report_dir)
+    # A store nothing was screened in has no candidate to say that of.
+    bare = os.path.join(tmp, "bare.db")
+    run(bare, "import", "--snapshot", os.path.join(source_dir, "datasets", "snapshot", "issues.jsonl"))
+    said = run(bare, "report", "--with-predictions", "--out", os.path.join(tmp, "bare-report"))
+    assert "no issue is a screened-in candidate: no prediction to add" in said and "final label" not in said, said
 
     with sqlite3.connect(db) as con:
         unlabeled_out = con.execute(

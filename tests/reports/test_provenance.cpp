@@ -109,7 +109,8 @@ TEST(ReportProvenance, TheAuditCitedIsThatOfTheFinalLabelsNamedByItsStatistic) {
                            ds::record_audit(db, "a,b,c", 1, 0.7, 0.6, "pass"));
   text = cited();
   EXPECT_NE(text.find("Fleiss' kappa 0.70 over 1 issues"), std::string::npos) << text;
-  EXPECT_NE(text.find("Fleiss' kappa 0.700 over 1 issues labeled by all 3 raters"), std::string::npos) << text;
+  EXPECT_NE(text.find("Fleiss' kappa 0.700 over 1 issues labeled by all 3 raters"), std::string::npos)
+      << text;
   EXPECT_EQ(text.find("Cohen's kappa"), std::string::npos) << text;
   // A later audit that failed took the labels back (run_audit empties them): no audit is cited, not the
   // last one that passed.
@@ -130,6 +131,20 @@ TEST(ReportProvenance, WithPredictionsOnlyScreenedInCandidatesAreAddedAndKeptApa
   ASSERT_EQ(data.predicted_cases.size(), 1u);
   EXPECT_EQ(data.predicted_cases[0].issue, "NVIDIA/cutlass#2");  // #3 was screened out
   EXPECT_EQ(data.predicted_cases[0].provenance, "predicted");
+  EXPECT_NE(compute_findings(data).back().find(
+                "; 1 candidate without a final label carries only a classifier prediction, counted in the "
+                "prediction tables alone."),
+            std::string::npos)
+      << compute_findings(data).back();
+  // A rater's label of #2 that no audit made final leaves it a prediction, as the tables' titles say.
+  const int64_t two = *ds::find_issue(db, "NVIDIA/cutlass", 2);
+  ds::put_manual_label(
+      db, {two, "alice", "hang", "performance_bug", "", ds::create_label_batch(db, "alice", "s")});
+  data = load_report_data(db, options);
+  ASSERT_EQ(data.predicted_cases.size(), 1u);
+  EXPECT_NE(prediction_tables(data)[0].title.find("predictions for 1 screened-in candidate without a final label"),
+            std::string::npos)
+      << prediction_tables(data)[0].title;
 }
 
 TEST(ReportProvenance, CandidatesLeftOutOfThePredictedTablesAreCountedByWhy) {
