@@ -103,6 +103,8 @@ TriageResult Triage::triage(const datasets::IssueRecord& issue) const {
   r.prediction = model_.predict(features, r.analysis);
   r.influences = model::token_influences(model_, features, r.prediction);
   r.queue = queue_standing(issue, r.prediction.abstain);
+  if (const auto stored = datasets::find_issue(db_, issue.repo, issue.number))
+    r.final_label = datasets::find_final_label(db_, *stored);
 
   auto matches = index_.nearest(features.tokens, index_.size());
   for (size_t i = 0; i < matches.size() && i < kSimilarShown; ++i)
@@ -197,6 +199,10 @@ nlohmann::json triage_json(const TriageResult& r) {
           {"root_cause", decision_json(p.root_cause, p.root_cause_p, r.analysis.root_cause)},
           {"queued", r.queue == annotation::QueueStanding::kQueued},
           {"queue_standing", annotation::queue_standing_name(r.queue)},
+          {"final_label", r.final_label ? nlohmann::json{{"symptom", r.final_label->symptom},
+                                                         {"root_cause", r.final_label->root_cause},
+                                                         {"provenance", r.final_label->provenance}}
+                                        : nlohmann::json(nullptr)},
           {"label_thresholds", {{"symptom", r.symptom_threshold}, {"root_cause", r.root_cause_threshold}}},
           {"rules_fired", p.rules_fired},
           {"moved_by",
@@ -218,6 +224,10 @@ std::string triage_text(const TriageResult& r) {
        (p.scope == "unknown" ? " (no scope model)" : " (p " + probability(p.scope_p) + ")") + "\n";
   t += "symptom:     " + p.symptom + " (p " + probability(p.symptom_p) + ")\n";
   t += "root cause:  " + p.root_cause + " (p " + probability(p.root_cause_p) + ")\n";
+  if (r.final_label) {
+    t += "final label: " + r.final_label->symptom + " / " + r.final_label->root_cause + " (" +
+         r.final_label->provenance + "; in force, the prediction does not replace it)\n";
+  }
   t += "queue:       " +
        queue_line(r.queue, p.symptom_p, r.symptom_threshold, p.root_cause_p, r.root_cause_threshold,
                   QueueMood::kWouldBe) +

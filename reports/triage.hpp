@@ -6,6 +6,7 @@
 
 #include <map>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "classifier/model/tfidf_index.hpp"
 #include "classifier/model/token_influence.hpp"
 #include "datasets/store/database.hpp"
+#include "datasets/store/label_store.hpp"
 #include "datasets/store/suite_store.hpp"
 
 namespace faultline::reports {
@@ -50,6 +52,8 @@ struct TriageResult {
   // Whether a person would be asked: only where it abstains, no manual label is in force and no person put
   // the issue out of scope.
   annotation::QueueStanding queue = annotation::QueueStanding::kModelLabels;
+  // The final manual label in force for an issue of the store, which the prediction does not replace.
+  std::optional<datasets::FinalLabel> final_label;
   model::IssueAnalysis analysis;  // every class's probability on each axis
   model::DecisionInfluences influences;
   std::vector<SimilarCase> similar;                // the nearest labeled issues, most similar first

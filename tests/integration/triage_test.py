@@ -17,7 +17,7 @@ from demo_store import build_demo_store
 
 faultline, source_dir = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 snapshot = os.path.join(source_dir, "datasets", "snapshot", "issues.jsonl")
-KEYS = ["faultline_version", "issue", "label_thresholds", "model_version", "moved_by", "queue_standing", "queued",
+KEYS = ["faultline_version", "final_label", "issue", "label_thresholds", "model_version", "moved_by", "queue_standing", "queued",
         "root_cause",
         "root_cause_reproducers", "rules_fired", "scope", "similar", "similar_case_reproducers", "symptom",
         "tokens_distinct", "tokens_tried"]

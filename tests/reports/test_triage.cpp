@@ -123,6 +123,14 @@ TEST_F(TriageStore, ALabeledIssueFindsItselfFirstWithSimilarityOne) {
   auto one = triage.triage(triage.stored_issue("o/r", 1));
   EXPECT_EQ(one.similar[0].symptom, "hang");
   EXPECT_EQ(one.similar[0].root_cause, "concurrency_error");
+  // And the triaged issue's own final label is shown beside the prediction; the unlabeled one has none.
+  ASSERT_TRUE(one.final_label);
+  EXPECT_EQ(one.final_label->symptom + "/" + one.final_label->root_cause, "hang/concurrency_error");
+  EXPECT_EQ(reports::triage_json(one)["final_label"]["root_cause"], "concurrency_error");
+  EXPECT_NE(reports::triage_text(one).find("final label: hang / concurrency_error ("), std::string::npos);
+  EXPECT_FALSE(r.final_label);
+  EXPECT_TRUE(reports::triage_json(r)["final_label"].is_null());
+  EXPECT_EQ(reports::triage_text(r).find("final label:"), std::string::npos);
 }
 
 TEST_F(TriageStore, ReproducersOfTheMostSimilarModeledCaseAndOfThePredictedRootCauseWithTheirLastSuite) {
@@ -174,10 +182,11 @@ TEST_F(TriageStore, JsonKeysAreTheDocumentedOnes) {
   auto j = reports::triage_json(triage.triage(triage.stored_issue("o/r", 5)));
   std::vector<std::string> keys;
   for (const auto& [k, v] : j.items()) keys.push_back(k);
-  EXPECT_EQ(keys, (std::vector<std::string>{
-                      "issue", "label_thresholds", "model_version", "moved_by", "queue_standing", "queued",
-                      "root_cause", "root_cause_reproducers", "rules_fired", "scope", "similar",
-                      "similar_case_reproducers", "symptom", "tokens_distinct", "tokens_tried"}));
+  EXPECT_EQ(keys,
+            (std::vector<std::string>{"final_label", "issue", "label_thresholds", "model_version", "moved_by",
+                                      "queue_standing", "queued", "root_cause", "root_cause_reproducers",
+                                      "rules_fired", "scope", "similar", "similar_case_reproducers",
+                                      "symptom", "tokens_distinct", "tokens_tried"}));
   EXPECT_EQ(j["symptom"].size(), 3u);
   EXPECT_TRUE(j["symptom"].contains("label") && j["symptom"].contains("p") &&
               j["symptom"]["distribution"].is_object());
@@ -257,9 +266,11 @@ TEST_F(TriageStore, APersonIsAskedOnlyWhereTheModelAbstainsOnAnIssueNoPersonDeci
     reports::Triage unscreened(db, model::default_model_dir(db_path_), catalog());
     EXPECT_EQ(unscreened.triage(unscreened.stored_issue("o/r", kCommented)).queue,
               QueueStanding::kNotScreened);
-    EXPECT_NE(reports::triage_text(unscreened.triage(unscreened.stored_issue("o/r", kCommented)))
-                  .find("would not be queued: not screened since it was stored or changed (run 'faultline screen')"),
-              std::string::npos);
+    EXPECT_NE(
+        reports::triage_text(unscreened.triage(unscreened.stored_issue("o/r", kCommented)))
+            .find(
+                "would not be queued: not screened since it was stored or changed (run 'faultline screen')"),
+        std::string::npos);
   }
   datasets::replace_screening(db, {{commented_id, "candidate", "title:error"}});
   {
