@@ -126,6 +126,7 @@ void add_label_commands(CLI::App& app, Context& ctx) {
   exp->callback([&ctx, export_options] {
     const auto& o = *export_options;
     auto db = ctx.open_db();
+    annotation::require_rater_name(*db, o.rater, "label export");  // a name its import would refuse
     std::ostringstream out;
     int rows = 0;
     std::optional<annotation::UncertainQueue> uncertain;

@@ -21,9 +21,8 @@ namespace faultline::annotation {
 
 namespace {
 
-// A final label's provenance, as the store keeps it and `export --what labels` writes it in the rater column.
-constexpr const char* kAgreed = "agreed";
-constexpr const char* kAdjudicated = "adjudicated";
+// Who settled an adjudication whose rater column is empty.
+constexpr const char* kDefaultAdjudicator = "adjudicator";
 
 std::string join(const std::vector<std::string>& parts, const std::string& sep) {
   std::string out;
@@ -253,22 +252,15 @@ std::vector<std::string> parse_raters(const std::string& comma_separated) {
 
 AdjudicationImport import_adjudications(datasets::Database& db, const std::string& path) {
   auto rows = read_label_csv(db, path);
-  // `export --what labels` writes each final label's provenance in the rater column: read back here, every
-  // label agreed on would become an adjudication by "agreed".
-  for (const auto& row : rows) {
-    const std::string rater = common::ascii_lowercase(row.rater);
-    if (rater == kAgreed || rater == kAdjudicated)
-      throw Error(
-          row.where + ": the rater column says '" + row.rater +
-          "', the provenance of a final label as 'export --what labels' writes it: this looks like an "
-          "export of the final labels, not adjudications (name the adjudicator, or leave it empty)");
+  for (auto& row : rows) {
+    if (row.rater.empty()) row.rater = kDefaultAdjudicator;
+    require_adjudicator_name(row.rater, row.where);
   }
   AdjudicationImport out;
   // The adjudications and the audit that promotes them commit together (as import_rater_labels).
   db.transaction([&] {
     for (const auto& row : rows) {
-      datasets::put_adjudication(db, {row.issue_id, row.rater.empty() ? "adjudicator" : row.rater,
-                                      row.symptom, row.root_cause, row.note, path});
+      datasets::put_adjudication(db, {row.issue_id, row.rater, row.symptom, row.root_cause, row.note, path});
     }
     out.imported = static_cast<int>(rows.size());
     if (auto last = datasets::latest_audit(db))

@@ -114,9 +114,7 @@ int export_issue_sheet(datasets::Database& db, std::ostream& out,
   return write_sheet(out, rows);
 }
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 std::vector<LabelRow> read_label_csv(datasets::Database& db, const std::string& path, int* blank) {
   const auto& taxonomy = taxonomy::Taxonomy::builtin();
@@ -180,38 +178,64 @@ std::vector<LabelRow> read_label_csv(datasets::Database& db, const std::string& 
 
 namespace {
 
-bool is_new_rater_name(const std::string& name) {
+bool is_new_person_name(const std::string& name) {
   if (name.empty() || name.size() > 64 || name.front() == ' ' || name.back() == ' ') return false;
   for (size_t i = 0; i < name.size(); ++i) {
     const char c = name[i];
-    const bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-                      c == '_' || c == '-';
+    const bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '.' || c == '_' || c == '-';
     if (!word && !(c == ' ' && name[i - 1] != ' ')) return false;
   }
   return true;
 }
 
+bool is_provenance(const std::string& name) {
+  const std::string lower = common::ascii_lowercase(name);
+  return lower == kAgreed || lower == kAdjudicated;
+}
+
+constexpr const char* kPersonNameRule =
+    "1 to 64 ASCII letters, digits, '.', '_' or '-', with single spaces between words";
+
 }  // namespace
 
-LabelImport import_label_sheet(datasets::Database& db, const std::string& rater, const std::string& path) {
-  if (rater.empty()) throw Error("label import: --rater must name the rater");
-  if (!common::is_valid_utf8(rater)) throw Error("label import: --rater is not valid UTF-8 text");
+void require_rater_name(datasets::Database& db, const std::string& rater, const std::string& verb) {
+  if (rater.empty()) throw Error(verb + ": --rater must name the rater");
+  if (!common::is_valid_utf8(rater)) throw Error(verb + ": --rater is not valid UTF-8 text");
   const auto stored = datasets::list_raters(db);
   // A rater already in the store is named as stored; a new one must not be another spelling of a stored one
   // (a second rater who agrees with the first on everything lifts the audit's kappa), so a new name is of
   // few enough characters that spellings can be compared: ASCII letters, digits, '.', '_', '-' and single
   // spaces between them (no comma: audit --raters is a comma-separated list), compared without case.
-  if (std::find(stored.begin(), stored.end(), rater) == stored.end()) {
-    if (!is_new_rater_name(rater))
-      throw Error("label import: --rater '" + common::one_line(rater) +
-                  "' is not a name a new rater may have: 1 to 64 ASCII letters, digits, '.', '_' or '-', with "
-                  "single spaces between words");
-    for (const auto& other : stored) {
-      if (common::ascii_lowercase(other) == common::ascii_lowercase(rater))
-        throw Error("label import: --rater '" + rater + "' differs from the stored rater '" + other +
-                    "' only in case: name the same rater the same way (or another one otherwise)");
-    }
+  if (std::find(stored.begin(), stored.end(), rater) != stored.end()) return;
+  if (!is_new_person_name(rater))
+    throw Error(verb + ": --rater '" + common::one_line(rater) +
+                "' is not a name a new rater may have: " + kPersonNameRule);
+  if (is_provenance(rater))
+    throw Error(verb + ": --rater '" + rater +
+                "' is the provenance of a final label, as 'export --what labels' writes it in the rater "
+                "column, not a rater (is this an export of the final labels?): name the rater");
+  for (const auto& other : stored) {
+    if (common::ascii_lowercase(other) == common::ascii_lowercase(rater))
+      throw Error(verb + ": --rater '" + rater + "' differs from the stored rater '" + other +
+                  "' only in case: name the same rater the same way (or another one otherwise)");
   }
+}
+
+void require_adjudicator_name(const std::string& name, const std::string& where) {
+  if (!is_new_person_name(name))
+    throw Error(where + ": the adjudicator '" + common::one_line(name) +
+                "' is not a name a person may have: " + kPersonNameRule);
+  // `export --what labels` writes each final label's provenance in the rater column: read back as
+  // adjudications, every label agreed on would become an adjudication by "agreed".
+  if (is_provenance(name))
+    throw Error(where + ": the rater column says '" + name +
+                "', the provenance of a final label as 'export --what labels' writes it: this looks like an "
+                "export of the final labels, not adjudications (name the adjudicator, or leave it empty)");
+}
+
+LabelImport import_label_sheet(datasets::Database& db, const std::string& rater, const std::string& path) {
+  require_rater_name(db, rater, "label import");
   LabelImport result;
   auto rows = read_label_csv(db, path, &result.skipped_blank);
   for (const auto& row : rows) {

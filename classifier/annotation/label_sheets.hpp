@@ -43,4 +43,16 @@ struct LabelImport {
 // before writing anything; then writes all rows as one batch. Errors name the file, line and value.
 LabelImport import_label_sheet(datasets::Database& db, const std::string& rater, const std::string& path);
 
+// The provenance of a final label as the store keeps it and `export --what labels` writes it in the rater
+// column: no person may be named so (an export read back would make every final label a rater's).
+inline constexpr const char* kAgreed = "agreed";
+inline constexpr const char* kAdjudicated = "adjudicated";
+
+// Throws faultline::Error (`verb` first) unless `rater` is a rater of the store, or a name a new one may
+// have: 1 to 64 ASCII letters, digits, '.', '_' or '-' with single spaces between words, another spelling
+// than any stored rater's in more than case, and neither provenance above.
+void require_rater_name(datasets::Database& db, const std::string& rater, const std::string& verb);
+// Throws faultline::Error (`where` first) unless `name` may name an adjudicator: as a new rater's name.
+void require_adjudicator_name(const std::string& name, const std::string& where);
+
 }  // namespace faultline::annotation

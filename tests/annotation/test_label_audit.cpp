@@ -403,6 +403,45 @@ TEST(LabelImport, ARaterNamedAsAStoredOneInAnotherCaseOrWithSpacesIsRefused) {
   EXPECT_EQ(import_label_sheet(db, "Bob", sheet).labeled, 1);
 }
 
+// The final labels exported (their provenance in the rater column) and imported as a rater named after that
+// provenance would be a second rater agreeing with every final label: kappa 1 by construction.
+TEST(LabelImport, ARaterOrAdjudicatorNamedAsAFinalLabelsProvenanceOrOutsideTheRuleIsRefused) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("l.db"));
+  two_raters(dir, db);
+  for (const std::string name : {"agreed", "Adjudicated"}) {
+    const std::string sheet =
+        dir.write("f.csv", std::string(kHeader) + "a/b,1," + name + ",crash,api_misuse,\n");
+    try {
+      import_label_sheet(db, name, sheet);
+      ADD_FAILURE() << "imported as '" << name << "'";
+    } catch (const faultline::Error& e) {
+      EXPECT_NE(std::string(e.what()).find("is the provenance of a final label"), std::string::npos)
+          << e.what();
+    }
+    EXPECT_THROW(require_rater_name(db, name, "label export"), faultline::Error);
+  }
+  // The trigger removed: a name that only starts so is a rater's.
+  EXPECT_NO_THROW(require_rater_name(db, "agreed-with-bob", "label export"));
+  EXPECT_THROW(require_rater_name(db, "r\u00e1ter =1", "label export"), faultline::Error);
+  EXPECT_EQ(list_raters(db), (std::vector<std::string>{"alice", "bob"}));
+  // An adjudicator's name keeps the same rule: an escape, a right-to-left override or a comma is refused, and
+  // the store is left as it was.
+  for (const std::string name : {"car\x1b[31mol", "car\u202eol", "carol,dave"}) {
+    const std::string sheet =
+        dir.write("adj.csv", std::string(kHeader) + "a/b,10,\"" + name + "\",hang,api_misuse,\n");
+    try {
+      import_adjudications(db, sheet);
+      ADD_FAILURE() << "adjudicated by '" << name << "'";
+    } catch (const faultline::Error& e) {
+      EXPECT_NE(std::string(e.what()).find(sheet + ":2: the adjudicator '"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_TRUE(load_adjudications(db).empty());
+  import_adjudications(db, dir.write("adj.csv", std::string(kHeader) + "a/b,10,carol,hang,api_misuse,\n"));
+  EXPECT_EQ(load_adjudications(db).at(*find_issue(db, "a/b", 10)).adjudicator, "carol");
+}
+
 TEST(Audit, AnAdjudicationOfAnIssueNoRaterLabeledBecomesFinal) {
   faultline::testing::TempDir dir;
   Database db(dir.file("l.db"));
