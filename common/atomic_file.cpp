@@ -145,6 +145,19 @@ bool holds_a_database(const std::string& path) {
          (head[3] == 0x82 || head[3] == 0x83);
 }
 
+// Whether `path` names a file SQLite keeps beside a database: NAME-wal, NAME-shm or NAME-journal where NAME
+// holds one. Such a file may be empty or absent while the store is open, and SQLite removes or rewrites it
+// when the store closes: an output written there was lost, or taken for the store's log.
+bool beside_a_database(const std::string& path) {
+  for (std::string_view suffix : {"-wal", "-shm", "-journal"}) {
+    if (path.size() > suffix.size() &&
+        path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0 &&
+        holds_a_database(path.substr(0, path.size() - suffix.size())))
+      return true;
+  }
+  return false;
+}
+
 // The descriptor a path names directly: /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N. Output
 // there goes into that very descriptor, after what the process wrote to it already (opening the path anew
 // would start at the file's beginning, or replace the file a shell redirected into). Only one the process
@@ -250,7 +263,7 @@ std::optional<StagedFiles::Staged> stage(const std::string& path,
     return std::nullopt;
   }
   const auto [target, special] = destination_of(path);
-  if (!special && holds_a_database(target))
+  if (!special && (holds_a_database(target) || beside_a_database(target)))
     throw Error(path +
                 ": is an SQLite database or its log (a store?); no output is written over one: name "
                 "another file");

@@ -124,6 +124,20 @@ TEST(AtomicFile, AnSqliteDatabaseOrItsLogIsNeverWrittenOver) {
   write_file_atomically(text, "replaced\n");
   EXPECT_EQ(read_text_file(text), "replaced\n");
   EXPECT_EQ(entries(dir.path()), (std::vector<std::string>{"notes.txt", "s.db", "s.db-wal"}));
+  // The files SQLite keeps beside a database, empty or not there yet while it is open (SQLite removed an
+  // output written as s.db-shm when the store closed): refused by their name beside a database.
+  for (const std::string beside : {"s.db-shm", "s.db-journal"}) {
+    EXPECT_NE(
+        error_of([&] { write_file_atomically(dir.file(beside), "{}\n"); }).find("is an SQLite database"),
+        std::string::npos)
+        << beside;
+  }
+  dir.write("s.db-shm", "");
+  EXPECT_NE(error_of([&] { write_file_atomically(dir.file("s.db-shm"), "{}\n"); }), "");
+  // The trigger removed: the same names beside a file that is not a database are written.
+  write_file_atomically(dir.file("notes.txt-shm"), "{}\n");
+  write_file_atomically(dir.file("notes.txt-journal"), "{}\n");
+  EXPECT_EQ(read_text_file(dir.file("notes.txt-journal")), "{}\n");
 }
 
 // A new directory swapped in for a file (`train --models` naming the store) deleted the file: refused
