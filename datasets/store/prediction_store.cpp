@@ -67,13 +67,15 @@ size_t write_predictions(Database& db, std::ostream& out, const std::string& for
   Statement s = db.prepare(
       "SELECT r.full_name, i.number, p.model_version, p.scope, p.scope_p, p.symptom, p.symptom_p, "
       "p.root_cause, "
-      "p.root_cause_p, p.abstain, p.rules_fired, p.symptom_threshold, p.root_cause_threshold "
+      "p.root_cause_p, p.abstain, p.rules_fired, p.symptom_threshold, p.root_cause_threshold, "
+      "f.issue_id IS NOT NULL "
       "FROM predictions p JOIN issues i ON i.id = p.issue_id "
-      "JOIN repositories r ON r.id = i.repository_id ORDER BY r.full_name, i.number");
+      "JOIN repositories r ON r.id = i.repository_id LEFT JOIN final_labels f ON f.issue_id = p.issue_id "
+      "ORDER BY r.full_name, i.number");
   if (format == "csv") {
-    common::write_csv_row(
-        out, {"repo", "number", "model_version", "scope", "scope_p", "symptom", "symptom_p", "root_cause",
-              "root_cause_p", "abstain", "rules_fired", "symptom_threshold", "root_cause_threshold"});
+    common::write_csv_row(out, {"repo", "number", "model_version", "scope", "scope_p", "symptom", "symptom_p",
+                                "root_cause", "root_cause_p", "abstain", "rules_fired", "symptom_threshold",
+                                "root_cause_threshold", "manually_labeled"});
   }
   // A threshold as JSON writes it, to the digits that tell it apart (one just above 1 labels nothing and
   // must not read as 1); JSON's null and the CSV's empty cell: not recorded.
@@ -90,7 +92,7 @@ size_t write_predictions(Database& db, std::ostream& out, const std::string& for
       common::write_csv_row(
           out, {s.text(0), std::to_string(s.integer(1)), s.text(2), s.text(3), probability_cell(4), s.text(5),
                 probability_cell(6), s.text(7), probability_cell(8), s.integer(9) ? "1" : "0", s.text(10),
-                threshold_cell(11), threshold_cell(12)});
+                threshold_cell(11), threshold_cell(12), s.integer(13) ? "1" : "0"});
     } else {
       nlohmann::json j = {{"repo", s.text(0)},
                           {"number", s.integer(1)},
@@ -104,7 +106,8 @@ size_t write_predictions(Database& db, std::ostream& out, const std::string& for
                           {"abstain", s.integer(9) != 0},
                           {"rules_fired", nlohmann::json::parse(s.text(10))},
                           {"symptom_threshold", threshold(11)},
-                          {"root_cause_threshold", threshold(12)}};
+                          {"root_cause_threshold", threshold(12)},
+                          {"manually_labeled", s.integer(13) != 0}};
       out << j.dump() << '\n';
     }
   }

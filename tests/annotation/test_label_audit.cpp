@@ -475,6 +475,23 @@ TEST(Audit, ManualLabelsAreUntouchedByPredictions) {
   EXPECT_EQ(load_predictions(db)[one].symptom, "hang");
   // ...and the final label of the same issue is the raters' one.
   EXPECT_EQ(load_final_labels(db)[one].symptom, "crash");
+  // The export of predictions marks the issue whose final label is in force, and only it.
+  const int64_t ten = *find_issue(db, "a/b", 10);  // bob and alice disagree on it: no final label
+  replace_predictions(db, {load_predictions(db)[one],
+                           {ten, "v1", "in", 0.9, "hang", 0.9, "performance_bug", 0.9, false, "[]",
+                            std::nullopt, std::nullopt}});
+  std::ostringstream csv, jsonl;
+  write_predictions(db, csv, "csv");
+  write_predictions(db, jsonl, "jsonl");
+  EXPECT_NE(csv.str().find("\na/b,1,v1,in,0.9,hang,0.9,performance_bug,0.9,0,[],,,1\n"), std::string::npos)
+      << csv.str();
+  EXPECT_NE(csv.str().find("\na/b,10,v1,in,0.9,hang,0.9,performance_bug,0.9,0,[],,,0\n"), std::string::npos)
+      << csv.str();
+  std::istringstream lines(jsonl.str());
+  std::string line;
+  std::vector<bool> labeled;
+  while (std::getline(lines, line)) labeled.push_back(nlohmann::json::parse(line).at("manually_labeled"));
+  EXPECT_EQ(labeled, (std::vector<bool>{true, false}));
 }
 
 TEST(Audit, ThreeRatersUseFleiss) {

@@ -150,8 +150,9 @@ TEST(Migrations, PredictionsStoredBeforeThresholdsReadBackWithoutThem) {
   EXPECT_FALSE(p->root_cause_threshold);
   std::ostringstream csv;
   faultline::datasets::write_predictions(upgraded, csv, "csv");
-  EXPECT_NE(csv.str().find(",symptom_threshold,root_cause_threshold\n"), std::string::npos) << csv.str();
-  EXPECT_NE(csv.str().find(",[],,\n"), std::string::npos) << csv.str();
+  EXPECT_NE(csv.str().find(",symptom_threshold,root_cause_threshold,manually_labeled\n"), std::string::npos)
+      << csv.str();
+  EXPECT_NE(csv.str().find(",[],,,0\n"), std::string::npos) << csv.str();
 
   // Written now: a threshold just above 1 (labels nothing) keeps the digits that say so.
   p->symptom_threshold = 0.9;
@@ -171,7 +172,7 @@ TEST(Migrations, PredictionsStoredBeforeThresholdsReadBackWithoutThem) {
   faultline::datasets::replace_predictions(upgraded, {*p});
   std::ostringstream csv_now;
   faultline::datasets::write_predictions(upgraded, csv_now, "csv");
-  EXPECT_NE(csv_now.str().find(",crash,0.8999999,api_misuse,0.4,1,[],0.9,1.0000000000000002\n"),
+  EXPECT_NE(csv_now.str().find(",crash,0.8999999,api_misuse,0.4,1,[],0.9,1.0000000000000002,0\n"),
             std::string::npos)
       << csv_now.str();
 }
