@@ -29,6 +29,7 @@ struct SheetExportOptions {
 struct SheetImportOptions {
   std::string rater;
   std::string file;
+  bool replace = false;
 };
 
 struct AuditOptions {
@@ -170,16 +171,23 @@ void add_label_commands(CLI::App& app, Context& ctx) {
   imp->add_option("--rater", import_options->rater, "whose labels these are")->required()->check(not_empty());
   imp->add_option("file", import_options->file, "the CSV (repo,number,[rater],symptom,root_cause,[note])")
       ->required();
+  imp->add_flag("--replace", import_options->replace,
+                "the sheet holds every label of this rater: their earlier labels of issues it does not label "
+                "(rows left blank, or not in it) are withdrawn (without it they stay)");
   imp->callback([&ctx, import_options] {
     const auto& o = *import_options;
     // Labels are of issues in the store: on a missing one there is nothing to label.
     auto db = ctx.open_db();
-    const annotation::RaterImport imported = annotation::import_rater_labels(*db, o.rater, o.file);
+    const annotation::RaterImport imported = annotation::import_rater_labels(*db, o.rater, o.file, o.replace);
     const annotation::LabelImport& r = imported.labels;
-    nlohmann::json j = {{"batch", r.batch_id}, {"labeled", r.labeled}, {"blank", r.skipped_blank}};
+    nlohmann::json j = {{"batch", r.batch_id},
+                        {"labeled", r.labeled},
+                        {"blank", r.skipped_blank},
+                        {"withdrawn", r.withdrawn}};
     std::string text = "imported batch " + std::to_string(r.batch_id) + " of " + common::one_line(o.rater) +
                        ": " + common::counted(r.labeled, "label") + " (" +
-                       common::counted(r.skipped_blank, "blank row") + " skipped)";
+                       common::counted(r.skipped_blank, "blank row") + " skipped)" +
+                       (o.replace ? "; " + common::counted(r.withdrawn, "earlier label") + " withdrawn" : "");
     if (imported.audit) {
       j["audit"] = annotation::audit_json(*imported.audit);
       text += "; the latest audit, which counts this rater, run again:\n" + audit_text(*imported.audit);

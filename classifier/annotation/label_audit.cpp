@@ -219,12 +219,13 @@ AuditResult run_audit(datasets::Database& db, std::vector<std::string> raters, d
   return result;
 }
 
-RaterImport import_rater_labels(datasets::Database& db, const std::string& rater, const std::string& path) {
+RaterImport import_rater_labels(datasets::Database& db, const std::string& rater, const std::string& path,
+                                bool replace) {
   RaterImport out;
   // The labels and the audit they change commit together: a kill or a full disk between them left final
   // labels "agreed" on labels the rater had changed.
   db.transaction([&] {
-    out.labels = import_label_sheet(db, rater, path);
+    out.labels = import_label_sheet(db, rater, path, replace);
     if (auto last = datasets::latest_audit(db)) {
       const auto raters = parse_raters(last->raters);
       if (std::find(raters.begin(), raters.end(), rater) != raters.end())

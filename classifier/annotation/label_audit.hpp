@@ -65,7 +65,8 @@ struct RaterImport {
   LabelImport labels;
   std::optional<AuditResult> audit;  // the audit re-run, if any
 };
-RaterImport import_rater_labels(datasets::Database& db, const std::string& rater, const std::string& path);
+RaterImport import_rater_labels(datasets::Database& db, const std::string& rater, const std::string& path,
+                                bool replace = false);
 
 // "alice,bob" → {"alice", "bob"}, empty parts dropped: --raters and the audit record use this form.
 std::vector<std::string> parse_raters(const std::string& comma_separated);

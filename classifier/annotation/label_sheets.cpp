@@ -234,7 +234,8 @@ void require_adjudicator_name(const std::string& name, const std::string& where)
                 "export of the final labels, not adjudications (name the adjudicator, or leave it empty)");
 }
 
-LabelImport import_label_sheet(datasets::Database& db, const std::string& rater, const std::string& path) {
+LabelImport import_label_sheet(datasets::Database& db, const std::string& rater, const std::string& path,
+                               bool replace) {
   require_rater_name(db, rater, "label import");
   LabelImport result;
   auto rows = read_label_csv(db, path, &result.skipped_blank);
@@ -246,10 +247,13 @@ LabelImport import_label_sheet(datasets::Database& db, const std::string& rater,
   }
   db.transaction([&] {
     result.batch_id = datasets::create_label_batch(db, rater, path);
+    std::set<int64_t> labeled;
     for (const auto& row : rows) {
       datasets::put_manual_label(
           db, {row.issue_id, rater, row.symptom, row.root_cause, row.note, result.batch_id});
+      labeled.insert(row.issue_id);
     }
+    if (replace) result.withdrawn = datasets::remove_manual_labels_except(db, rater, labeled);
   });
   result.labeled = static_cast<int>(rows.size());
   return result;

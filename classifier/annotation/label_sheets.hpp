@@ -38,10 +38,14 @@ struct LabelImport {
   int64_t batch_id = 0;
   int labeled = 0;
   int skipped_blank = 0;  // sheet rows the rater left empty
+  int withdrawn = 0;      // with `replace`: the rater's earlier labels of issues the sheet does not label
 };
 // Validates every row (known issue, taxonomy ids, both axes, no duplicates, rater column consistent)
 // before writing anything; then writes all rows as one batch. Errors name the file, line and value.
-LabelImport import_label_sheet(datasets::Database& db, const std::string& rater, const std::string& path);
+// `replace`: the sheet holds every label of the rater, so their earlier labels of issues it does not label
+// (a row left blank, or none) are withdrawn in the same transaction; without it they stay.
+LabelImport import_label_sheet(datasets::Database& db, const std::string& rater, const std::string& path,
+                               bool replace = false);
 
 // The provenance of a final label as the store keeps it and `export --what labels` writes it in the rater
 // column: no person may be named so (an export read back would make every final label a rater's).

@@ -24,6 +24,17 @@ void put_manual_label(Database& db, const ManualLabel& l) {
       .run();
 }
 
+int remove_manual_labels_except(Database& db, const std::string& rater, const std::set<int64_t>& kept) {
+  int removed = 0;
+  Statement remove = db.prepare("DELETE FROM manual_labels WHERE rater = ? AND issue_id = ?");
+  for (const auto& label : load_manual_labels(db, rater)) {
+    if (kept.count(label.issue_id)) continue;
+    remove.bind_all(rater, label.issue_id).run();
+    ++removed;
+  }
+  return removed;
+}
+
 std::vector<ManualLabel> load_manual_labels(Database& db, const std::string& rater) {
   Statement s = db.prepare(
       "SELECT issue_id, rater, symptom, root_cause, note, batch_id FROM manual_labels WHERE rater = ? "

@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,8 @@ struct ManualLabel {
 int64_t create_label_batch(Database& db, const std::string& rater, const std::string& source);
 // A rater's newer label of an issue replaces the older one.
 void put_manual_label(Database& db, const ManualLabel& label);
+// Removes `rater`'s labels of every issue not in `kept`; how many went.
+int remove_manual_labels_except(Database& db, const std::string& rater, const std::set<int64_t>& kept);
 std::vector<ManualLabel> load_manual_labels(Database& db, const std::string& rater);
 std::vector<std::string> list_raters(Database& db);
 

@@ -350,6 +350,34 @@ TEST(Audit, ARatersReimportRunsTheLatestAuditAgainWhenItCountsThatRater) {
 // names a rater with no labels, as a store edited by hand might) takes the import back with it. Before, the
 // labels were committed first, so a kill or a full disk in the audit left final labels "agreed" on labels
 // a rater had changed.
+// A rater takes labels back by importing their whole sheet with `replace`: the issues it leaves blank, or
+// does not list, lose this rater's label; without it, a blank row is skipped and the old label stays.
+TEST(LabelImport, AReplacingSheetWithdrawsTheRatersLabelsOfIssuesItDoesNotLabel) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("l.db"));
+  two_raters(dir, db);
+  run_audit(db, {"alice", "bob"}, 0.8);
+  std::string sheet = kHeader;  // issues 1-8 as before, 9 blank, 10 not listed
+  for (int i = 1; i <= 8; ++i)
+    sheet += "a/b," + std::to_string(i) + ",alice," +
+             (i <= 5 ? "crash,api_misuse" : "hang,concurrency_error") + ",\n";
+  sheet += "a/b,9,alice,,,\n";
+  const std::string path = dir.write("a2.csv", sheet);
+  const auto kept = import_rater_labels(db, "alice", path);
+  EXPECT_EQ(kept.labels.withdrawn, 0);
+  EXPECT_EQ(load_manual_labels(db, "alice").size(), 10u);
+  const auto replaced = import_rater_labels(db, "alice", path, /*replace=*/true);
+  EXPECT_EQ(replaced.labels.labeled, 8);
+  EXPECT_EQ(replaced.labels.withdrawn, 2);
+  EXPECT_EQ(load_manual_labels(db, "alice").size(), 8u);
+  EXPECT_EQ(load_manual_labels(db, "bob").size(), 10u);  // another rater's are untouched
+  // The audit run again in the same transaction: 9 and 10 are now labeled by bob alone, so pending.
+  ASSERT_TRUE(replaced.audit);
+  EXPECT_EQ(replaced.audit->n, 8);
+  EXPECT_EQ(replaced.audit->partially_labeled, (std::vector<std::string>{"a/b#9", "a/b#10"}));
+  EXPECT_EQ(load_final_labels(db).size(), 8u);
+}
+
 TEST(LabelImport, AnImportAndTheAuditItRunsAgainCommitTogetherOrNotAtAll) {
   faultline::testing::TempDir dir;
   Database db(dir.file("l.db"));
