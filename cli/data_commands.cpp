@@ -64,9 +64,7 @@ void export_records(const Context& ctx, const ExportOptions& o) {
   std::ostringstream out;
   size_t records = 0;
   if (o.what == "issues") {
-    auto issues = datasets::load_issues(*db);
-    o.format == "jsonl" ? datasets::write_issues_jsonl(out, issues) : datasets::write_issues_csv(out, issues);
-    records = issues.size();
+    records = datasets::export_issues(*db, out, o.format);
   } else if (o.what == "labels") {
     records = datasets::write_final_labels(*db, out, o.format);
   } else {

@@ -48,7 +48,7 @@ IssueView load_issue_view(datasets::Database& db, const std::string& repo, int64
                           const std::vector<datasets::CatalogEntry>& catalog) {
   IssueView view;
   int64_t id = datasets::require_issue(db, repo, number, "show");
-  view.issue = datasets::load_issue(db, id);
+  view.issue = datasets::load_issue_as_classified(db, id);  // a mined issue's comments are its discussion
   view.screening = datasets::find_screening(db, id);
   view.rater_labels = datasets::load_issue_labels(db, id);
   view.adjudication = datasets::find_adjudication(db, id);

@@ -60,10 +60,7 @@ Triage::Triage(datasets::Database& db, const std::string& model_dir,
 }
 
 datasets::IssueRecord Triage::stored_issue(const std::string& repo, int64_t number) const {
-  std::vector<datasets::IssueRecord> issue{
-      datasets::load_issue(db_, datasets::require_issue(db_, repo, number, "triage"))};
-  datasets::attach_comment_discussions(db_, issue);
-  return issue.front();
+  return datasets::load_issue_as_classified(db_, datasets::require_issue(db_, repo, number, "triage"));
 }
 
 TriageReproducer Triage::reproducer(const std::string& id, const std::string& title) const {

@@ -240,6 +240,12 @@ void attach_comment_discussions(Database& db, std::vector<IssueRecord>& issues, 
   }
 }
 
+IssueRecord load_issue_as_classified(Database& db, int64_t id) {
+  std::vector<IssueRecord> issue{load_issue(db, id)};
+  attach_comment_discussions(db, issue);
+  return issue.front();
+}
+
 namespace {
 
 const char* const kHeadlineColumns =

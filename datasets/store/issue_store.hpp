@@ -93,6 +93,8 @@ class CommentWriter {
 // the discussion of issues that have none (imported corpus records keep their own). At most `limit` bytes
 // each.
 void attach_comment_discussions(Database& db, std::vector<IssueRecord>& issues, size_t limit = 4000);
+// load_issue with its comments as discussion (attach_comment_discussions): the issue as classify reads it.
+IssueRecord load_issue_as_classified(Database& db, int64_t id);
 
 // Every issue of the store, in batches of at most `batch` by row id, each issue with its labels and (as
 // attach_comment_discussions gives) its comments as discussion: memory for one batch, not for the store.

@@ -152,10 +152,18 @@ void write_issues_jsonl(std::ostream& out, const std::vector<IssueRecord>& issue
     try {
       out << j.dump() << '\n';
     } catch (const json::type_error&) {  // faultline refuses such text on import and mine
-      throw Error(r.key() + ": the store holds text of this issue that is not valid UTF-8 (written there by "
+      throw Error(r.key() +
+                  ": the store holds text of this issue that is not valid UTF-8 (written there by "
                   "another program?), which JSON cannot carry; export it as CSV, or mend the store");
     }
   }
+}
+
+size_t export_issues(Database& db, std::ostream& out, const std::string& format) {
+  auto issues = load_issues(db);
+  attach_comment_discussions(db, issues);
+  format == "jsonl" ? write_issues_jsonl(out, issues) : write_issues_csv(out, issues);
+  return issues.size();
 }
 
 void write_issues_csv(std::ostream& out, const std::vector<IssueRecord>& issues) {

@@ -35,5 +35,9 @@ ImportSummary import_snapshot(Database& db, const std::string& path);
 
 void write_issues_jsonl(std::ostream& out, const std::vector<IssueRecord>& issues);
 void write_issues_csv(std::ostream& out, const std::vector<IssueRecord>& issues);
+// Every issue of the store as `format` ("jsonl" or "csv") writes it; how many. A mined issue's comments are
+// its discussion, as classify reads them (attach_comment_discussions), so an export imported elsewhere is
+// classified as here.
+size_t export_issues(Database& db, std::ostream& out, const std::string& format);
 
 }  // namespace faultline::datasets

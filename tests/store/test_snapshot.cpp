@@ -72,6 +72,35 @@ TEST(Snapshot, ExportThenImportRoundTripsEveryField) {
   EXPECT_EQ(back.scope_reason, "dispatch gap");
 }
 
+// A mined issue has no discussion of its own: its comments are its discussion, oldest first, as classify
+// reads them. The export writes them so, and an import of the export holds the same discussion.
+TEST(Snapshot, AMinedIssuesCommentsAreExportedAsItsDiscussion) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("store.db"));
+  IssueRecord mined;
+  mined.repo = "o/r";
+  mined.number = 1;
+  mined.url = "https://github.com/o/r/issues/1";
+  mined.state = "closed";
+  mined.title = "crash";
+  upsert_issue(db, mined);
+  upsert_comment(db, {11, "o/r", 1, "x", "2024-01-02", "", "fixed by the next release", std::nullopt});
+  upsert_comment(db, {10, "o/r", 1, "x", "2024-01-01", "", "a race in the barrier", std::nullopt});
+  std::ostringstream out;
+  EXPECT_EQ(export_issues(db, out, "jsonl"), 1u);
+  EXPECT_EQ(parse_record(out.str(), "export").discussion, "a race in the barrier\nfixed by the next release");
+  Database again(dir.file("again.db"));
+  import_snapshot(again, dir.write("exported.jsonl", out.str()));
+  EXPECT_EQ(load_issue_as_classified(again, *find_issue(again, "o/r", 1)).discussion,
+            load_issue_as_classified(db, *find_issue(db, "o/r", 1)).discussion);
+  // The trigger removed: an issue without comments exports an empty discussion.
+  std::ostringstream none;
+  Database bare(dir.file("bare.db"));
+  upsert_issue(bare, mined);
+  export_issues(bare, none, "jsonl");
+  EXPECT_EQ(parse_record(none.str(), "export").discussion, "");
+}
+
 TEST(Snapshot, BadRecordsNameFileLineAndField) {
   EXPECT_EQ(expect_error(kRecord), "");  // the good record parses, so each message below is the trigger's
   EXPECT_EQ(expect_error("{not json").rfind("f.jsonl:7: not valid JSON (", 0), 0u);
