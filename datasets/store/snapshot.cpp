@@ -1,14 +1,18 @@
 #include "datasets/store/snapshot.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 
 #include "common/clock.hpp"
 #include "common/csv.hpp"
 #include "common/error.hpp"
 #include "common/issue_url.hpp"
+#include "common/joined.hpp"
 #include "common/json_fields.hpp"
+#include "common/one_line.hpp"
 #include "common/repository_name.hpp"
 #include "common/strict_json.hpp"
 #include "common/text_file.hpp"
@@ -51,6 +55,16 @@ std::string timestamp(const json& record, const char* field, const std::string& 
 IssueRecord parse_record(const std::string& json_line, const std::string& where) {
   const json record = common::parse_json_strictly(json_line, where);
   if (!record.is_object()) throw Error(where + ": a record must be a JSON object");
+  // A key the format does not have is refused, not skipped: a misspelled "scope" dropped a person's decision
+  // without a word.
+  static const std::vector<std::string> kFields = {
+      "repo",  "number", "url",         "state", "created",    "updated", "labels",
+      "title", "body",   "error_lines", "env",   "discussion", "scope",   "scope_reason"};
+  for (const auto& [key, value] : record.items()) {
+    if (std::find(kFields.begin(), kFields.end(), key) == kFields.end())
+      throw Error(where + ": '" + common::one_line(key) +
+                  "' is not a field of a corpus record (the fields: " + common::joined(kFields) + ")");
+  }
   IssueRecord r;
   r.repo = common::json_string(record, "repo", where);
   common::require_repository_name(r.repo, where);
@@ -84,11 +98,15 @@ IssueRecord parse_record(const std::string& json_line, const std::string& where)
     if (scope != "in" && scope != "out") throw Error(where + ": scope '" + scope + "' must be 'in' or 'out'");
     r.scope = scope;
     r.scope_reason = common::json_optional_string(record, "scope_reason", where);
+  } else if (!common::json_optional_string(record, "scope_reason", where).empty()) {
+    throw Error(where +
+                ": scope_reason is given without a scope ('in' or 'out'), which it is the reason for");
   }
   return r;
 }
 
-void read_snapshot(const std::string& path, const std::function<void(IssueRecord&&)>& record) {
+void read_snapshot(const std::string& path,
+                   const std::function<void(IssueRecord&&, const std::string& where)>& record) {
   std::set<std::string> seen;  // keys only, the name folded (one repository in any case): a few dozen bytes
   common::for_each_line(path, kLongestRecordBytes, [&](const std::string& line, int number) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) return;
@@ -107,14 +125,14 @@ void read_snapshot(const std::string& path, const std::function<void(IssueRecord
     }
     if (!seen.insert(common::folded_repository_name(r.key())).second)
       throw Error(where + ": " + r.key() + " appears twice in the file");
-    record(std::move(r));
+    record(std::move(r), where);
   });
   if (seen.empty()) throw Error(path + ": no records (the file has no line that is not blank)");
 }
 
 std::vector<IssueRecord> read_snapshot(const std::string& path) {
   std::vector<IssueRecord> records;
-  read_snapshot(path, [&](IssueRecord&& r) { records.push_back(std::move(r)); });
+  read_snapshot(path, [&](IssueRecord&& r, const std::string&) { records.push_back(std::move(r)); });
   return records;
 }
 
@@ -124,8 +142,15 @@ ImportSummary import_snapshot(Database& db, const std::string& path) {
   db.transaction([&] {
     OutdatedResultCounter outdated(db);
     IssueWriter writer(db);
-    read_snapshot(
-        path, [&](IssueRecord&& r) { ++(writer.upsert(r).inserted ? summary.inserted : summary.updated); });
+    std::unordered_map<int64_t, std::string> written_as;  // by issue id: the key its record gave
+    read_snapshot(path, [&](IssueRecord&& r, const std::string& where) {
+      const UpsertResult written = writer.upsert(r);
+      if (const auto [earlier, first] = written_as.emplace(written.id, r.key()); !first)
+        throw Error(where + ": " + r.key() + " is the issue " + earlier->second +
+                    " gave already (one repository under a name it had before a rename): it appears twice in "
+                    "the file");
+      ++(written.inserted ? summary.inserted : summary.updated);
+    });
     summary.outdated = outdated.dropped();
   });
   return summary;

@@ -18,10 +18,11 @@ namespace faultline::datasets {
 // memory runs out.
 constexpr size_t kLongestRecordBytes = size_t{64} << 20;
 
-// Parses every line, one at a time, handing each record to `record`; throws faultline::Error naming the
-// file, line and field on the first bad record, a line longer than kLongestRecordBytes, a repeated issue or
-// an empty file.
-void read_snapshot(const std::string& path, const std::function<void(IssueRecord&&)>& record);
+// Parses every line, one at a time, handing each record and its "file:line" to `record`; throws
+// faultline::Error naming the file, line and field on the first bad record, a line longer than
+// kLongestRecordBytes, a repeated issue or an empty file.
+void read_snapshot(const std::string& path,
+                   const std::function<void(IssueRecord&&, const std::string& where)>& record);
 std::vector<IssueRecord> read_snapshot(const std::string& path);
 IssueRecord parse_record(const std::string& json_line, const std::string& where);
 
@@ -30,7 +31,9 @@ struct ImportSummary {
   int updated = 0;
   ResultCounts outdated;  // screening decisions and predictions the import's changes dropped
 };
-// Streams the file into the store in one transaction: all records or, on any error, none.
+// Streams the file into the store in one transaction: all records or, on any error, none. Two records of one
+// stored issue (under its repository's name and a name it had before a rename) are an error, as two of
+// one name are.
 ImportSummary import_snapshot(Database& db, const std::string& path);
 
 void write_issues_jsonl(std::ostream& out, const std::vector<IssueRecord>& issues);

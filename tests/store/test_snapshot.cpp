@@ -6,6 +6,7 @@
 #include "common/error.hpp"
 #include "datasets/store/database.hpp"
 #include "datasets/store/issue_store.hpp"
+#include "datasets/store/mining_store.hpp"
 #include "datasets/store/snapshot.hpp"
 #include "tests/temp_dir.hpp"
 
@@ -101,8 +102,48 @@ TEST(Snapshot, AMinedIssuesCommentsAreExportedAsItsDiscussion) {
   EXPECT_EQ(parse_record(none.str(), "export").discussion, "");
 }
 
+// o/r was renamed o/new: a file holding o/new#1 and o/r#1 gives one issue twice, and the second record
+// silently replaced the first (its scope decision with it) while `updated` counted two.
+TEST(Snapshot, OneIssueUnderItsNameAndAFormerNameInOneFileIsRefused) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("store.db"));
+  auto record = [](const std::string& repo, int number, const std::string& state) {
+    return R"({"repo":")" + repo + R"(","number":)" + std::to_string(number) + R"(,"state":")" + state +
+           R"(","title":"crash"})" + "\n";
+  };
+  import_snapshot(db, dir.write("first.jsonl", record("o/r", 1, "closed")));
+  rename_repository(db, "o/r", "o/new");
+  const std::string path = dir.write("both.jsonl", record("o/new", 1, "closed") + record("o/r", 1, "open"));
+  try {
+    import_snapshot(db, path);
+    ADD_FAILURE() << "imported";
+  } catch (const faultline::Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              path +
+                  ":2: o/r#1 is the issue o/new#1 gave already (one repository under a "
+                  "name it had before a rename): it appears twice in the file");
+  }
+  EXPECT_EQ(load_issues(db).at(0).state, "closed");
+  // The trigger removed: another number under the former name is another issue.
+  const auto summary =
+      import_snapshot(db, dir.write("two.jsonl", record("o/new", 1, "closed") + record("o/r", 2, "open")));
+  EXPECT_EQ(summary.inserted, 1);
+  EXPECT_EQ(summary.updated, 1);
+}
+
 TEST(Snapshot, BadRecordsNameFileLineAndField) {
   EXPECT_EQ(expect_error(kRecord), "");  // the good record parses, so each message below is the trigger's
+  // A key the format does not have (a misspelled scope was dropped, a person's decision with it), and a
+  // reason without the decision it is for.
+  EXPECT_EQ(expect_error(R"({"repo":"a/b","number":3,"state":"closed","title":"t","scpoe":"out"})"),
+            "f.jsonl:7: 'scpoe' is not a field of a corpus record (the fields: repo, number, url, state, "
+            "created, updated, labels, title, body, error_lines, env, discussion, scope, scope_reason)");
+  EXPECT_EQ(expect_error(R"({"repo":"a/b","number":3,"state":"closed","title":"t","scope_reason":"dup"})"),
+            "f.jsonl:7: scope_reason is given without a scope ('in' or 'out'), which it is the reason for");
+  EXPECT_EQ(
+      expect_error(
+          R"({"repo":"a/b","number":3,"state":"closed","title":"t","scope":"out","scope_reason":"dup"})"),
+      "");
   EXPECT_EQ(expect_error("{not json").rfind("f.jsonl:7: not valid JSON (", 0), 0u);
   EXPECT_EQ(expect_error(R"({"repo":"cutlass","number":1,"state":"closed","title":"t"})"),
             "f.jsonl:7: repo 'cutlass' is not of the form OWNER/NAME (there is no '/')");
@@ -167,9 +208,11 @@ TEST(Snapshot, AKeyTwiceInOneObjectIsRefused) {
   EXPECT_EQ(expect_error(R"({"repo":"a/b","number":3,"state":"closed","title":"t","body":"b"})"), "");
   EXPECT_EQ(expect_error(R"({"repo":"a/b","number":3,"state":"closed","title":"shown","title":"read"})"),
             "f.jsonl:7: the key 'title' appears twice in one object");
-  // The same key in two objects is no repeat; inside one nested object it is.
-  EXPECT_EQ(expect_error(R"({"repo":"a/b","number":3,"state":"closed","title":"t","x":[{"k":1},{"k":2}]})"),
-            "");
+  // The same key in two objects is no repeat (the record is refused only for its field 'x'); inside one
+  // nested object it is.
+  EXPECT_EQ(expect_error(R"({"repo":"a/b","number":3,"state":"closed","title":"t","x":[{"k":1},{"k":2}]})")
+                .rfind("f.jsonl:7: 'x' is not a field of a corpus record", 0),
+            0u);
   EXPECT_EQ(expect_error(R"({"repo":"a/b","number":3,"state":"closed","title":"t","x":{"k":1,"k":2}})"),
             "f.jsonl:7: the key 'k' appears twice in one object");
   // A long key is cut in the message.
