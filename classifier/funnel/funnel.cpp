@@ -96,7 +96,7 @@ StudyFunnel funnel_of(datasets::Database& db, const std::string& sample_name) {
   f.sample_method = method_of(entries);
   for (const auto& e : entries) {
     in_sample.insert(e.issue_id);
-    if (e.origin == "draw") f.seed = e.seed;
+    if (e.origin == "draw") f.seed = static_cast<uint64_t>(e.seed);  // the store keeps its bits as int64
     if (!candidates.count(e.issue_id)) {
       if (screened.count(e.issue_id)) {
         ++f.sampled_not_candidates;

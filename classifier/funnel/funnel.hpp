@@ -31,7 +31,7 @@ struct StudyFunnel {
   // How the sample came to be: "census" (every candidate when recorded) or "draw" (stratified, seeded), each
   // with "+replacement" when members were replaced; or "none".
   std::string sample_method = "none";
-  int64_t seed = 0;  // of a draw
+  uint64_t seed = 0;  // of a draw, as `sample --seed` took it
   // Sorted by repository, one per repository: GitHub's names ignore case, so the spellings of one name are
   // one row, under the study's spelling for one of its repositories, else the first stored spelling in
   // sorted order. funnel_total sums them.

@@ -8,6 +8,7 @@
 
 #include "classifier/funnel/funnel.hpp"
 #include "common/clock.hpp"
+#include "common/counted.hpp"
 #include "common/error.hpp"
 #include "common/fnv1a.hpp"
 #include "common/seeded_random.hpp"
@@ -51,14 +52,23 @@ struct Candidate {
   int64_t created;  // -1 when unknown
 };
 
+// The candidates of the last screen by repository. An issue stored or changed since has no decision and
+// would be in no stratum: refused, as a draw without it would not be of the candidates it claims.
 std::map<std::string, std::vector<Candidate>> candidates_by_repository(datasets::Database& db) {
   auto decisions = datasets::load_screening(db);
   std::map<std::string, std::vector<Candidate>> out;
+  int not_screened = 0;
   for (const auto& issue : datasets::load_issues(db)) {
     auto it = decisions.find(issue.id);
+    not_screened += it == decisions.end();
     if (it != decisions.end() && it->second.made_candidate()) {
       out[issue.repo].push_back({issue.id, issue.number, common::parse_iso8601(issue.created)});
     }
+  }
+  if (not_screened > 0) {
+    throw Error(
+        "sample: " + common::counted(not_screened, "issue") +
+        " not screened since stored or changed would be in no stratum (run 'faultline screen' first)");
   }
   for (auto& [repo, list] : out) {
     std::sort(list.begin(), list.end(),

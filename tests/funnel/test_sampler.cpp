@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "classifier/funnel/funnel.hpp"
@@ -275,6 +277,44 @@ TEST(Sampler, ACensusTakesEveryCandidateAndNothingElse) {
   EXPECT_EQ(f.sample_method, "census");
   EXPECT_NE(funnel_note(f).find("census"), std::string::npos);
   EXPECT_EQ(funnel_note(f).find("scope decision"), std::string::npos);  // the rules screened every issue
+}
+
+// An issue stored or changed since the last screen has no decision: a draw would leave it out of its
+// stratum (100 new issues of one repository drawn at 17% beside 47% elsewhere), and a census would not hold
+// every candidate. Both are refused until a screen; then they take it in.
+TEST(Sample, AnIssueNotScreenedSinceItWasStoredOrChangedIsRefusedUntilAScreen) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("s.db"));
+  fill(db);  // screened: a/b #1-#6 candidates, #7 open
+  IssueRecord eight = load_issue(db, *find_issue(db, "a/b", 1));
+  eight.number = 8;
+  upsert_issue(db, eight);
+  for (auto take : std::vector<std::function<void()>>{[&] { draw_sample(db, "m", 3, 1); },
+                                                      [&] { census_sample(db, "c"); }}) {
+    try {
+      take();
+      ADD_FAILURE() << "sampled with an issue not screened";
+    } catch (const faultline::Error& e) {
+      EXPECT_EQ(std::string(e.what()),
+                "sample: 1 issue not screened since stored or changed would be in no "
+                "stratum (run 'faultline screen' first)");
+    }
+  }
+  EXPECT_TRUE(list_samples(db).empty());
+  screen_store(db, ScreeningRules::builtin());  // the trigger removed
+  EXPECT_EQ(census_sample(db, "c").at("a/b").candidates, 7);
+}
+
+// A seed past INT64_MAX is kept in the store's int64 by its bits: the funnel gives it back as it was given.
+TEST(Sample, AFunnelGivesADrawsSeedAsItWasGiven) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("s.db"));
+  fill(db);
+  draw_sample(db, "m", 3, UINT64_MAX);
+  const auto f = compute_funnel(db, "m");
+  EXPECT_EQ(f.seed, UINT64_MAX);
+  EXPECT_NE(funnel_note(f).find("(seed 18446744073709551615"), std::string::npos) << funnel_note(f);
+  EXPECT_EQ(funnel_json(f).at("seed"), UINT64_MAX);
 }
 
 TEST(Sampler, ACensusWithoutCandidatesIsAnError) {
