@@ -10,15 +10,17 @@ std::string escape_markup(const std::string& text, Quotes quotes) {
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (static_cast<unsigned char>(c) >= 0x80) {
-      // A well-formed sequence is kept whole unless it is hidden; a stray byte passes as it is (the
-      // report's text is checked as UTF-8 where it enters).
+      // A well-formed sequence is kept whole unless it is hidden; a stray byte (text another program wrote
+      // into the store) becomes U+FFFD, the replacement character, so the page stays UTF-8.
       if (const auto character = first_utf8_character(std::string_view(text).substr(i))) {
         // U+FFFE and U+FFFF are well-formed but not characters XML allows.
         const bool not_xml = character->code == 0xFFFE || character->code == 0xFFFF;
         if (!is_hidden_control(character->code) && !not_xml) out.append(text, i, character->length);
         i += character->length - 1;
-        continue;
+      } else {
+        out += "\xEF\xBF\xBD";
       }
+      continue;
     }
     switch (c) {
       case '&':

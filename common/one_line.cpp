@@ -19,7 +19,8 @@ std::string one_line(std::string_view text) {
     if (c >= 0x80) {
       // The sequence its lead byte announces, kept whole when it is well-formed.
       if (const std::optional<Utf8Character> character = first_utf8_character(text.substr(i))) {
-        if (is_hidden_control(character->code)) {
+        // The line and paragraph separators too: some terminals and viewers break the line there.
+        if (is_hidden_control(character->code) || character->code == 0x2028 || character->code == 0x2029) {
           char escaped[8];
           std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(character->code));
           out += escaped;

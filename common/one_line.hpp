@@ -9,8 +9,8 @@ namespace faultline::common {
 
 // `text` with newline, carriage return and tab written as \n, \r and \t, every other control character
 // (NUL and ESC included) and every byte that is not part of well-formed UTF-8 as \xHH, the C1 controls and
-// the bidirectional-text controls (U+202E, the right-to-left override, and its kin) as \uHHHH; the rest as
-// it is.
+// the bidirectional-text controls (U+202E, the right-to-left override, and its kin) and the line and
+// paragraph separators (U+2028, U+2029) as \uHHHH; the rest as it is.
 std::string one_line(std::string_view text);
 
 }  // namespace faultline::common

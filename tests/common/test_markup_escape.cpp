@@ -49,6 +49,8 @@ TEST(MarkupEscape, HiddenControlsAreDroppedAndTheirNeighboursKept) {
                                   "b\xEF\xBF\xBF"
                                   "c"),
             "abc");
-  // A byte that starts no well-formed sequence (a lead byte cut short at the end) passes as it is.
-  EXPECT_EQ(common::escape_markup("a\xE2\x80"), "a\xE2\x80");
+  // A byte that starts no well-formed sequence (a lead byte cut short at the end, a stray 0xFF) becomes
+  // U+FFFD (EF BF BD), one per byte, so the page stays UTF-8; well-formed text around it is kept.
+  EXPECT_EQ(common::escape_markup("a\xE2\x80"), "a\xEF\xBF\xBD\xEF\xBF\xBD");
+  EXPECT_EQ(common::escape_markup("\xFF\xC3\xA9"), "\xEF\xBF\xBD\xC3\xA9");
 }

@@ -26,6 +26,8 @@ TEST(OneLine, ControlsThatAreWellFormedUtf8AreWrittenOut) {
   EXPECT_EQ(one_line("\xc3\xa9\xc2\x9b[31m\xe2\x81\xa6\xe2\x82\xac"),
             "\xc3\xa9\\u009b[31m\\u2066\xe2\x82\xac");
   EXPECT_EQ(one_line("a\xe2\x80\xaf" "b"), "a\xe2\x80\xaf" "b");
+  // U+2028 and U+2029 (e2 80 a8, e2 80 a9) break the line in some terminals and viewers.
+  EXPECT_EQ(one_line("a\xe2\x80\xa8" "b\xe2\x80\xa9" "c"), "a\\u2028b\\u2029c");
 }
 
 TEST(OneLine, AnErrorQuotingANulKeepsWhatFollowsIt) {
