@@ -100,12 +100,14 @@ void replace(const Context& ctx, const std::string& sample_name, const ReplaceOp
   auto db = ctx.open_db();
   auto [repo, number] = common::parse_issue_key(o.issue_key);
   auto r = funnel::replace_in_sample(*db, datasets::resolve_sample(*db, sample_name), repo, number, o.reason);
-  ctx.emit({{"excluded", o.issue_key},
-            {"replacement", r.replacement_key},
-            {"distance_seconds", r.distance_seconds}},
-           "excluded " + o.issue_key + " (" + common::one_line(o.reason) + "); replaced by " +
-               r.replacement_key + ", created " + std::to_string(r.distance_seconds / 86400) +
-               " days apart\n");
+  ctx.emit(
+      {{"excluded", o.issue_key},
+       {"replacement", r.replacement_key},
+       {"distance_seconds", r.distance_seconds ? nlohmann::json(*r.distance_seconds) : nullptr}},
+      "excluded " + o.issue_key + " (" + common::one_line(o.reason) + "); replaced by " + r.replacement_key +
+          (r.distance_seconds ? ", created " + std::to_string(*r.distance_seconds / 86400) + " days apart"
+                              : " (a creation time is unknown: nearest in time cannot be told)") +
+          "\n");
 }
 
 void funnel(const Context& ctx, const FunnelOptions& o) {
@@ -174,10 +176,11 @@ void add_funnel_commands(CLI::App& app, Context& ctx) {
       [&ctx, sample_options, replace_options] { replace(ctx, sample_options->name, *replace_options); });
 
   auto funnel_options = std::make_shared<FunnelOptions>();
-  auto* fun = app.add_subcommand("funnel",
-                                 "Raw / candidate / sampled / excluded / final counts per repository (Table I), and the final labels "
-                                 "left out, by why.\n"
-                                 "Example: faultline funnel --json");
+  auto* fun = app.add_subcommand(
+      "funnel",
+      "Raw / candidate / sampled / excluded / final counts per repository (Table I), and the final labels "
+      "left out, by why.\n"
+      "Example: faultline funnel --json");
   fun->add_option("--name", funnel_options->name, "sample name (default: 'main', or the store's only sample)")
       ->check(not_empty());
   fun->callback([&ctx, funnel_options] { funnel(ctx, *funnel_options); });

@@ -66,9 +66,9 @@ std::map<std::string, std::vector<Candidate>> candidates_by_repository(datasets:
     }
   }
   if (not_screened > 0) {
-    throw Error(
-        "sample: " + common::counted(not_screened, "issue") +
-        " not screened since stored or changed would be in no stratum (run 'faultline screen' first)");
+    throw Error("sample: " + common::counted(not_screened, "issue") +
+                " not screened since stored or changed would be left out of the candidates sampled from (run "
+                "'faultline screen' first)");
   }
   for (auto& [repo, list] : out) {
     std::sort(list.begin(), list.end(),
@@ -180,14 +180,15 @@ Replacement replace_in_sample(datasets::Database& db, const std::string& name, c
   int64_t anchor = common::parse_iso8601(issue.created);
   std::optional<Candidate> best;
   int64_t best_distance = 0;
+  // Unknown creation times rank after every known one, as distances and as creation times.
+  constexpr int64_t kUnknown = std::numeric_limits<int64_t>::max();
+  auto known_or_last = [&](int64_t created) { return created < 0 ? kUnknown : created; };
   for (const auto& c : pools[repo]) {
     if (in_sample.count(c.issue_id)) continue;  // sampled, excluded or already a replacement
-    // Unknown creation times rank after every known one.
-    int64_t distance =
-        (c.created < 0 || anchor < 0) ? std::numeric_limits<int64_t>::max() : std::llabs(c.created - anchor);
+    int64_t distance = (c.created < 0 || anchor < 0) ? kUnknown : std::llabs(c.created - anchor);
     bool better = !best || distance < best_distance ||
-                  (distance == best_distance &&
-                   (c.created < best->created || (c.created == best->created && c.number < best->number)));
+                  (distance == best_distance && (known_or_last(c.created) < known_or_last(best->created) ||
+                                                 (c.created == best->created && c.number < best->number)));
     if (better) {
       best = c;
       best_distance = distance;
@@ -199,7 +200,8 @@ Replacement replace_in_sample(datasets::Database& db, const std::string& name, c
     datasets::add_to_sample(db, name,
                             {best->issue_id, "sampled", "replacement", std::nullopt, std::nullopt, seed});
   });
-  return {repo + "#" + std::to_string(best->number), best_distance};
+  return {repo + "#" + std::to_string(best->number),
+          best_distance == kUnknown ? std::nullopt : std::optional<int64_t>(best_distance)};
 }
 
 }  // namespace faultline::funnel

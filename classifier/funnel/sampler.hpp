@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,7 @@ std::map<std::string, StratumDraw> census_sample(datasets::Database& db, const s
 
 struct Replacement {
   std::string replacement_key;
-  int64_t distance_seconds = 0;
+  std::optional<int64_t> distance_seconds;  // none when either creation time is unknown
 };
 // Excludes a sampled issue and adds the unsampled candidate of its repository whose creation time is
 // nearest; ties go to the earlier-created issue, then the lower number.

@@ -107,6 +107,31 @@ TEST(Replacement, TieOnDistanceGoesToTheEarlierCreatedIssue) {
   EXPECT_EQ(replace_in_sample(db, "t", "a/b", 3, "x").replacement_key, "a/b#2");
 }
 
+// An issue without a creation time is as far from any as can be: excluding an undated issue, no candidate is
+// nearer than another, and the dated ones come first, earliest first (an undated candidate won, "created
+// 106751991167300 days apart").
+TEST(Replacement, WithoutACreationTimeTheEarliestDatedCandidateIsTakenAndNoDistanceIsGiven) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("r.db"));
+  fill(db);
+  for (int n : {3, 8}) {  // #3 loses its date; #8, an undated candidate, is added
+    IssueRecord undated = load_issue(db, *find_issue(db, "a/b", 3));
+    undated.number = n;
+    undated.created = "";
+    upsert_issue(db, undated);
+  }
+  screen_store(db, ScreeningRules::builtin());
+  replace_sample(db, "u", {{*find_issue(db, "a/b", 3), "sampled", "draw", {}, {}, 1}});
+  const auto r = replace_in_sample(db, "u", "a/b", 3, "x");
+  EXPECT_EQ(r.replacement_key, "a/b#1");  // Jan 1, the earliest dated candidate
+  EXPECT_FALSE(r.distance_seconds);
+  // The trigger removed: a dated issue excluded gets the nearest, with its distance (#2 is Jan 10: 9 days).
+  replace_sample(db, "v", {{*find_issue(db, "a/b", 1), "sampled", "draw", {}, {}, 1}});
+  const auto dated = replace_in_sample(db, "v", "a/b", 1, "x");
+  EXPECT_EQ(dated.replacement_key, "a/b#2");
+  EXPECT_EQ(dated.distance_seconds, 9 * 86400);
+}
+
 // A repository named in another case is the stored one (lookups ignore case, as GitHub's names do): its
 // candidates are found, and the keys name it as stored.
 TEST(Replacement, TheRepositoryMayBeNamedInAnotherCase) {
@@ -296,8 +321,8 @@ TEST(Sample, AnIssueNotScreenedSinceItWasStoredOrChangedIsRefusedUntilAScreen) {
       ADD_FAILURE() << "sampled with an issue not screened";
     } catch (const faultline::Error& e) {
       EXPECT_EQ(std::string(e.what()),
-                "sample: 1 issue not screened since stored or changed would be in no "
-                "stratum (run 'faultline screen' first)");
+                "sample: 1 issue not screened since stored or changed would be left out of the "
+                "candidates sampled from (run 'faultline screen' first)");
     }
   }
   EXPECT_TRUE(list_samples(db).empty());
