@@ -145,8 +145,9 @@ nlohmann::json issue_view_json(const IssueView& v) {
 
 std::string issue_view_text(const IssueView& v) {
   const auto& i = v.issue;
-  std::string t =
-      i.key() + " (" + one_line(i.state) + ", created " + one_line(i.created) + ") " + one_line(i.url) + "\n";
+  std::string t = i.key() + " (" + one_line(i.state) + ", created " +
+                  (i.created.empty() ? "on an unknown date" : one_line(i.created)) + ") " + one_line(i.url) +
+                  "\n";
   t += "title:      " + one_line(i.title) + "\n";
   if (!i.labels.empty()) t += "labels:     " + one_line(common::joined(i.labels)) + "\n";
   if (i.scope)

@@ -98,6 +98,8 @@ TEST(HostileText, ShowWritesControlsOutAndIndentsTheIssuesTextSoNoLineOfItPasses
       std::string::npos)
       << text;
   EXPECT_NE(text.find("\ndiscussion:\n    d\n    final: forged\n"), std::string::npos) << text;
+  // No creation date: said so, not "created )".
+  EXPECT_EQ(text.rfind("o/r#1 (, created on an unknown date) ", 0), 0u) << text;
   EXPECT_NE(text.find(" — x\\x1b[2J\\nfinal:"), std::string::npos) << text;
 }
 
