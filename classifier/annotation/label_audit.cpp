@@ -293,6 +293,8 @@ nlohmann::json audit_json(const AuditResult& a) {
   };
   nlohmann::json j = {{"n", a.n},
                       {"raters", a.raters},
+                      // Cohen's figures below compare these two; with more raters, Fleiss' is the gate's.
+                      {"cohen_raters", {a.raters.at(0), a.raters.at(1)}},
                       {"kappa_joint", a.joint.kappa},
                       {"kappa_symptom", a.symptom.kappa},
                       {"kappa_root_cause", a.root_cause.kappa},

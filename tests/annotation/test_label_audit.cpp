@@ -538,6 +538,9 @@ TEST(Audit, ThreeRatersUseFleiss) {
   // (1/30)^2 = .25 + .217778 + .001111 = .468889; kappa = (.933333 - .468889)/(.531111) = 0.874477.
   EXPECT_NEAR(audit.fleiss_joint, 0.874477, 1e-5);
   EXPECT_EQ(audit.gate, "pass");
+  // Cohen's figures are of the first two raters (by name, as --raters was not given), and say so.
+  EXPECT_EQ(audit_json(audit).at("cohen_raters"), nlohmann::json::array({"alice", "bob"}));
+  EXPECT_NEAR(audit.joint.kappa, 0.45 / 0.55, 1e-12);
 }
 
 TEST(LabelExport, SheetHoldsTheSampleWithEmptyLabelColumns) {
