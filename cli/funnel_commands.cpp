@@ -46,7 +46,7 @@ void screen(const Context& ctx, const ScreenOptions& o) {
   funnel::RepositoryFunnel total;
   nlohmann::json j = {{"repositories", nlohmann::json::object()}};
   std::vector<std::vector<std::string>> rows{
-      {"repository", "raw", "candidates", "recorded scope decisions", "overriding the rules"}};
+      {"repository", "raw", "candidates", "screened by a scope decision", "overriding the rules"}};
   auto add = [&](const std::string& repo, const funnel::RepositoryFunnel& f) {
     rows.push_back({repo, std::to_string(f.raw), std::to_string(f.candidates),
                     std::to_string(f.scope_decisions), std::to_string(f.overriding_rules)});
@@ -69,7 +69,9 @@ void screen(const Context& ctx, const ScreenOptions& o) {
   j["overriding_rules"] = total.overriding_rules;
   ctx.emit(j, text_table(rows) +
                   "every decision and its rule are recorded in the store (table screening); a scope decision "
-                  "recorded in the data (a person's) stands over the rules unless --rules-only\n");
+                  "recorded in the data (a person's) stands over the rules" +
+                  (o.rules_only ? ", but not in this screen (--rules-only): the rules decided every issue\n"
+                                : " unless --rules-only\n"));
 }
 
 void sample(const Context& ctx, SampleOptions o) {
