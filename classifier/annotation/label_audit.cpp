@@ -138,12 +138,16 @@ RatedItems decide(datasets::Database& db, const LabelsByIssue& by_issue, AuditRe
 
 // `kappa` with three decimals, or as many more (up to nine) as it takes not to read as equal to or on the
 // other side of `threshold` (0.7996 against 0.8 prints 0.7996, not 0.800).
+// Whether `kappa` reaches `threshold`. Kappa is a ratio of sums of shares and carries their rounding: 4/5
+// computed from 12 issues is 0.7999999999999999, which a threshold of 0.8 must let pass.
+bool reaches(double kappa, double threshold) { return kappa >= threshold - 1e-12; }
+
 std::string digits_to_tell_apart(double kappa, double threshold) {
   char buffer[32];
   for (int digits = 3;; ++digits) {
     std::snprintf(buffer, sizeof buffer, "%.*f", digits, kappa);
     const double shown = std::strtod(buffer, nullptr);
-    if (digits == 9 || (shown >= threshold) == (kappa >= threshold)) return buffer;
+    if (digits == 9 || (shown >= threshold) == reaches(kappa, threshold)) return buffer;
   }
 }
 
@@ -171,9 +175,9 @@ void score(const RatedItems& items, AuditResult& result) {
                 "), so no agreement beyond chance can be measured; audit issues of more than one label");
   }
   const std::string kappa = digits_to_tell_apart(result.gate_kappa, result.threshold);
-  char threshold[32];
-  std::snprintf(threshold, sizeof threshold, "%g", result.threshold);
-  if (result.gate_kappa >= result.threshold) {
+  // The threshold to the digits it was given with (0.8000001 is not 0.8).
+  const std::string threshold = nlohmann::json(result.threshold).dump();
+  if (reaches(result.gate_kappa, result.threshold)) {
     result.gate = "pass";
     result.gate_reason = "kappa " + kappa + " reaches the threshold " + threshold;
   } else {
@@ -219,6 +223,22 @@ AuditResult run_audit(datasets::Database& db, std::vector<std::string> raters, d
   return result;
 }
 
+namespace {
+
+// The latest audit run again by `verb` inside its transaction: an audit that cannot be scored now (its kappa
+// undefined, a rater left without labels) undoes the verb's writes too, and the message says so.
+AuditResult rerun_audit(datasets::Database& db, const std::vector<std::string>& raters, double threshold,
+                        const std::string& verb) {
+  try {
+    return run_audit(db, raters, threshold);
+  } catch (const Error& e) {
+    throw Error(verb + ": nothing was imported: the latest audit (" + join(raters, ",") +
+                "), run again with these labels, cannot be scored: " + e.what());
+  }
+}
+
+}  // namespace
+
 RaterImport import_rater_labels(datasets::Database& db, const std::string& rater, const std::string& path,
                                 bool replace) {
   RaterImport out;
@@ -229,7 +249,7 @@ RaterImport import_rater_labels(datasets::Database& db, const std::string& rater
     if (auto last = datasets::latest_audit(db)) {
       const auto raters = parse_raters(last->raters);
       if (std::find(raters.begin(), raters.end(), rater) != raters.end())
-        out.audit = run_audit(db, raters, last->threshold);
+        out.audit = rerun_audit(db, raters, last->threshold, "label import");
     }
   });
   return out;
@@ -265,7 +285,7 @@ AdjudicationImport import_adjudications(datasets::Database& db, const std::strin
     }
     out.imported = static_cast<int>(rows.size());
     if (auto last = datasets::latest_audit(db))
-      out.audit = run_audit(db, parse_raters(last->raters), last->threshold);
+      out.audit = rerun_audit(db, parse_raters(last->raters), last->threshold, "adjudicate");
   });
   return out;
 }

@@ -321,6 +321,31 @@ TEST(Audit, TheGateSaysKappaWithTheDigitsThatTellItFromTheThreshold) {
   EXPECT_EQ(over.gate_reason, "kappa 0.667 reaches the threshold 0.66");
 }
 
+// Twelve issues, A = crash/api_misuse, B = hang/api_misuse: alice 8 A then 4 B, bob the same but issue 9
+// A. p_o = 11/12, p_e = (8/12)(9/12) + (4/12)(3/12) = 7/12, kappa = (4/12) / (5/12) = 4/5 exactly, which
+// the division gives as 0.7999999999999999: a threshold of 0.8 is reached.
+TEST(Audit, AKappaEqualToTheThresholdReachesIt) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("l.db"));
+  add_issues(db, 12);
+  std::string a = kHeader, b = kHeader;
+  for (int i = 1; i <= 12; ++i) {
+    a += "a/b," + std::to_string(i) + ",alice," + (i <= 8 ? "crash" : "hang") + ",api_misuse,\n";
+    b += "a/b," + std::to_string(i) + ",bob," + (i <= 9 ? "crash" : "hang") + ",api_misuse,\n";
+  }
+  import_label_sheet(db, "alice", dir.write("a.csv", a));
+  import_label_sheet(db, "bob", dir.write("b.csv", b));
+  const auto at = run_audit(db, {"alice", "bob"}, 0.8);
+  EXPECT_NEAR(at.joint.kappa, 0.8, 1e-12);
+  EXPECT_EQ(at.gate, "pass");
+  EXPECT_EQ(at.gate_reason, "kappa 0.800 reaches the threshold 0.8");
+  // The trigger removed: a threshold a hair above, written as it was given.
+  const auto above = run_audit(db, {"alice", "bob"}, 0.8000001);
+  EXPECT_EQ(above.gate, "fail");
+  EXPECT_NE(above.gate_reason.find("kappa 0.800 is below the threshold 0.8000001:"), std::string::npos)
+      << above.gate_reason;
+}
+
 TEST(Audit, ARatersReimportRunsTheLatestAuditAgainWhenItCountsThatRater) {
   faultline::testing::TempDir dir;
   Database db(dir.file("l.db"));
@@ -387,7 +412,15 @@ TEST(LabelImport, AnImportAndTheAuditItRunsAgainCommitTogetherOrNotAtAll) {
   record_audit(db, "alice,zed", 10, 1.0, 0.8, "pass");  // zed has no labels: running it again throws
   const int64_t batches = count(db, "label_batches");
   const std::string relabel = dir.write("a2.csv", std::string(kHeader) + "a/b,1,alice,hang,api_misuse,\n");
-  EXPECT_THROW(import_rater_labels(db, "alice", relabel), faultline::Error);
+  try {
+    import_rater_labels(db, "alice", relabel);
+    ADD_FAILURE() << "imported";
+  } catch (const faultline::Error& e) {  // it says the import did not happen, and why
+    EXPECT_EQ(std::string(e.what()),
+              "label import: nothing was imported: the latest audit (alice,zed), run "
+              "again with these labels, cannot be scored: audit: rater 'zed' has no "
+              "labels in the store");
+  }
   EXPECT_EQ(count(db, "label_batches"), batches);
   EXPECT_EQ(load_manual_labels(db, "alice")[0].symptom, "crash");
   EXPECT_THROW(import_adjudications(
