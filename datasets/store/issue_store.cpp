@@ -240,10 +240,20 @@ void attach_comment_discussions(Database& db, std::vector<IssueRecord>& issues, 
   }
 }
 
+std::string comment_discussion(Database& db, int64_t id, size_t limit) {
+  Statement s = db.prepare(
+      "SELECT c.body FROM issues i JOIN comments c ON c.repository_id = i.repository_id AND c.issue_number = "
+      "i.number WHERE i.id = ? ORDER BY c.created, c.id");
+  s.bind_all(id);
+  std::string text;
+  while (s.step()) append_comment(text, s.text(0), limit);
+  return text;
+}
+
 IssueRecord load_issue_as_classified(Database& db, int64_t id) {
-  std::vector<IssueRecord> issue{load_issue(db, id)};
-  attach_comment_discussions(db, issue);
-  return issue.front();
+  IssueRecord issue = load_issue(db, id);
+  if (issue.discussion.empty()) issue.discussion = comment_discussion(db, id);
+  return issue;
 }
 
 namespace {

@@ -93,7 +93,10 @@ class CommentWriter {
 // the discussion of issues that have none (imported corpus records keep their own). At most `limit` bytes
 // each.
 void attach_comment_discussions(Database& db, std::vector<IssueRecord>& issues, size_t limit = 4000);
-// load_issue with its comments as discussion (attach_comment_discussions): the issue as classify reads it.
+// The stored issue `id`'s comments joined as attach_comment_discussions joins them (oldest first, at most
+// `limit` bytes), read by the comments index: "" when it has none.
+std::string comment_discussion(Database& db, int64_t id, size_t limit = 4000);
+// load_issue with its comments as discussion when it has none of its own: the issue as classify reads it.
 IssueRecord load_issue_as_classified(Database& db, int64_t id);
 
 // Every issue of the store, in batches of at most `batch` by row id, each issue with its labels and (as

@@ -144,6 +144,12 @@ ImportSummary import_snapshot(Database& db, const std::string& path) {
     IssueWriter writer(db);
     std::unordered_map<int64_t, std::string> written_as;  // by issue id: the key its record gave
     read_snapshot(path, [&](IssueRecord&& r, const std::string& where) {
+      // An export of this store gives a mined issue its comments as discussion: read back, that text stays
+      // the comments', so the comments mined later are read too (it froze the discussion as it was).
+      if (!r.discussion.empty()) {
+        const std::optional<int64_t> stored = find_issue(db, r.repo, r.number);
+        if (stored && r.discussion == comment_discussion(db, *stored)) r.discussion.clear();
+      }
       const UpsertResult written = writer.upsert(r);
       if (const auto [earlier, first] = written_as.emplace(written.id, r.key()); !first)
         throw Error(where + ": " + r.key() + " is the issue " + earlier->second +

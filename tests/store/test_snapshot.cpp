@@ -94,6 +94,19 @@ TEST(Snapshot, AMinedIssuesCommentsAreExportedAsItsDiscussion) {
   import_snapshot(again, dir.write("exported.jsonl", out.str()));
   EXPECT_EQ(load_issue_as_classified(again, *find_issue(again, "o/r", 1)).discussion,
             load_issue_as_classified(db, *find_issue(db, "o/r", 1)).discussion);
+  // Read back into the same store, the text stays the comments': one mined later is read too (the export's
+  // text had become the issue's own and hid it).
+  import_snapshot(db, dir.write("back.jsonl", out.str()));
+  const int64_t id = *find_issue(db, "o/r", 1);
+  EXPECT_EQ(load_issue(db, id).discussion, "");
+  upsert_comment(db, {12, "o/r", 1, "x", "2024-01-03", "", "confirmed", std::nullopt});
+  EXPECT_EQ(load_issue_as_classified(db, id).discussion,
+            "a race in the barrier\nfixed by the next release\nconfirmed");
+  // A discussion edited in the file is the issue's own from then on.
+  std::string edited = out.str();
+  edited.replace(edited.find("a race"), 6, "A race");
+  import_snapshot(db, dir.write("edited.jsonl", edited));
+  EXPECT_EQ(load_issue_as_classified(db, id).discussion, "A race in the barrier\nfixed by the next release");
   // The trigger removed: an issue without comments exports an empty discussion.
   std::ostringstream none;
   Database bare(dir.file("bare.db"));
