@@ -331,6 +331,12 @@ void StagedFiles::remove_on_commit(const std::string& path) { removals_.push_bac
 void StagedFiles::commit() {
   // The renames and removals one right after the other, the directories synced once at the end: a sync
   // after each rename drew the span in which a kill leaves files of two runs out to milliseconds.
+  // What cannot be removed is found before anything is replaced, so it fails with the old files whole.
+  for (const auto& path : removals_) {
+    struct stat st {};
+    if (lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+      throw Error(path + ": is a directory, where a file of an earlier run is removed: nothing was replaced");
+  }
   std::set<fs::path> directories;
   for (const auto& f : staged_) {
     rename_into_place(f);

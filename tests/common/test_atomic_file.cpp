@@ -108,6 +108,15 @@ TEST(StagedFiles, AFileNamedForRemovalGoesAtCommitWithTheRenames) {
   staged.commit();
   EXPECT_EQ(read_text_file(a), "new a\n");
   EXPECT_EQ(entries(dir.path()), (std::vector<std::string>{"a.csv"}));
+  // A directory where a removed file would be: refused before any file is replaced.
+  std::filesystem::create_directory(dir.file("gone.csv"));
+  faultline::common::StagedFiles blocked;
+  blocked.add(a, "newer a\n");
+  blocked.remove_on_commit(dir.file("gone.csv"));
+  EXPECT_EQ(error_of([&] { blocked.commit(); }),
+            dir.file("gone.csv") +
+                ": is a directory, where a file of an earlier run is removed: nothing was replaced");
+  EXPECT_EQ(read_text_file(a), "new a\n");
 }
 
 TEST(AtomicFile, AnSqliteDatabaseOrItsLogIsNeverWrittenOver) {
