@@ -53,8 +53,10 @@ struct Candidate {
 };
 
 // The candidates of the last screen by repository. An issue stored or changed since has no decision and
-// would be in no stratum: refused, as a draw without it would not be of the candidates it claims.
-std::map<std::string, std::vector<Candidate>> candidates_by_repository(datasets::Database& db) {
+// would be in no stratum: refused (`verb` names who refuses), as a draw without it would not be of the
+// candidates it claims, nor a replacement the nearest of them.
+std::map<std::string, std::vector<Candidate>> candidates_by_repository(datasets::Database& db,
+                                                                       const std::string& verb) {
   auto decisions = datasets::load_screening(db);
   std::map<std::string, std::vector<Candidate>> out;
   int not_screened = 0;
@@ -66,7 +68,7 @@ std::map<std::string, std::vector<Candidate>> candidates_by_repository(datasets:
     }
   }
   if (not_screened > 0) {
-    throw Error("sample: " + common::counted(not_screened, "issue") +
+    throw Error(verb + ": " + common::counted(not_screened, "issue") +
                 " not screened since stored or changed would be left out of the candidates sampled from (run "
                 "'faultline screen' first)");
   }
@@ -112,7 +114,7 @@ std::map<std::string, StratumDraw> draw_sample(datasets::Database& db, const std
                                                uint64_t seed, bool force) {
   require_sample_name(name);
   if (total <= 0) throw Error("sample: --total must be positive");
-  auto pools = candidates_by_repository(db);
+  auto pools = candidates_by_repository(db, "sample");
   std::vector<std::string> repos;
   std::vector<int> counts;
   for (const auto& [repo, list] : pools) {
@@ -141,7 +143,7 @@ std::map<std::string, StratumDraw> draw_sample(datasets::Database& db, const std
 std::map<std::string, StratumDraw> census_sample(datasets::Database& db, const std::string& name,
                                                  bool force) {
   require_sample_name(name);
-  auto pools = candidates_by_repository(db);
+  auto pools = candidates_by_repository(db, "sample");
   if (pools.empty()) throw Error("sample: there are no candidates to take (run 'faultline screen' first)");
   std::map<std::string, StratumDraw> summary;
   std::vector<datasets::SampleEntry> entries;
@@ -176,7 +178,7 @@ Replacement replace_in_sample(datasets::Database& db, const std::string& name, c
     throw Error("sample replace: " + key + " was already excluded from '" + name + "'");
   int64_t seed = target->seed;
 
-  auto pools = candidates_by_repository(db);
+  auto pools = candidates_by_repository(db, "sample replace");
   int64_t anchor = common::parse_iso8601(issue.created);
   std::optional<Candidate> best;
   int64_t best_distance = 0;

@@ -311,23 +311,29 @@ TEST(Sample, AnIssueNotScreenedSinceItWasStoredOrChangedIsRefusedUntilAScreen) {
   faultline::testing::TempDir dir;
   Database db(dir.file("s.db"));
   fill(db);  // screened: a/b #1-#6 candidates, #7 open
+  replace_sample(db, "first", {{*find_issue(db, "a/b", 3), "sampled", "draw", {}, {}, 1}});
   IssueRecord eight = load_issue(db, *find_issue(db, "a/b", 1));
   eight.number = 8;
   upsert_issue(db, eight);
-  for (auto take : std::vector<std::function<void()>>{[&] { draw_sample(db, "m", 3, 1); },
-                                                      [&] { census_sample(db, "c"); }}) {
+  const std::string why =
+      ": 1 issue not screened since stored or changed would be left out of the candidates sampled from (run "
+      "'faultline screen' first)";
+  for (const auto& [verb, take] : std::vector<std::pair<std::string, std::function<void()>>>{
+           {"sample", [&] { draw_sample(db, "m", 3, 1); }},
+           {"sample", [&] { census_sample(db, "c"); }},
+           {"sample replace", [&] { replace_in_sample(db, "first", "a/b", 3, "x"); }}}) {
     try {
       take();
-      ADD_FAILURE() << "sampled with an issue not screened";
+      ADD_FAILURE() << verb << " with an issue not screened";
     } catch (const faultline::Error& e) {
-      EXPECT_EQ(std::string(e.what()),
-                "sample: 1 issue not screened since stored or changed would be left out of the "
-                "candidates sampled from (run 'faultline screen' first)");
+      EXPECT_EQ(std::string(e.what()), verb + why);
     }
   }
-  EXPECT_TRUE(list_samples(db).empty());
+  EXPECT_EQ(list_samples(db), std::vector<std::string>{"first"});
+  EXPECT_EQ(load_sample(db, "first").size(), 1u);
   screen_store(db, ScreeningRules::builtin());  // the trigger removed
   EXPECT_EQ(census_sample(db, "c").at("a/b").candidates, 7);
+  EXPECT_EQ(replace_in_sample(db, "first", "a/b", 3, "x").replacement_key, "a/b#2");
 }
 
 // A seed past INT64_MAX is kept in the store's int64 by its bits: the funnel gives it back as it was given.
