@@ -47,4 +47,9 @@ std::string one_line(std::string_view text) {
   return out;
 }
 
+std::string one_line_cut(std::string_view text, size_t limit) {
+  if (text.size() <= limit) return one_line(text);
+  return one_line(text.substr(0, utf8_prefix_length(text, limit))) + "...";
+}
+
 }  // namespace faultline::common

@@ -12,5 +12,8 @@ namespace faultline::common {
 // the bidirectional-text controls (U+202E, the right-to-left override, and its kin) and the line and
 // paragraph separators (U+2028, U+2029) as \uHHHH; the rest as it is.
 std::string one_line(std::string_view text);
+// one_line of `text`'s first `limit` bytes, cut between characters, with "..." when it is longer: a name
+// from outside quoted in a message (a JSON key may be as long as its line).
+std::string one_line_cut(std::string_view text, size_t limit);
 
 }  // namespace faultline::common

@@ -72,9 +72,7 @@ json parse_json_strictly(const std::string& text, const std::string& where) {
   json::sax_parse(text, &checker);
   if (!checker.error.empty()) throw Error(where + ": not valid JSON (" + checker.error + ")");
   if (!checker.repeated.empty()) {
-    constexpr size_t kShown = 80;  // of a key that may be as long as the line
-    const std::string& key = checker.repeated;
-    throw Error(where + ": the key '" + one_line(key.size() > kShown ? key.substr(0, kShown) + "..." : key) +
+    throw Error(where + ": the key '" + one_line_cut(checker.repeated, kShownKeyBytes) +
                 "' appears twice in one object");
   }
   try {

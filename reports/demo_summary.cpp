@@ -84,8 +84,8 @@ std::vector<std::string> summarize(const std::string& w) {
           text(audit.at("gate")),
       "final labels: " + std::to_string(agreed) + " agreed + " + std::to_string(adjudicated) +
           " adjudicated = " + std::to_string(agreed + adjudicated) + "; " +
-          std::to_string(audit.at("pending").size()) + " pending; " +
-          std::to_string(audit.at("out_of_scope").size()) + " put out of scope by a person",
+          std::to_string(audit.at("pending").size()) + " pending (" +
+          std::to_string(audit.at("out_of_scope").size()) + " unsettled ones a person put out of scope)",
       "classifier:   model " + text(train.at("version")) + ", trained on " +
           std::to_string(whole(train.at("labeled"))) + " labels (" +
           std::to_string(whole(train.at("scoped"))) + " with a scope decision)",

@@ -13,6 +13,7 @@
 #include "classifier/annotation/label_sheets.hpp"
 #include "common/ascii_case.hpp"
 #include "common/error.hpp"
+#include "common/joined.hpp"
 #include "datasets/store/audit_store.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
@@ -23,12 +24,6 @@ namespace {
 
 // Who settled an adjudication whose rater column is empty.
 constexpr const char* kDefaultAdjudicator = "adjudicator";
-
-std::string join(const std::vector<std::string>& parts, const std::string& sep) {
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i) out += (i ? sep : "") + parts[i];
-  return out;
-}
 
 std::string issue_key(datasets::Database& db, int64_t id) {
   auto issue = datasets::load_issue(db, id);
@@ -83,7 +78,7 @@ LabelsByIssue collect_labels(datasets::Database& db, const std::vector<std::stri
 // the issues every rater labeled for scoring.
 RatedItems decide(datasets::Database& db, const LabelsByIssue& by_issue, AuditResult& result) {
   auto adjudications = datasets::load_adjudications(db);
-  std::string raters = join(result.raters, ",");
+  std::string raters = common::joined(result.raters, ",");
   RatedItems items;
   for (const auto& [issue_id, slots] : by_issue) {
     bool complete = std::all_of(slots.begin(), slots.end(), [](const auto& l) { return l.has_value(); });
@@ -154,7 +149,8 @@ std::string digits_to_tell_apart(double kappa, double threshold) {
 // Cohen's statistics describe the first two raters; with more, Fleiss' kappa is the gate.
 void score(const RatedItems& items, AuditResult& result) {
   result.n = static_cast<int>(items.joint.size());
-  if (result.n == 0) throw Error("audit: no issue was labeled by every one of " + join(result.raters, ", "));
+  if (result.n == 0)
+    throw Error("audit: no issue was labeled by every one of " + common::joined(result.raters, ", "));
   auto column = [](const std::vector<std::vector<std::string>>& rated, size_t r) {
     std::vector<std::string> out;
     for (const auto& item : rated) out.push_back(item[r]);
@@ -189,8 +185,8 @@ void score(const RatedItems& items, AuditResult& result) {
 
 void persist(datasets::Database& db, AuditResult& result) {
   db.transaction([&] {
-    result.audit_id = datasets::record_audit(db, join(result.raters, ","), result.n, result.gate_kappa,
-                                             result.threshold, result.gate);
+    result.audit_id = datasets::record_audit(db, common::joined(result.raters, ","), result.n,
+                                             result.gate_kappa, result.threshold, result.gate);
     // The final labels are this audit's alone: an issue final before and not now is withdrawn, whether the
     // gate failed or passed over other raters or labels.
     std::set<int64_t> now_final;
@@ -232,7 +228,7 @@ AuditResult rerun_audit(datasets::Database& db, const std::vector<std::string>& 
   try {
     return run_audit(db, raters, threshold);
   } catch (const Error& e) {
-    throw Error(verb + ": nothing was imported: the latest audit (" + join(raters, ",") +
+    throw Error(verb + ": nothing was imported: the latest audit (" + common::joined(raters, ",") +
                 "), run again with these labels, cannot be scored: " + e.what());
   }
 }

@@ -114,8 +114,6 @@ int export_issue_sheet(datasets::Database& db, std::ostream& out,
   return write_sheet(out, rows);
 }
 
-namespace {}  // namespace
-
 std::vector<LabelRow> read_label_csv(datasets::Database& db, const std::string& path, int* blank) {
   const auto& taxonomy = taxonomy::Taxonomy::builtin();
   auto rows = common::read_csv_file(path);

@@ -75,7 +75,7 @@ size_t write_predictions(Database& db, std::ostream& out, const std::string& for
   if (format == "csv") {
     common::write_csv_row(out, {"repo", "number", "model_version", "scope", "scope_p", "symptom", "symptom_p",
                                 "root_cause", "root_cause_p", "abstain", "rules_fired", "symptom_threshold",
-                                "root_cause_threshold", "manually_labeled"});
+                                "root_cause_threshold", "has_final_label"});
   }
   // A threshold as JSON writes it, to the digits that tell it apart (one just above 1 labels nothing and
   // must not read as 1); JSON's null and the CSV's empty cell: not recorded.
@@ -107,7 +107,7 @@ size_t write_predictions(Database& db, std::ostream& out, const std::string& for
                           {"rules_fired", nlohmann::json::parse(s.text(10))},
                           {"symptom_threshold", threshold(11)},
                           {"root_cause_threshold", threshold(12)},
-                          {"manually_labeled", s.integer(13) != 0}};
+                          {"has_final_label", s.integer(13) != 0}};
       out << j.dump() << '\n';
     }
   }

@@ -43,7 +43,7 @@ class PredictionWriter {
 std::map<int64_t, Prediction> load_predictions(Database& db);
 std::optional<Prediction> find_prediction(Database& db, int64_t issue_id);
 // One row per stored prediction, as CSV (with a header) or one JSON object per line; returns how many.
-// `manually_labeled` says the issue has a final manual label: that label is in force, not the prediction,
+// `has_final_label` says the issue has a final manual label: that label is in force, not the prediction,
 // and a model trained since may have learned it (so its prediction there measures nothing).
 size_t write_predictions(Database& db, std::ostream& out, const std::string& format);
 

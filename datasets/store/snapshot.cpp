@@ -62,7 +62,7 @@ IssueRecord parse_record(const std::string& json_line, const std::string& where)
       "title", "body",   "error_lines", "env",   "discussion", "scope",   "scope_reason"};
   for (const auto& [key, value] : record.items()) {
     if (std::find(kFields.begin(), kFields.end(), key) == kFields.end())
-      throw Error(where + ": '" + common::one_line(key) +
+      throw Error(where + ": '" + common::one_line_cut(key, common::kShownKeyBytes) +
                   "' is not a field of a corpus record (the fields: " + common::joined(kFields) + ")");
   }
   IssueRecord r;

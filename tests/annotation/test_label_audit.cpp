@@ -551,7 +551,7 @@ TEST(Audit, ManualLabelsAreUntouchedByPredictions) {
   std::istringstream lines(jsonl.str());
   std::string line;
   std::vector<bool> labeled;
-  while (std::getline(lines, line)) labeled.push_back(nlohmann::json::parse(line).at("manually_labeled"));
+  while (std::getline(lines, line)) labeled.push_back(nlohmann::json::parse(line).at("has_final_label"));
   EXPECT_EQ(labeled, (std::vector<bool>{true, false}));
 }
 

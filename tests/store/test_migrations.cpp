@@ -150,7 +150,7 @@ TEST(Migrations, PredictionsStoredBeforeThresholdsReadBackWithoutThem) {
   EXPECT_FALSE(p->root_cause_threshold);
   std::ostringstream csv;
   faultline::datasets::write_predictions(upgraded, csv, "csv");
-  EXPECT_NE(csv.str().find(",symptom_threshold,root_cause_threshold,manually_labeled\n"), std::string::npos)
+  EXPECT_NE(csv.str().find(",symptom_threshold,root_cause_threshold,has_final_label\n"), std::string::npos)
       << csv.str();
   EXPECT_NE(csv.str().find(",[],,,0\n"), std::string::npos) << csv.str();
 

@@ -228,7 +228,11 @@ TEST(Snapshot, AKeyTwiceInOneObjectIsRefused) {
             0u);
   EXPECT_EQ(expect_error(R"({"repo":"a/b","number":3,"state":"closed","title":"t","x":{"k":1,"k":2}})"),
             "f.jsonl:7: the key 'k' appears twice in one object");
-  // A long key is cut in the message.
+  // A long key is cut in the message, as one that is not a field is.
+  EXPECT_EQ(expect_error(R"({"repo":"a/b","number":3,"state":"closed","title":"t",")" +
+                         std::string(1000, 'z') + R"(":1})")
+                .rfind("f.jsonl:7: '" + std::string(80, 'z') + "...' is not a field of a corpus record", 0),
+            0u);
   const std::string key(1000, 'k');
   EXPECT_EQ(expect_error(R"({"repo":"a/b","number":3,"state":"closed","title":"t",")" + key + R"(":1,")" +
                          key + R"(":2})"),
