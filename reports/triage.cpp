@@ -106,8 +106,11 @@ TriageResult Triage::triage(const datasets::IssueRecord& issue) const {
   auto matches = index_.nearest(features.tokens, index_.size());
   for (size_t i = 0; i < matches.size() && i < kSimilarShown; ++i)
     r.similar.push_back(similar_case(matches[i]));
-  // The reproducers modeled on a case, as the report links them (case_reproducers gives those first).
-  for (const auto& m : matches) {
+  // The reproducers modeled on a case, as the report links them (case_reproducers gives those first), of
+  // the similar issues shown: further down, a case shares a word or two (similarity 0.04 named an unrelated
+  // reproducer for nearly every issue, as few cases have one).
+  for (size_t i = 0; i < r.similar.size(); ++i) {
+    const model::Neighbour& m = matches[i];
     const Labeled& l = labeled_[m.item];
     Case c;
     c.repo = l.repo;
@@ -243,7 +246,8 @@ std::string triage_text(const TriageResult& r) {
          shown(c.url) + "\n";
   }
   if (r.similar_modeled.empty()) {
-    t += "reproducer modeled on a similar case: none (no similar labeled issue has one)\n";
+    t += "reproducer modeled on a similar case: none (none of the " + std::to_string(r.similar.size()) +
+         " most similar labeled issues has one)\n";
   }
   for (const auto& m : r.similar_modeled) {
     t += "reproducer modeled on a similar case: " + m.reproducer.id + " (" + m.modeled_on.issue +
