@@ -158,12 +158,20 @@ Page GitHubApi::get(const std::string& path_or_url, const std::optional<datasets
   bool redirected = false;
   int attempt = 0;
   int redirects = 0;
+  std::string failed;  // why the request is being tried again, if it is
   while (true) {
-    size_t slot = take_token();
+    size_t slot = 0;
+    try {
+      slot = take_token();
+    } catch (RequestBudgetExhausted& spent) {
+      if (!failed.empty()) spent.while_retrying = "GET " + url + ": " + failed;
+      throw;
+    }
     HttpResponse r;
     TransportError transport;
     if (!send(url, validator, slot, &r, &transport)) {
       retry(attempt, std::nullopt, transport.message, url);
+      failed = transport.message;
       continue;
     }
     // GitHub's clock, by its Date header, and this machine's may differ: a reset is waited for in GitHub's,
@@ -206,6 +214,7 @@ Page GitHubApi::get(const std::string& path_or_url, const std::optional<datasets
         continue;
       case Verdict::retry:
         retry(attempt, c.wait_s, c.reason, url);
+        failed = c.reason;
         continue;
       case Verdict::wait:
         // The next take_token() waits for the reset, unless another token of the pool has requests left.

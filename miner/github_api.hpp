@@ -53,7 +53,11 @@ struct Page {
 };
 
 // Thrown when --max-requests is reached; the miner stops cleanly with everything so far stored.
-struct RequestBudgetExhausted {};
+struct RequestBudgetExhausted {
+  // The failure a retry was due for when the budget ran out ("GET URL: why"), so a stop does not hide that
+  // every request failed (a host that cannot be resolved read as a budget spent); empty otherwise.
+  std::string while_retrying;
+};
 
 // Thrown instead of a wait longer than --max-wait; the miner stops cleanly and says when to run again.
 struct WaitTooLong {

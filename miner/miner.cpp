@@ -12,6 +12,7 @@
 #include "common/issue_url.hpp"
 #include "common/joined.hpp"
 #include "common/json_fields.hpp"
+#include "common/one_line.hpp"
 #include "common/repository_name.hpp"
 #include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
@@ -845,9 +846,13 @@ MineSummary mine(datasets::Database& db, const MineOptions& options,
           if (id) datasets::clear_verify_progress(db, *id);
         }
       });
-  } catch (const RequestBudgetExhausted&) {
+  } catch (const RequestBudgetExhausted& spent) {
     summary.stopped_early = true;
-    summary.stop_reason = "stopped at --max-requests; run the same command again to continue";
+    summary.stop_reason = spent.while_retrying.empty()
+                              ? "stopped at --max-requests; run the same command again to continue"
+                              : "stopped at --max-requests while retrying a request that failed (" +
+                                    common::one_line(spent.while_retrying) +
+                                    "); run the same command again to continue";
   } catch (const WaitTooLong& w) {
     summary.stopped_early = true;
     // A reset or Retry-After past the year 9999 has no date to print (it printed year 1623969461).

@@ -457,6 +457,31 @@ TEST(Miner, MaxRequestsStopsCleanlyAndTheNextRunContinues) {
   EXPECT_EQ(datasets::count_issues(db), 250);
 }
 
+// Every request fails (nothing listens on the port): a budget spent on retries says what failed, rather
+// than read as a budget spent on work ("stopped at --max-requests" of an empty store, the failure unsaid).
+TEST(Miner, ABudgetSpentRetryingAFailedRequestSaysWhatFailed) {
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  miner::MineOptions o;
+  o.repositories = {"o/r"};
+  o.api.base_url = "http://127.0.0.1:1";
+  o.api.backoff_ms = 0;
+  o.api.max_requests = 2;
+  const auto spent = mine(db, o);
+  EXPECT_TRUE(spent.stopped_early);
+  EXPECT_EQ(spent.stop_reason.rfind("stopped at --max-requests while retrying a request that failed (GET "
+                                    "http://127.0.0.1:1/repos/o/r: ",
+                                    0),
+            0u)
+      << spent.stop_reason;
+  // The trigger removed: a budget spent on answered requests says only that it was spent.
+  faultline::testing::FakeGitHub server(standard_repo());
+  auto answered = options_for(server);
+  answered.api.max_requests = 2;
+  EXPECT_EQ(mine(db, answered).stop_reason,
+            "stopped at --max-requests; run the same command again to continue");
+}
+
 TEST(Miner, TimelinesOfSampledIssuesAreStored) {
   faultline::testing::FakeGitHub server(standard_repo());
   faultline::testing::TempDir dir;
