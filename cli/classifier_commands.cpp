@@ -217,7 +217,7 @@ std::string fold_assignments_text(int n, int folds,
     return std::to_string(static_cast<int>(std::lround(share * 100))) + "%";
   };
   std::vector<std::vector<std::string>> rows{
-      {"seed", "symptom: accuracy", "macro-F1", "kappa", "surest " + percent(model::kSymptomSurestShare),
+      {"fold assignment", "symptom: accuracy", "macro-F1", "kappa", "surest " + percent(model::kSymptomSurestShare),
        "labels", "at", "root cause: accuracy", "macro-F1", "kappa",
        "surest " + percent(model::kRootCauseSurestShare), "labels", "at"}};
   auto add = [&](const std::string& name, const model::AxisFigures& symptom,
@@ -227,7 +227,8 @@ std::string fold_assignments_text(int n, int folds,
     for (const auto& cell : figure_cells(cause)) row.push_back(cell);
     rows.push_back(row);
   };
-  for (const auto& f : figures) add(std::to_string(f.seed), f.symptom, f.root_cause);
+  // "seed 3", not "3": a seed is a name, set on the left, not a figure set on the right under the others.
+  for (const auto& f : figures) add("seed " + std::to_string(f.seed), f.symptom, f.root_cause);
   const auto summary = model::summarise(figures);
   const auto &s = summary.symptom, &c = summary.root_cause;
   add("mean", s.mean, c.mean);

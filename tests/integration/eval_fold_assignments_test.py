@@ -50,6 +50,8 @@ with tempfile.TemporaryDirectory() as tmp:
     # deviation (|a − b| / √2 for two values), each to three places; `--time-split 0` is no time split.
     text = run(db, "--quiet", "eval", "--folds", "2", "--seeds", "3-4", "--time-split", "0").stdout
     rows = {line.split("  ")[0]: line for line in text.splitlines()}
+    # Each fold assignment's row is named by its seed, on the left as the summary rows are.
+    assert rows["seed 3"].split()[2] == f"{alone[3]['symptom']['accuracy']:.3f}", text
     a, b = alone[3]["symptom"]["accuracy"], alone[4]["symptom"]["accuracy"]
     assert rows["mean"].split()[1] == f"{(a + b) / 2:.3f}", text
     assert rows["standard deviation"].split()[2] == f"{abs(a - b) / 2 ** 0.5:.3f}", text
