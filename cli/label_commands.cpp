@@ -165,11 +165,16 @@ void add_label_commands(CLI::App& app, Context& ctx) {
       "import",
       "Import a rater's filled-in sheet as one batch, or nothing on any error; when the latest audit counted "
       "this rater, it runs again with the new labels, in the same transaction. A new rater's name is ASCII "
-      "letters, digits, '.', '_', '-' and single spaces, and not a stored one's in another case.\n"
+      "letters, digits, '.', '_', '-' and single spaces, not a stored one's in another case, and not "
+      "'agreed' "
+      "or 'adjudicated'. --replace withdraws the rater's earlier labels the sheet leaves out.\n"
       "Example: faultline label import --rater rater_a datasets/snapshot/labels_rater_a.csv");
   auto import_options = std::make_shared<SheetImportOptions>();
   imp->add_option("--rater", import_options->rater, "whose labels these are")->required()->check(not_empty());
-  imp->add_option("file", import_options->file, "the CSV (repo,number,[rater],symptom,root_cause,[note])")
+  imp->add_option(
+         "file", import_options->file,
+         "the CSV (repo,number,[rater],symptom,root_cause,[note]; an exported sheet's url, title and text "
+         "columns are read past)")
       ->required();
   imp->add_flag("--replace", import_options->replace,
                 "the sheet holds every label of this rater: their earlier labels of issues it does not label "
