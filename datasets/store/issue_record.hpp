@@ -22,6 +22,10 @@ struct IssueRecord {
   std::vector<std::string> error_lines;
   std::string env;
   std::string discussion;
+  // The discussion is the issue's comments joined as classify reads them (attach_comment_discussions), not
+  // a text of its own: export says so (`discussion_from`), and an import into a store holding the issue's
+  // comments leaves them the source.
+  bool discussion_is_comments = false;
   std::optional<std::string> scope;  // in | out, when a human decided it
   std::optional<std::string> scope_reason;
   std::optional<std::string> raw_json;  // the API object as mined, when it came from the miner

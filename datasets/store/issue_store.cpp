@@ -236,7 +236,10 @@ void attach_comment_discussions(Database& db, std::vector<IssueRecord>& issues, 
   for (auto& issue : issues) {
     if (!issue.discussion.empty()) continue;
     auto it = by_issue.find(issue.key());
-    if (it != by_issue.end()) issue.discussion = it->second;
+    if (it != by_issue.end()) {
+      issue.discussion = it->second;
+      issue.discussion_is_comments = true;
+    }
   }
 }
 
@@ -252,7 +255,10 @@ std::string comment_discussion(Database& db, int64_t id, size_t limit) {
 
 IssueRecord load_issue_as_classified(Database& db, int64_t id) {
   IssueRecord issue = load_issue(db, id);
-  if (issue.discussion.empty()) issue.discussion = comment_discussion(db, id);
+  if (issue.discussion.empty()) {
+    issue.discussion = comment_discussion(db, id);
+    issue.discussion_is_comments = !issue.discussion.empty();
+  }
   return issue;
 }
 
@@ -311,7 +317,10 @@ void for_each_issue_batch(Database& db, size_t batch,
     comments.reset();
     for (auto& [id, text] : from_comments) {
       auto& issue = issues[index.at(id)];
-      if (issue.discussion.empty()) issue.discussion = std::move(text);
+      if (issue.discussion.empty()) {
+        issue.discussion = std::move(text);
+        issue.discussion_is_comments = true;
+      }
     }
   };
   page_issues(db, kIssueColumns, batch, read_issue, attach_comments, each);

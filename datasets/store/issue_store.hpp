@@ -89,13 +89,17 @@ class CommentWriter {
   Statement upsert_;
   std::unordered_map<std::string, int64_t> repositories_;
 };
+// How much of a mined issue's comments classify reads as its discussion.
+constexpr size_t kCommentDiscussionBytes = 4000;
+
 // Mined issues carry their discussion as comments: joins each issue's comment bodies, oldest first, into
 // the discussion of issues that have none (imported corpus records keep their own). At most `limit` bytes
 // each.
-void attach_comment_discussions(Database& db, std::vector<IssueRecord>& issues, size_t limit = 4000);
+void attach_comment_discussions(Database& db, std::vector<IssueRecord>& issues,
+                                size_t limit = kCommentDiscussionBytes);
 // The stored issue `id`'s comments joined as attach_comment_discussions joins them (oldest first, at most
 // `limit` bytes), read by the comments index: "" when it has none.
-std::string comment_discussion(Database& db, int64_t id, size_t limit = 4000);
+std::string comment_discussion(Database& db, int64_t id, size_t limit = kCommentDiscussionBytes);
 // load_issue with its comments as discussion when it has none of its own: the issue as classify reads it.
 IssueRecord load_issue_as_classified(Database& db, int64_t id);
 
@@ -103,7 +107,7 @@ IssueRecord load_issue_as_classified(Database& db, int64_t id);
 // attach_comment_discussions gives) its comments as discussion: memory for one batch, not for the store.
 void for_each_issue_batch(Database& db, size_t batch,
                           const std::function<void(std::vector<IssueRecord>&)>& each,
-                          size_t discussion_limit = 4000);
+                          size_t discussion_limit = kCommentDiscussionBytes);
 // for_each_issue_batch without the issues' texts: id, repository, number, URL, state, dates, labels, title
 // and scope only (body, error lines, environment, discussion and API object left empty, comments unread):
 // what screening, the funnel and reports read, a small part of a store's bytes.

@@ -58,8 +58,8 @@ IssueRecord parse_record(const std::string& json_line, const std::string& where)
   // A key the format does not have is refused, not skipped: a misspelled "scope" dropped a person's decision
   // without a word.
   static const std::vector<std::string> kFields = {
-      "repo",  "number", "url",         "state", "created",    "updated", "labels",
-      "title", "body",   "error_lines", "env",   "discussion", "scope",   "scope_reason"};
+      "repo", "number",      "url", "state",      "created",         "updated", "labels",      "title",
+      "body", "error_lines", "env", "discussion", "discussion_from", "scope",   "scope_reason"};
   for (const auto& [key, value] : record.items()) {
     if (std::find(kFields.begin(), kFields.end(), key) == kFields.end())
       throw Error(where + ": '" + common::one_line_cut(key, common::kShownKeyBytes) +
@@ -93,6 +93,11 @@ IssueRecord parse_record(const std::string& json_line, const std::string& where)
   r.error_lines = string_list(record, "error_lines", where);
   r.env = common::json_optional_string(record, "env", where);
   r.discussion = common::json_optional_string(record, "discussion", where);
+  const std::string from = common::json_optional_string(record, "discussion_from", where);
+  if (!from.empty() && from != "comments")
+    throw Error(where + ": discussion_from '" + common::one_line_cut(from, common::kShownKeyBytes) +
+                "' must be 'comments' (the discussion is the issue's comments) or absent");
+  r.discussion_is_comments = from == "comments";
   std::string scope = common::json_optional_string(record, "scope", where);
   if (!scope.empty()) {
     if (scope != "in" && scope != "out") throw Error(where + ": scope '" + scope + "' must be 'in' or 'out'");
@@ -144,11 +149,12 @@ ImportSummary import_snapshot(Database& db, const std::string& path) {
     IssueWriter writer(db);
     std::unordered_map<int64_t, std::string> written_as;  // by issue id: the key its record gave
     read_snapshot(path, [&](IssueRecord&& r, const std::string& where) {
-      // An export of this store gives a mined issue its comments as discussion: read back, that text stays
-      // the comments', so the comments mined later are read too (it froze the discussion as it was).
-      if (!r.discussion.empty()) {
+      // An export gives a mined issue its comments as discussion: read back into a store holding that
+      // issue's comments, they stay the source, so those mined later are read too (stored as the issue's own,
+      // the text froze the discussion as it was).
+      if (r.discussion_is_comments) {
         const std::optional<int64_t> stored = find_issue(db, r.repo, r.number);
-        if (stored && r.discussion == comment_discussion(db, *stored)) r.discussion.clear();
+        if (stored && !comment_discussion(db, *stored).empty()) r.discussion.clear();
       }
       const UpsertResult written = writer.upsert(r);
       if (const auto [earlier, first] = written_as.emplace(written.id, r.key()); !first)
@@ -175,6 +181,7 @@ void write_issues_jsonl(std::ostream& out, const std::vector<IssueRecord>& issue
               {"error_lines", r.error_lines},
               {"env", r.env},
               {"discussion", r.discussion}};
+    if (r.discussion_is_comments) j["discussion_from"] = "comments";
     if (!r.updated.empty()) j["updated"] = r.updated;
     if (r.scope) {
       j["scope"] = *r.scope;

@@ -94,19 +94,26 @@ TEST(Snapshot, AMinedIssuesCommentsAreExportedAsItsDiscussion) {
   import_snapshot(again, dir.write("exported.jsonl", out.str()));
   EXPECT_EQ(load_issue_as_classified(again, *find_issue(again, "o/r", 1)).discussion,
             load_issue_as_classified(db, *find_issue(db, "o/r", 1)).discussion);
-  // Read back into the same store, the text stays the comments': one mined later is read too (the export's
-  // text had become the issue's own and hid it).
+  // The export marks the text as the comments'. Read back into the same store, they stay its source, also
+  // when one was mined between the export and the import and when one is mined later (stored as the
+  // issue's own, the text froze the discussion as it was).
+  EXPECT_NE(out.str().find("\"discussion_from\":\"comments\""), std::string::npos) << out.str();
+  upsert_comment(db, {12, "o/r", 1, "x", "2024-01-03", "", "confirmed", std::nullopt});
   import_snapshot(db, dir.write("back.jsonl", out.str()));
   const int64_t id = *find_issue(db, "o/r", 1);
   EXPECT_EQ(load_issue(db, id).discussion, "");
-  upsert_comment(db, {12, "o/r", 1, "x", "2024-01-03", "", "confirmed", std::nullopt});
+  upsert_comment(db, {13, "o/r", 1, "x", "2024-01-04", "", "released", std::nullopt});
   EXPECT_EQ(load_issue_as_classified(db, id).discussion,
-            "a race in the barrier\nfixed by the next release\nconfirmed");
-  // A discussion edited in the file is the issue's own from then on.
-  std::string edited = out.str();
-  edited.replace(edited.find("a race"), 6, "A race");
-  import_snapshot(db, dir.write("edited.jsonl", edited));
-  EXPECT_EQ(load_issue_as_classified(db, id).discussion, "A race in the barrier\nfixed by the next release");
+            "a race in the barrier\nfixed by the next release\nconfirmed\nreleased");
+  // The trigger removed: the same text without the mark (written by hand, edited) is the issue's own.
+  std::string own = out.str();
+  own.erase(own.find(",\"discussion_from\":\"comments\""),
+            std::string(",\"discussion_from\":\"comments\"").size());
+  import_snapshot(db, dir.write("own.jsonl", own));
+  EXPECT_EQ(load_issue_as_classified(db, id).discussion, "a race in the barrier\nfixed by the next release");
+  EXPECT_THROW(
+      parse_record(R"({"repo":"o/r","number":1,"state":"closed","title":"t","discussion_from":"x"})", "f"),
+      faultline::Error);
   // The trigger removed: an issue without comments exports an empty discussion.
   std::ostringstream none;
   Database bare(dir.file("bare.db"));
@@ -150,7 +157,8 @@ TEST(Snapshot, BadRecordsNameFileLineAndField) {
   // reason without the decision it is for.
   EXPECT_EQ(expect_error(R"({"repo":"a/b","number":3,"state":"closed","title":"t","scpoe":"out"})"),
             "f.jsonl:7: 'scpoe' is not a field of a corpus record (the fields: repo, number, url, state, "
-            "created, updated, labels, title, body, error_lines, env, discussion, scope, scope_reason)");
+            "created, updated, labels, title, body, error_lines, env, discussion, discussion_from, scope, "
+            "scope_reason)");
   EXPECT_EQ(expect_error(R"({"repo":"a/b","number":3,"state":"closed","title":"t","scope_reason":"dup"})"),
             "f.jsonl:7: scope_reason is given without a scope ('in' or 'out'), which it is the reason for");
   EXPECT_EQ(
