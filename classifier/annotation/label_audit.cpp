@@ -131,18 +131,19 @@ RatedItems decide(datasets::Database& db, const LabelsByIssue& by_issue, AuditRe
   return items;
 }
 
-// `kappa` with three decimals, or as many more (up to nine) as it takes not to read as equal to or on the
-// other side of `threshold` (0.7996 against 0.8 prints 0.7996, not 0.800).
-// Whether `kappa` reaches `threshold`. Kappa is a ratio of sums of shares and carries their rounding: 4/5
-// computed from 12 issues is 0.7999999999999999, which a threshold of 0.8 must let pass.
-bool reaches(double kappa, double threshold) { return kappa >= threshold - 1e-12; }
+// Whether `kappa` reaches `threshold`. Kappa is a ratio of sums of shares and carries their rounding (4/5
+// computed from 12 issues is 0.7999999999999999, which a threshold of 0.8 must let pass): it is compared at
+// twelve decimals, far past the rounding and any threshold a person gives.
+bool reaches(double kappa, double threshold) { return std::round(kappa * 1e12) / 1e12 >= threshold; }
 
+// `kappa` with three decimals, or as many more (up to twelve) as it takes not to read as equal to or on the
+// other side of `threshold` (0.7996 against 0.8 prints 0.7996, not 0.800).
 std::string digits_to_tell_apart(double kappa, double threshold) {
   char buffer[32];
   for (int digits = 3;; ++digits) {
     std::snprintf(buffer, sizeof buffer, "%.*f", digits, kappa);
     const double shown = std::strtod(buffer, nullptr);
-    if (digits == 9 || (shown >= threshold) == reaches(kappa, threshold)) return buffer;
+    if (digits == 12 || reaches(shown, threshold) == reaches(kappa, threshold)) return buffer;
   }
 }
 
@@ -221,15 +222,15 @@ AuditResult run_audit(datasets::Database& db, std::vector<std::string> raters, d
 
 namespace {
 
-// The latest audit run again by `verb` inside its transaction: an audit that cannot be scored now (its kappa
+// The latest audit run again by `verb` inside its transaction: an audit that cannot run now (its kappa
 // undefined, a rater left without labels) undoes the verb's writes too, and the message says so.
 AuditResult rerun_audit(datasets::Database& db, const std::vector<std::string>& raters, double threshold,
                         const std::string& verb) {
   try {
     return run_audit(db, raters, threshold);
   } catch (const Error& e) {
-    throw Error(verb + ": nothing was imported: the latest audit (" + common::joined(raters, ",") +
-                "), run again with these labels, cannot be scored: " + e.what());
+    throw Error(verb + ": nothing was imported: running the latest audit (" + common::joined(raters, ",") +
+                ") again with these labels failed: " + e.what());
   }
 }
 

@@ -339,11 +339,13 @@ TEST(Audit, AKappaEqualToTheThresholdReachesIt) {
   EXPECT_NEAR(at.joint.kappa, 0.8, 1e-12);
   EXPECT_EQ(at.gate, "pass");
   EXPECT_EQ(at.gate_reason, "kappa 0.800 reaches the threshold 0.8");
-  // The trigger removed: a threshold a hair above, written as it was given.
+  // The trigger removed: a threshold a hair above, written as it was given, also past the rounding
+  // (0.8000000000009 passed as "0.800000000 reaches the threshold 0.8000000000009").
   const auto above = run_audit(db, {"alice", "bob"}, 0.8000001);
   EXPECT_EQ(above.gate, "fail");
   EXPECT_NE(above.gate_reason.find("kappa 0.800 is below the threshold 0.8000001:"), std::string::npos)
       << above.gate_reason;
+  EXPECT_EQ(run_audit(db, {"alice", "bob"}, 0.8000000000009).gate, "fail");
 }
 
 TEST(Audit, ARatersReimportRunsTheLatestAuditAgainWhenItCountsThatRater) {
@@ -417,9 +419,8 @@ TEST(LabelImport, AnImportAndTheAuditItRunsAgainCommitTogetherOrNotAtAll) {
     ADD_FAILURE() << "imported";
   } catch (const faultline::Error& e) {  // it says the import did not happen, and why
     EXPECT_EQ(std::string(e.what()),
-              "label import: nothing was imported: the latest audit (alice,zed), run "
-              "again with these labels, cannot be scored: audit: rater 'zed' has no "
-              "labels in the store");
+              "label import: nothing was imported: running the latest audit (alice,zed) again with "
+              "these labels failed: audit: rater 'zed' has no labels in the store");
   }
   EXPECT_EQ(count(db, "label_batches"), batches);
   EXPECT_EQ(load_manual_labels(db, "alice")[0].symptom, "crash");
