@@ -446,9 +446,10 @@ void add_suite(CLI::App& app, Context& ctx) {
   auto* suite_cmd = app.add_subcommand(
       "suite",
       "Run every reproducer as a regression suite: buggy variants must still show their symptom, fixed "
-      "ones must behave. Results go to the store. Exits non-zero on a failure, when gpu mode ran (asked for, "
-      "or a GPU found) and every GPU result was skipped, and when --mode build or host had every result "
-      "skipped. With --slurm, writes the suite as Slurm "
+      "ones must behave. Results go to the store. Exits non-zero on a failure and on every problem the run "
+      "names: gpu mode run (asked for, or a GPU found) with every GPU result skipped, --mode build or host "
+      "with every result skipped, a mode asked for that no reproducer has, a GPU harness skipping itself "
+      "where the runner expected it to run. With --slurm, writes the suite as Slurm "
       "job arrays instead.\n"
       "Example: faultline suite --mode auto --junit suite.xml; faultline suite --mode gpu --repeat 30; "
       "faultline suite --slurm --gres gpu:1 --constraint sm_90 --shards 8 --submit --wait");

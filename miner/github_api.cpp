@@ -174,6 +174,7 @@ Page GitHubApi::get(const std::string& path_or_url, const std::optional<datasets
       failed = transport.message;
       continue;
     }
+    failed.clear();  // an answer came: only one that is retried below fails again
     // GitHub's clock, by its Date header, and this machine's may differ: a reset is waited for in GitHub's,
     // moved into this machine's clock by the difference (a machine running ahead woke before the reset and
     // spent its retries). A Date over a day away from this machine's clock is not taken as GitHub's.

@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <limits>
-#include <stdexcept>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "classifier/annotation/uncertain_queue.hpp"
 #include "common/error.hpp"
@@ -37,7 +37,8 @@ struct NotACount : std::runtime_error {
 // A count a step wrote: a whole number from 0 to what an int holds (a hand-edited 1e20 printed as a
 // negative count).
 int whole(const json& value) {
-  if (!value.is_number_unsigned() || value.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int>::max()))
+  if (!value.is_number_unsigned() ||
+      value.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int>::max()))
     throw NotACount(value.dump());
   return value.get<int>();
 }
@@ -69,23 +70,24 @@ std::vector<std::string> summarize(const std::string& w) {
        suite = load_step(w, "suite"), rep = load_step(w, "report");
   const json& audit = adj.at("audit");
   const json& ci = audit.at("kappa_joint_ci95");
-  int agreed = whole(audit.at("promoted").at("agreed")), adjudicated = whole(audit.at("promoted").at("adjudicated"));
+  int agreed = whole(audit.at("promoted").at("agreed")),
+      adjudicated = whole(audit.at("promoted").at("adjudicated"));
   std::string n = std::to_string(whole(ev.at("folds")));
   return {
       "issues:       " + std::to_string(whole(imp.at("issues"))) + " in the store, " +
           std::to_string(whole(scr.at("candidates"))) + " candidates after screening (" +
-          std::to_string(whole(scr.at("scope_decisions"))) + " recorded scope decisions, " +
+          std::to_string(whole(scr.at("scope_decisions"))) + " screened by a recorded scope decision, " +
           std::to_string(whole(scr.at("overriding_rules"))) + " overriding the rules), sample '" +
           text(smp.at("name")) + "' (" + text(smp.at("method")) + ")",
       "labels:       rater_a " + std::to_string(whole(a.at("labeled"))) + ", rater_b " +
-          std::to_string(whole(b.at("labeled"))) + "; audit on " +
-          std::to_string(whole(audit.at("n"))) + " issues: kappa " + fixed3(audit.at("kappa_joint")) +
-          " (95% CI " + fixed3(ci.at(0)) + "-" + fixed3(ci.at(1)) + "), gate " +
-          text(audit.at("gate")),
+          std::to_string(whole(b.at("labeled"))) + "; audit on " + std::to_string(whole(audit.at("n"))) +
+          " issues: kappa " + fixed3(audit.at("kappa_joint")) + " (95% CI " + fixed3(ci.at(0)) + "-" +
+          fixed3(ci.at(1)) + "), gate " + text(audit.at("gate")),
       "final labels: " + std::to_string(agreed) + " agreed + " + std::to_string(adjudicated) +
           " adjudicated = " + std::to_string(agreed + adjudicated) + "; " +
-          std::to_string(audit.at("pending").size()) + " pending (" +
-          std::to_string(audit.at("out_of_scope").size()) + " unsettled ones a person put out of scope)",
+          std::to_string(audit.at("pending").size()) + " pending; " +
+          std::to_string(audit.at("out_of_scope").size()) +
+          " left unsettled as a person put them out of scope",
       "classifier:   model " + text(train.at("version")) + ", trained on " +
           std::to_string(whole(train.at("labeled"))) + " labels (" +
           std::to_string(whole(train.at("scoped"))) + " with a scope decision)",
@@ -106,12 +108,11 @@ std::vector<std::string> summarize(const std::string& w) {
                                     .abstained_unscreened = whole(cls.at("abstained_unscreened"))}),
       "suite:        " + text(suite.at("summary")) +
           (suite.at("healthy").get<bool>() ? "" : " (FAILURES: see " + common::one_line(w) + "/suite.json)"),
-      "report:       " + common::one_line(w) + "/report/index.html (" + std::to_string(rep.at("files").size()) + " files, " +
-          std::to_string(whole(rep.at("cases"))) +
+      "report:       " + common::one_line(w) + "/report/index.html (" +
+          std::to_string(rep.at("files").size()) + " files, " + std::to_string(whole(rep.at("cases"))) +
           " labeled issues: " + std::to_string(whole(rep.at("cases_with_source_reproducer"))) +
-          " with a reproducer modeled on them; " +
-          std::to_string(whole(rep.at("root_causes_reproduced"))) + " of their " +
-          std::to_string(whole(rep.at("root_causes_labeled"))) +
+          " with a reproducer modeled on them; " + std::to_string(whole(rep.at("root_causes_reproduced"))) +
+          " of their " + std::to_string(whole(rep.at("root_causes_labeled"))) +
           " root causes have a reproducer that reproduced in the latest suite run)",
       "finding:      " + text(rep.at("findings").at(0)),
   };
@@ -125,7 +126,8 @@ std::vector<std::string> demo_summary(const std::string& work_dir) {
   } catch (const json::exception& e) {
     throw Error(work_dir + ": a pipeline step's JSON lacks what the summary needs (" + e.what() + ")");
   } catch (const NotACount& e) {
-    throw Error(work_dir + ": a pipeline step's JSON holds a count that is not a whole number from 0 to 2147483647 (" +
+    throw Error(work_dir +
+                ": a pipeline step's JSON holds a count that is not a whole number from 0 to 2147483647 (" +
                 common::one_line(e.what()) + ")");
   }
 }

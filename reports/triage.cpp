@@ -246,8 +246,10 @@ std::string triage_text(const TriageResult& r) {
          shown(c.url) + "\n";
   }
   if (r.similar_modeled.empty()) {
-    t += "reproducer modeled on a similar case: none (none of the " + std::to_string(r.similar.size()) +
-         " most similar labeled issues has one)\n";
+    t += r.similar.empty()
+             ? "reproducer modeled on a similar case: none (no labeled issue shares a token with it)\n"
+             : "reproducer modeled on a similar case: none (none of the " + std::to_string(r.similar.size()) +
+                   " most similar labeled issues has one)\n";
   }
   for (const auto& m : r.similar_modeled) {
     t += "reproducer modeled on a similar case: " + m.reproducer.id + " (" + m.modeled_on.issue +

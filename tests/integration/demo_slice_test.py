@@ -63,7 +63,7 @@ with tempfile.TemporaryDirectory() as tmp:
     one = lambda sql: db.execute(sql).fetchone()[0]
     assert int(number(r"issues:\s+(\d+) in the store", first)) == one("SELECT COUNT(*) FROM issues") == 30
     assert int(number(r"(\d+) candidates", first)) == one("SELECT COUNT(*) FROM screening WHERE decision='candidate'")
-    assert int(number(r"\((\d+) recorded scope decisions", first)) == one(
+    assert int(number(r"\((\d+) screened by a recorded scope decision", first)) == one(
         "SELECT COUNT(*) FROM screening WHERE rule LIKE 'scope:%'")
     # Overriding: where the study's rules (closed, a failure term, no out-of-scope label) decide otherwise;
     # the rules are applied again here by running screen --rules-only on a copy of the store.
