@@ -133,6 +133,20 @@ TEST(LabelImport, ValidSheetIsOneBatchAndBlankRowsAreSkipped) {
 
 namespace {
 
+// `n` issues labeled by alice and bob: crash/api_misuse up to issue `alice_crashes` (`bob_crashes`), then
+// hang/api_misuse.
+void crashes_then_hangs(faultline::testing::TempDir& dir, Database& db, int n, int alice_crashes,
+                        int bob_crashes) {
+  add_issues(db, n);
+  std::string a = kHeader, b = kHeader;
+  for (int i = 1; i <= n; ++i) {
+    a += "a/b," + std::to_string(i) + ",alice," + (i <= alice_crashes ? "crash" : "hang") + ",api_misuse,\n";
+    b += "a/b," + std::to_string(i) + ",bob," + (i <= bob_crashes ? "crash" : "hang") + ",api_misuse,\n";
+  }
+  import_label_sheet(db, "alice", dir.write("a.csv", a));
+  import_label_sheet(db, "bob", dir.write("b.csv", b));
+}
+
 // Ten issues; bob disagrees with alice on issue 10 only (root cause). Hand-worked joint kappa:
 // alice's joint labels: 5× crash/api_misuse (1-5), 5× hang/concurrency_error (6-10);
 // bob: same but issue 10 = hang/state_mismanagement. p_o = .9;
@@ -302,14 +316,7 @@ TEST(Audit, AnAuditWhoseEveryLabelIsOneAndTheSameIsRefusedAndRecordsNothing) {
 TEST(Audit, TheGateSaysKappaWithTheDigitsThatTellItFromTheThreshold) {
   faultline::testing::TempDir dir;
   Database db(dir.file("l.db"));
-  add_issues(db, 6);
-  std::string a = kHeader, b = kHeader;
-  for (int i = 1; i <= 6; ++i) {
-    a += "a/b," + std::to_string(i) + ",alice," + (i <= 3 ? "crash" : "hang") + ",api_misuse,\n";
-    b += "a/b," + std::to_string(i) + ",bob," + (i <= 4 ? "crash" : "hang") + ",api_misuse,\n";
-  }
-  import_label_sheet(db, "alice", dir.write("a.csv", a));
-  import_label_sheet(db, "bob", dir.write("b.csv", b));
+  crashes_then_hangs(dir, db, 6, 3, 4);
   // 0.666667 rounds to 0.667, which is not below 0.6667: five decimals are the first that are.
   const auto under = run_audit(db, {"alice", "bob"}, 0.6667);
   EXPECT_EQ(under.gate, "fail");
@@ -327,14 +334,7 @@ TEST(Audit, TheGateSaysKappaWithTheDigitsThatTellItFromTheThreshold) {
 TEST(Audit, AKappaEqualToTheThresholdReachesIt) {
   faultline::testing::TempDir dir;
   Database db(dir.file("l.db"));
-  add_issues(db, 12);
-  std::string a = kHeader, b = kHeader;
-  for (int i = 1; i <= 12; ++i) {
-    a += "a/b," + std::to_string(i) + ",alice," + (i <= 8 ? "crash" : "hang") + ",api_misuse,\n";
-    b += "a/b," + std::to_string(i) + ",bob," + (i <= 9 ? "crash" : "hang") + ",api_misuse,\n";
-  }
-  import_label_sheet(db, "alice", dir.write("a.csv", a));
-  import_label_sheet(db, "bob", dir.write("b.csv", b));
+  crashes_then_hangs(dir, db, 12, 8, 9);
   const auto at = run_audit(db, {"alice", "bob"}, 0.8);
   EXPECT_NEAR(at.joint.kappa, 0.8, 1e-12);
   EXPECT_EQ(at.gate, "pass");
