@@ -73,11 +73,12 @@ SimilarCase Triage::similar_case(const model::Neighbour& n) const {
   return {l.issue, l.url, l.symptom, l.root_cause, n.similarity};
 }
 
-annotation::QueueStanding Triage::queue_standing(const datasets::IssueRecord& issue, bool abstains) const {
+annotation::QueueStanding Triage::queue_standing(const datasets::IssueRecord& issue,
+                                                 const std::optional<int64_t>& stored, bool abstains) const {
   // An issue of the store (its repository's name in any case) stands as the store says: its final label,
   // its screening decision, and the scope a person recorded unless the record brings its own, as an import
   // would. A new issue is screened here by the built-in rules, following the record's scope if it has one.
-  if (const std::optional<int64_t> stored = datasets::find_issue(db_, issue.repo, issue.number)) {
+  if (stored) {
     const datasets::IssueRecord known = datasets::load_issue(db_, *stored);
     annotation::LabelingState state = labeling_.of(known);
     if (issue.scope) state.human_scope = issue.scope;
@@ -99,9 +100,9 @@ TriageResult Triage::triage(const datasets::IssueRecord& issue) const {
   r.analysis = model_.analyse(features);
   r.prediction = model_.predict(features, r.analysis);
   r.influences = model::token_influences(model_, features, r.prediction);
-  r.queue = queue_standing(issue, r.prediction.abstain);
-  if (const auto stored = datasets::find_issue(db_, issue.repo, issue.number))
-    r.final_label = datasets::find_final_label(db_, *stored);
+  const std::optional<int64_t> stored = datasets::find_issue(db_, issue.repo, issue.number);
+  r.queue = queue_standing(issue, stored, r.prediction.abstain);
+  if (stored) r.final_label = datasets::find_final_label(db_, *stored);
 
   auto matches = index_.nearest(features.tokens, index_.size());
   for (size_t i = 0; i < matches.size() && i < kSimilarShown; ++i)

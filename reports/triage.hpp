@@ -86,7 +86,9 @@ class Triage {
   };
   TriageReproducer reproducer(const std::string& id, const std::string& title) const;
   SimilarCase similar_case(const model::Neighbour& n) const;
-  annotation::QueueStanding queue_standing(const datasets::IssueRecord& issue, bool abstains) const;
+  // `stored`: the issue's id in the store, if it is there.
+  annotation::QueueStanding queue_standing(const datasets::IssueRecord& issue,
+                                           const std::optional<int64_t>& stored, bool abstains) const;
 
   datasets::Database& db_;
   model::IssueClassifier model_;

@@ -31,9 +31,7 @@ std::string issue_key(datasets::Database& db, int64_t id) {
 }
 
 // A person's decision that the issue is out of scope settles it: it waits for no adjudicator.
-bool put_out_of_scope(datasets::Database& db, int64_t id) {
-  return datasets::load_issue(db, id).scope == "out";
-}
+bool put_out_of_scope(const datasets::IssueRecord& issue) { return issue.scope == "out"; }
 
 // labels[issue][rater index]; empty where that rater did not label the issue.
 using LabelsByIssue = std::map<int64_t, std::vector<std::optional<datasets::ManualLabel>>>;
@@ -89,11 +87,12 @@ RatedItems decide(datasets::Database& db, const LabelsByIssue& by_issue, AuditRe
       if (adjudicated) {
         result.finals.push_back({issue_id, adjudication->second.symptom, adjudication->second.root_cause,
                                  kAdjudicated, adjudication->second.adjudicator});
-      } else if (put_out_of_scope(db, issue_id)) {
-        result.out_of_scope.push_back(issue_key(db, issue_id));
+      } else if (const datasets::IssueRecord issue = datasets::load_issue(db, issue_id);
+                 put_out_of_scope(issue)) {
+        result.out_of_scope.push_back(issue.key());
       } else {
-        result.pending.push_back(issue_key(db, issue_id));
-        result.partially_labeled.push_back(result.pending.back());
+        result.pending.push_back(issue.key());
+        result.partially_labeled.push_back(issue.key());
       }
       continue;
     }
@@ -114,9 +113,9 @@ RatedItems decide(datasets::Database& db, const LabelsByIssue& by_issue, AuditRe
       result.finals.push_back({issue_id, symptoms[0], causes[0], kAgreed, raters});
     }
     if (!agreed) {
-      Disagreement d{issue_id, issue_key(db, issue_id), joint, adjudicated};
-      if (!d.adjudicated)
-        (put_out_of_scope(db, issue_id) ? result.out_of_scope : result.pending).push_back(d.issue);
+      const datasets::IssueRecord issue = datasets::load_issue(db, issue_id);  // read once: key and scope
+      Disagreement d{issue_id, issue.key(), joint, adjudicated};
+      if (!d.adjudicated) (put_out_of_scope(issue) ? result.out_of_scope : result.pending).push_back(d.issue);
       result.disagreements.push_back(d);
     }
     items.joint.push_back(std::move(joint));
