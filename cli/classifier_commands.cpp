@@ -172,6 +172,7 @@ void train(const Context& ctx, const TrainOptions& o) {
   };
   ctx.emit({{"version", s.version},
             {"labeled", s.labeled},
+            {"labeled_out_of_scope", s.labeled_out_of_scope},
             {"scoped", s.scoped},
             {"seconds", s.seconds},
             {"models", dir},
@@ -183,6 +184,11 @@ void train(const Context& ctx, const TrainOptions& o) {
                s.root_cause_accuracy > 0 ? nlohmann::json(s.root_cause_accuracy) : nlohmann::json()}}}},
            "trained model " + s.version + " on " + std::to_string(s.labeled) + " labeled issues (" +
                std::to_string(s.scoped) + " with a scope decision) in " + fixed(s.seconds) + " s → " + dir +
+               (s.labeled_out_of_scope > 0
+                    ? "\nnot trained on: " +
+                          common::counted(s.labeled_out_of_scope, "final label") +
+                          " of issues a person put out of scope"
+                    : std::string()) +
                "\nsymptom " + labels_from(s.symptom_threshold, s.symptom_accuracy) + "; root cause " +
                labels_from(s.root_cause_threshold, s.root_cause_accuracy) +
                "; an issue under either threshold is abstained on, and queued for a person if it is a "

@@ -23,6 +23,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 struct TrainingIssues {
   std::vector<LabeledIssue> labeled;
+  int labeled_out_of_scope = 0;
   std::vector<datasets::IssueRecord> scoped;  // with a human scope decision
 };
 
@@ -34,8 +35,12 @@ TrainingIssues load_training_issues(datasets::Database& db) {
   TrainingIssues t;
   datasets::for_each_issue_batch(db, 2000, [&](std::vector<datasets::IssueRecord>& issues) {
     for (auto& issue : issues) {
-      auto it = finals.find(issue.id);
-      if (it != finals.end()) t.labeled.push_back({issue, it->second.symptom, it->second.root_cause});
+      if (auto it = finals.find(issue.id); it != finals.end()) {
+        if (issue.scope == "out")
+          ++t.labeled_out_of_scope;
+        else
+          t.labeled.push_back({issue, it->second.symptom, it->second.root_cause});
+      }
       if (issue.scope) t.scoped.push_back(std::move(issue));
     }
   });
@@ -66,6 +71,7 @@ TrainSummary train_from_store(datasets::Database& db, const std::string& model_d
   model.save(model_dir);
   return {model.version(),
           static_cast<int>(issues.labeled.size()),
+          issues.labeled_out_of_scope,
           static_cast<int>(issues.scoped.size()),
           seconds_since(start),
           model.symptom_model().label_threshold(),

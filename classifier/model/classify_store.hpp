@@ -10,7 +10,8 @@
 
 namespace faultline::model {
 
-// Issues with a final (audited) manual label, with that label.
+// Issues with a final (audited) manual label, with that label, but those a person put out of scope: such an
+// issue is no case of the study (the report counts it apart), so no model learns from or is scored on it.
 std::vector<LabeledIssue> load_labeled_issues(datasets::Database& db);
 
 // Where models live by default: beside the store, in "<db>.models".
@@ -19,6 +20,7 @@ std::string default_model_dir(const std::string& db_path);
 struct TrainSummary {
   std::string version;
   int labeled = 0;
+  int labeled_out_of_scope = 0;  // final labels of issues a person put out of scope, not trained on
   int scoped = 0;
   double seconds = 0;
   // The probability from which each axis labels, and the accuracy it was chosen for (0: fixed by hand).

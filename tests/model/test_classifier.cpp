@@ -476,6 +476,48 @@ TEST(Classifier, TrainingFromAStoreWhoseLabelsHaveOneRootCauseIsRefused) {
   EXPECT_EQ(train_from_store(db, dir.file("m"), {}).labeled, 30);
 }
 
+// An issue a person put out of scope after its raters agreed keeps its final label in the store, but it is no
+// case of the study: training and the cross-validation leave it out and train counts it apart. With the
+// decision taken back (scope "in") the same label is trained on again.
+TEST(Classifier, FinalLabelsOfIssuesPutOutOfScopeAreNotTrainedOn) {
+  faultline::testing::TempDir dir;
+  faultline::datasets::Database db(dir.file("c.db"));
+  const auto corpus = tiny_corpus();
+  std::vector<faultline::datasets::FinalLabel> finals;
+  for (const auto& l : corpus) {
+    faultline::datasets::upsert_issue(db, l.issue);
+    finals.push_back({*faultline::datasets::find_issue(db, l.issue.repo, l.issue.number), l.symptom,
+                      l.root_cause, "agreed", "x,y"});
+  }
+  db.transaction([&] {
+    faultline::datasets::replace_final_labels(
+        db, finals, faultline::datasets::record_audit(db, "x,y", 30, 1.0, 0.8, "pass"));
+  });
+  auto decide_scope = [&](const std::string& scope) {
+    auto issue = corpus[3].issue;
+    issue.scope = scope;
+    issue.scope_reason = "a person's decision";
+    faultline::datasets::upsert_issue(db, issue);
+  };
+  auto holds_issue_3 = [&] {
+    auto labeled = load_labeled_issues(db);
+    return std::any_of(labeled.begin(), labeled.end(),
+                       [&](const LabeledIssue& l) { return l.issue.key() == corpus[3].issue.key(); });
+  };
+  decide_scope("out");
+  EXPECT_EQ(load_labeled_issues(db).size(), 29u);
+  EXPECT_FALSE(holds_issue_3());
+  auto out = train_from_store(db, dir.file("m"), {});
+  EXPECT_EQ(out.labeled, 29);
+  EXPECT_EQ(out.labeled_out_of_scope, 1);
+  EXPECT_EQ(faultline::datasets::load_final_labels(db).size(), 30u);  // the label itself is kept
+  decide_scope("in");
+  EXPECT_TRUE(holds_issue_3());
+  auto in = train_from_store(db, dir.file("m"), {});
+  EXPECT_EQ(in.labeled, 30);
+  EXPECT_EQ(in.labeled_out_of_scope, 0);
+}
+
 TEST(Classifier, ClassifyNeverOverwritesAManualLabel) {
   faultline::testing::TempDir dir;
   faultline::datasets::Database db(dir.file("c.db"));
