@@ -185,8 +185,7 @@ void train(const Context& ctx, const TrainOptions& o) {
            "trained model " + s.version + " on " + std::to_string(s.labeled) + " labeled issues (" +
                std::to_string(s.scoped) + " with a scope decision) in " + fixed(s.seconds) + " s → " + dir +
                (s.labeled_out_of_scope > 0
-                    ? "\nnot trained on: " +
-                          common::counted(s.labeled_out_of_scope, "final label") +
+                    ? "\nnot trained on: " + common::counted(s.labeled_out_of_scope, "final label") +
                           " of issues a person put out of scope"
                     : std::string()) +
                "\nsymptom " + labels_from(s.symptom_threshold, s.symptom_accuracy) + "; root cause " +
@@ -223,9 +222,9 @@ std::string fold_assignments_text(int n, int folds,
     return std::to_string(static_cast<int>(std::lround(share * 100))) + "%";
   };
   std::vector<std::vector<std::string>> rows{
-      {"fold assignment", "symptom: accuracy", "macro-F1", "kappa", "surest " + percent(model::kSymptomSurestShare),
-       "labels", "at", "root cause: accuracy", "macro-F1", "kappa",
-       "surest " + percent(model::kRootCauseSurestShare), "labels", "at"}};
+      {"fold assignment", "symptom: accuracy", "macro-F1", "kappa",
+       "surest " + percent(model::kSymptomSurestShare), "labels", "at", "root cause: accuracy", "macro-F1",
+       "kappa", "surest " + percent(model::kRootCauseSurestShare), "labels", "at"}};
   auto add = [&](const std::string& name, const model::AxisFigures& symptom,
                  const model::AxisFigures& cause) {
     std::vector<std::string> row{name};

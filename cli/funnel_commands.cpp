@@ -162,7 +162,8 @@ void add_funnel_commands(CLI::App& app, Context& ctx) {
       ->excludes(smp->get_option("--total"))
       ->excludes(smp->get_option("--seed"));
   smp->add_flag("--force", sample_options->force,
-                "replace the sample even when labeled issues would leave it");
+                "replace the sample even when labeled issues would leave it or its exclusions (and their "
+                "reasons) would be discarded");
   auto replace_options = std::make_shared<ReplaceOptions>();
   auto* rep = smp->add_subcommand(
       "replace",

@@ -11,6 +11,8 @@
 #include "common/counted.hpp"
 #include "common/error.hpp"
 #include "common/fnv1a.hpp"
+#include "common/joined.hpp"
+#include "common/one_line.hpp"
 #include "common/seeded_random.hpp"
 #include "datasets/store/funnel_store.hpp"
 #include "datasets/store/issue_store.hpp"
@@ -89,23 +91,41 @@ std::set<int64_t> labeled_issues(datasets::Database& db) {
   return ids;
 }
 
-void refuse_to_drop_labeled_issues(datasets::Database& db, const std::string& name,
-                                   const std::vector<datasets::SampleEntry>& draw) {
+// "a/b#1, a/b#2 and 3 more": at most ten of `keys`.
+std::string first_ten(const std::vector<std::string>& keys) {
+  std::string list;
+  for (size_t i = 0; i < keys.size() && i < 10; ++i) list += (i ? ", " : "") + keys[i];
+  if (keys.size() > 10) list += " and " + std::to_string(keys.size() - 10) + " more";
+  return list;
+}
+
+// A new draw replaces sample `name` whole: it is refused, unless forced, when it would drop issues raters
+// labeled or discard exclusions a person recorded, with their reasons (an excluded issue could even come back
+// as sampled).
+void refuse_to_discard_recorded_work(datasets::Database& db, const std::string& name,
+                                     const std::vector<datasets::SampleEntry>& draw) {
   std::set<int64_t> kept;
   for (const auto& e : draw) kept.insert(e.issue_id);
   auto labeled = labeled_issues(db);
-  std::vector<std::string> dropped;
+  std::vector<std::string> dropped, exclusions;
   for (const auto& e : datasets::load_sample(db, name)) {
     if (e.status == "sampled" && labeled.count(e.issue_id) && !kept.count(e.issue_id)) {
       dropped.push_back(datasets::load_issue(db, e.issue_id).key());
+    } else if (e.status == "excluded") {
+      exclusions.push_back(datasets::load_issue(db, e.issue_id).key() + " (" +
+                           common::one_line(e.reason.value_or("")) + ")");
     }
   }
-  if (dropped.empty()) return;
-  std::string list;
-  for (size_t i = 0; i < dropped.size() && i < 10; ++i) list += (i ? ", " : "") + dropped[i];
-  if (dropped.size() > 10) list += " and " + std::to_string(dropped.size() - 10) + " more";
-  throw Error("sample: drawing '" + name + "' again would drop " + std::to_string(dropped.size()) +
-              " labeled issues from it (" + list + "); use --force to replace the sample anyway");
+  std::vector<std::string> losses;
+  if (!dropped.empty())
+    losses.push_back("drop " + common::counted(static_cast<long long>(dropped.size()), "labeled issue") +
+                     " from it (" + first_ten(dropped) + ")");
+  if (!exclusions.empty())
+    losses.push_back("discard " + common::counted(static_cast<long long>(exclusions.size()), "exclusion") +
+                     " and the reasons recorded for them (" + first_ten(exclusions) + ")");
+  if (losses.empty()) return;
+  throw Error("sample: drawing '" + name + "' again would " + common::joined(losses, " and ") +
+              "; use --force to replace the sample anyway");
 }
 
 }  // namespace
@@ -135,7 +155,7 @@ std::map<std::string, StratumDraw> draw_sample(datasets::Database& db, const std
     }
     summary[repos[r]] = {counts[r], shares[r]};
   }
-  if (!force) refuse_to_drop_labeled_issues(db, name, entries);
+  if (!force) refuse_to_discard_recorded_work(db, name, entries);
   db.transaction([&] { datasets::replace_sample(db, name, entries); });
   return summary;
 }
@@ -152,7 +172,7 @@ std::map<std::string, StratumDraw> census_sample(datasets::Database& db, const s
       entries.push_back({c.issue_id, "sampled", "census", std::nullopt, std::nullopt, 0});
     summary[repo] = {static_cast<int>(pool.size()), static_cast<int>(pool.size())};
   }
-  if (!force) refuse_to_drop_labeled_issues(db, name, entries);
+  if (!force) refuse_to_discard_recorded_work(db, name, entries);
   db.transaction([&] { datasets::replace_sample(db, name, entries); });
   return summary;
 }

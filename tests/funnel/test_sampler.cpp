@@ -11,6 +11,7 @@
 #include "common/clock.hpp"
 #include "common/error.hpp"
 #include "common/issue_url.hpp"
+#include "common/repository_name.hpp"
 #include "datasets/store/audit_store.hpp"
 #include "datasets/store/database.hpp"
 #include "datasets/store/funnel_store.hpp"
@@ -263,6 +264,42 @@ TEST(Sample, RedrawingAwayLabeledIssuesIsRefusedNamingThemUnlessForced) {
     }
   }
   EXPECT_GT(dropped, 0);
+}
+
+// An exclusion is a person's judgment with its reason: a new draw of the sample would discard it (and could
+// draw the excluded issue again as sampled), so it is refused naming the exclusion, unless forced. Without
+// the exclusion (a fresh sample of the same draw) the redraw goes through.
+TEST(Sample, RedrawingAwayAnExclusionIsRefusedNamingItUnlessForced) {
+  faultline::testing::TempDir dir;
+  Database db(dir.file("r.db"));
+  fill(db);
+  draw_sample(db, "m", 3, 9);
+  EXPECT_NO_THROW(draw_sample(db, "m", 3, 9));  // nothing recorded yet: the same draw again
+  const auto drawn = load_sample(db, "m");
+  const std::string excluded = load_issue(db, drawn[0].issue_id).key();
+  auto [repo, number] = faultline::common::parse_issue_key(excluded);
+  replace_in_sample(db, "m", repo, number, "a duplicate of another report");
+  const auto before = load_sample(db, "m");
+  std::string message;
+  try {
+    draw_sample(db, "m", 3, 9);
+  } catch (const faultline::Error& e) {
+    message = e.what();
+  }
+  EXPECT_NE(message.find("discard 1 exclusion"), std::string::npos) << message;
+  EXPECT_NE(message.find(excluded + " (a duplicate of another report)"), std::string::npos) << message;
+  EXPECT_EQ(message.find("labeled issue"), std::string::npos) << message;  // nothing labeled
+  try {
+    census_sample(db, "m");
+    ADD_FAILURE() << "a census discarded the exclusion";
+  } catch (const faultline::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("discard 1 exclusion"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(load_sample(db, "m").size(), before.size());  // unchanged: 3 sampled and the exclusion
+  draw_sample(db, "m", 3, 9, /*force=*/true);
+  auto after = load_sample(db, "m");
+  EXPECT_EQ(after.size(), 3u);
+  for (const auto& e : after) EXPECT_EQ(e.status, "sampled");
 }
 
 TEST(Funnel, AnIssueReplacedInTheSampleIsNoLongerFinal) {

@@ -174,7 +174,8 @@ TEST(Classifier, AnAxisWithOneClassIsRefusedAndScopeDecisionsOneWayTrainNoScopeM
       verb == "train" ? require_two_classes(corpus, verb) : (void)evaluate(corpus, 3, 7, quick());
       ADD_FAILURE() << verb << " took a root cause of one class";
     } catch (const faultline::Error& e) {
-      EXPECT_NE(std::string(e.what()).find(verb + ": every final label's root cause is '" + corpus[0].root_cause + "'"),
+      EXPECT_NE(std::string(e.what()).find(verb + ": every final label's root cause is '" +
+                                           corpus[0].root_cause + "'"),
                 std::string::npos)
           << e.what();
     }
@@ -194,7 +195,8 @@ TEST(Classifier, AnAxisWithOneClassIsRefusedAndScopeDecisionsOneWayTrainNoScopeM
   }
   auto axes_trained = [&] {
     int axes = 0;
-    IssueClassifier::train(tiny_corpus(), scoped, quick(), {}, [&](const std::string&, int, int n) { axes = n; });
+    IssueClassifier::train(tiny_corpus(), scoped, quick(), {},
+                           [&](const std::string&, int, int n) { axes = n; });
     return axes;
   };
   EXPECT_EQ(axes_trained(), 2);
