@@ -248,6 +248,14 @@ std::string fold_assignments_text(int n, int folds,
          text_table(rows);
 }
 
+// What eval says of the final labels it left out (none: nothing).
+std::string left_out_text(const model::LabeledIssues& labeled) {
+  return labeled.out_of_scope == 0
+             ? std::string()
+             : "not evaluated on: " + common::counted(labeled.out_of_scope, "final label") +
+                   " of issues a person put out of scope\n";
+}
+
 void eval_fold_assignments(const Context& ctx, const EvalOptions& o) {
   // A usage error, as --seed or --out beside --seeds is; 0 (no time split) is what --seeds does anyway.
   if (o.time_split.value_or(0) > 0) {
@@ -257,9 +265,10 @@ void eval_fold_assignments(const Context& ctx, const EvalOptions& o) {
   }
   auto db = ctx.open_db();
   auto progress = ctx.progress();
-  auto labeled = model::load_labeled_issues(*db);
+  const auto labeled = model::load_labeled_issues(*db);
+  model::require_cases_to_learn(labeled, "eval");
   auto figures = model::evaluate_fold_assignments(
-      labeled, o.folds, *o.seeds, model::AxisTraining::standard(), o.jobs,
+      labeled.cases, o.folds, *o.seeds, model::AxisTraining::standard(), o.jobs,
       [&](size_t done, size_t total, const model::FoldAssignmentFigures& last) {
         const std::string line = "eval: fold assignment " + std::to_string(done) + " of " +
                                  std::to_string(total) + " (seed " + std::to_string(last.seed) +
@@ -268,8 +277,10 @@ void eval_fold_assignments(const Context& ctx, const EvalOptions& o) {
         done == total ? progress->finish(line) : progress->update(line);
       },
       o.labels);
-  const int n = static_cast<int>(labeled.size());
-  ctx.emit(model::fold_assignments_json(n, o.folds, figures), fold_assignments_text(n, o.folds, figures));
+  const int n = static_cast<int>(labeled.cases.size());
+  auto json = model::fold_assignments_json(n, o.folds, figures);
+  json["labeled_out_of_scope"] = labeled.out_of_scope;
+  ctx.emit(json, left_out_text(labeled) + fold_assignments_text(n, o.folds, figures));
 }
 
 void eval(const Context& ctx, const EvalOptions& o) {
@@ -281,28 +292,32 @@ void eval(const Context& ctx, const EvalOptions& o) {
            " done; accuracy so far " + "symptom " + fixed(r.symptom_accuracy) + ", root cause " +
            fixed(r.root_cause_accuracy) + " (" + std::to_string(r.held_out) + " issues held out)";
   };
-  auto labeled = model::load_labeled_issues(*db);
+  const auto labeled = model::load_labeled_issues(*db);
+  model::require_cases_to_learn(labeled, "eval");
   const double share = o.time_split.value_or(0.8);
   // Planned first: a split that cannot train is refused before the cross-validation, not after it.
   std::optional<model::TimeSplit> split;
   // (Without labels, evaluate says so.)
-  if (share > 0 && !labeled.empty())
-    split = model::plan_time_split(labeled, share, model::AxisTraining::standard());
+  if (share > 0 && !labeled.cases.empty())
+    split = model::plan_time_split(labeled.cases, share, model::AxisTraining::standard());
   auto e = model::evaluate(
-      labeled, o.folds, o.seed, model::AxisTraining::standard(), o.jobs,
+      labeled.cases, o.folds, o.seed, model::AxisTraining::standard(), o.jobs,
       [&](const model::FoldReport& r) {
         r.done == r.folds ? progress->finish(line(r)) : progress->update(line(r));
       },
       o.labels);
   if (split) {
     progress->update("eval: time split (training on the oldest " + fixed(share, 2) + ")");
-    e.time_split = model::evaluate_time_split(labeled, *split, model::AxisTraining::standard(), o.labels);
+    e.time_split =
+        model::evaluate_time_split(labeled.cases, *split, model::AxisTraining::standard(), o.labels);
     progress->finish("eval: time split done");
   }
   auto json = model::evaluation_json(e);
-  if (o.out.empty()) return ctx.emit(json, evaluation_text(e));
+  json["labeled_out_of_scope"] = labeled.out_of_scope;
+  const std::string text = left_out_text(labeled) + evaluation_text(e);
+  if (o.out.empty()) return ctx.emit(json, text);
   common::write_file_atomically(o.out, json.dump(2) + "\n");
-  ctx.emit_about_output(o.out, json, evaluation_text(e));
+  ctx.emit_about_output(o.out, json, text);
 }
 
 }  // namespace

@@ -49,7 +49,7 @@ Triage::Triage(datasets::Database& db, const std::string& model_dir,
     : db_(db), model_(model::IssueClassifier::load(model_dir)), catalog_(std::move(catalog)), labeling_(db) {
   auto links = datasets::load_reproducer_links(db);
   std::vector<model::Tokens> documents;
-  for (const auto& l : model::load_labeled_issues(db)) {
+  for (const auto& l : model::load_labeled_issues(db).cases) {
     auto it = links.find(l.issue.id);
     labeled_.push_back({l.issue.key(), l.issue.repo, l.issue.number, l.issue.url, l.symptom, l.root_cause,
                         it == links.end() ? std::vector<std::string>{} : it->second});

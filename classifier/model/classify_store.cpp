@@ -8,6 +8,8 @@
 #include <tuple>
 
 #include "classifier/annotation/uncertain_queue.hpp"
+#include "common/counted.hpp"
+#include "common/error.hpp"
 #include "common/parallel_tasks.hpp"
 #include "datasets/store/issue_store.hpp"
 #include "datasets/store/label_store.hpp"
@@ -55,8 +57,21 @@ TrainingIssues load_training_issues(datasets::Database& db) {
 
 }  // namespace
 
-std::vector<LabeledIssue> load_labeled_issues(datasets::Database& db) {
-  return load_training_issues(db).labeled;
+LabeledIssues load_labeled_issues(datasets::Database& db) {
+  auto t = load_training_issues(db);
+  return {std::move(t.labeled), t.labeled_out_of_scope};
+}
+
+void require_cases_to_learn(const LabeledIssues& labeled, const std::string& verb) {
+  try {
+    if (labeled.cases.empty() && labeled.out_of_scope > 0)
+      throw Error(verb + ": no final label of an issue in scope to learn from");
+    require_two_classes(labeled.cases, verb);
+  } catch (const Error& e) {
+    if (labeled.out_of_scope == 0) throw;
+    throw Error(std::string(e.what()) + " (" + common::counted(labeled.out_of_scope, "final label") +
+                " of issues a person put out of scope left out)");
+  }
 }
 
 std::string default_model_dir(const std::string& db_path) { return db_path + ".models"; }
@@ -65,7 +80,7 @@ TrainSummary train_from_store(datasets::Database& db, const std::string& model_d
                               const AxisProgress& progress) {
   auto start = std::chrono::steady_clock::now();
   auto issues = load_training_issues(db);
-  require_two_classes(issues.labeled, "train");
+  require_cases_to_learn({issues.labeled, issues.labeled_out_of_scope}, "train");
   auto model =
       IssueClassifier::train(issues.labeled, issues.scoped, AxisTraining::standard(), labels, progress);
   model.save(model_dir);

@@ -11,8 +11,17 @@
 namespace faultline::model {
 
 // Issues with a final (audited) manual label, with that label, but those a person put out of scope: such an
-// issue is no case of the study (the report counts it apart), so no model learns from or is scored on it.
-std::vector<LabeledIssue> load_labeled_issues(datasets::Database& db);
+// issue is no case of the study (a screen that follows the scope decisions counts it apart), so no model
+// learns from or is scored on it. `out_of_scope` counts the final labels left out.
+struct LabeledIssues {
+  std::vector<LabeledIssue> cases;
+  int out_of_scope = 0;
+};
+LabeledIssues load_labeled_issues(datasets::Database& db);
+
+// require_two_classes over the cases, and where final labels were left out as out of scope, a refusal says
+// how many (the store holds more labels than the message would otherwise suggest).
+void require_cases_to_learn(const LabeledIssues& labeled, const std::string& verb);
 
 // Where models live by default: beside the store, in "<db>.models".
 std::string default_model_dir(const std::string& db_path);

@@ -277,7 +277,7 @@ void bench_training(const testing::TempDir& dir, const std::string& db, const st
   std::map<std::string, std::ofstream> inputs;
   for (const auto& axis : model_axes(model_dir)) inputs[axis].open(dir.file("train_" + axis + ".txt"));
   size_t labeled = 0, scoped = 0;
-  for (const auto& l : model::load_labeled_issues(store)) {
+  for (const auto& l : model::load_labeled_issues(store).cases) {
     // What each model learned from (AxisTraining::fasttext_reading), so theirs too.
     const model::IssueFeatures features = model::extract_features(rules, l.issue);
     inputs["symptom"] << "__label__" << l.symptom << ' '

@@ -502,12 +502,13 @@ TEST(Classifier, FinalLabelsOfIssuesPutOutOfScopeAreNotTrainedOn) {
     faultline::datasets::upsert_issue(db, issue);
   };
   auto holds_issue_3 = [&] {
-    auto labeled = load_labeled_issues(db);
+    auto labeled = load_labeled_issues(db).cases;
     return std::any_of(labeled.begin(), labeled.end(),
                        [&](const LabeledIssue& l) { return l.issue.key() == corpus[3].issue.key(); });
   };
   decide_scope("out");
-  EXPECT_EQ(load_labeled_issues(db).size(), 29u);
+  EXPECT_EQ(load_labeled_issues(db).cases.size(), 29u);
+  EXPECT_EQ(load_labeled_issues(db).out_of_scope, 1);
   EXPECT_FALSE(holds_issue_3());
   auto out = train_from_store(db, dir.file("m"), {});
   EXPECT_EQ(out.labeled, 29);
@@ -518,6 +519,65 @@ TEST(Classifier, FinalLabelsOfIssuesPutOutOfScopeAreNotTrainedOn) {
   auto in = train_from_store(db, dir.file("m"), {});
   EXPECT_EQ(in.labeled, 30);
   EXPECT_EQ(in.labeled_out_of_scope, 0);
+}
+
+// A refusal for too few cases says how many final labels were left out as out of scope: the store holds
+// labels of other root causes, or labels at all, which the bare message would deny.
+TEST(Classifier, ARefusalToTrainCountsTheLabelsLeftOutOfScope) {
+  faultline::testing::TempDir dir;
+  faultline::datasets::Database db(dir.file("c.db"));
+  const auto corpus = tiny_corpus();
+  std::vector<faultline::datasets::FinalLabel> finals;
+  for (const auto& l : corpus) {
+    faultline::datasets::upsert_issue(db, l.issue);
+    finals.push_back({*faultline::datasets::find_issue(db, l.issue.repo, l.issue.number), l.symptom,
+                      l.root_cause, "agreed", "x,y"});
+  }
+  db.transaction([&] {
+    faultline::datasets::replace_final_labels(
+        db, finals, faultline::datasets::record_audit(db, "x,y", 30, 1.0, 0.8, "pass"));
+  });
+  // Every issue of another root cause than the first's put out of scope: one class is left.
+  int other = 0;
+  for (const auto& l : corpus) {
+    if (l.root_cause == corpus[0].root_cause) continue;
+    auto issue = l.issue;
+    issue.scope = "out";
+    issue.scope_reason = "a person's decision";
+    faultline::datasets::upsert_issue(db, issue);
+    ++other;
+  }
+  ASSERT_GT(other, 0);
+  auto refusal = [&] {
+    try {
+      train_from_store(db, dir.file("m"), {});
+    } catch (const faultline::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("trained");
+  };
+  std::string message = refusal();
+  // (In the tiny corpus a root cause has one symptom, which is checked first.)
+  EXPECT_NE(message.find("train: every final label's symptom is '" + corpus[0].symptom + "'"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("(" + std::to_string(other) +
+                         " final labels of issues a person put out of scope left out)"),
+            std::string::npos)
+      << message;
+  // Every issue out of scope: no case at all, and the message says the labels are there.
+  for (const auto& l : corpus) {
+    auto issue = l.issue;
+    issue.scope = "out";
+    issue.scope_reason = "a person's decision";
+    faultline::datasets::upsert_issue(db, issue);
+  }
+  message = refusal();
+  EXPECT_NE(
+      message.find("train: no final label of an issue in scope to learn from (30 final labels of issues "
+                   "a person put out of scope left out)"),
+      std::string::npos)
+      << message;
 }
 
 TEST(Classifier, ClassifyNeverOverwritesAManualLabel) {
