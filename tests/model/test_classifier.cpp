@@ -478,13 +478,10 @@ TEST(Classifier, TrainingFromAStoreWhoseLabelsHaveOneRootCauseIsRefused) {
   EXPECT_EQ(train_from_store(db, dir.file("m"), {}).labeled, 30);
 }
 
-// An issue a person put out of scope after its raters agreed keeps its final label in the store, but it is no
-// case of the study: training and the cross-validation leave it out and train counts it apart. With the
-// decision taken back (scope "in") the same label is trained on again.
-TEST(Classifier, FinalLabelsOfIssuesPutOutOfScopeAreNotTrainedOn) {
-  faultline::testing::TempDir dir;
-  faultline::datasets::Database db(dir.file("c.db"));
-  const auto corpus = tiny_corpus();
+namespace {
+
+// The tiny corpus stored, each issue with its label final after a passing audit.
+void store_tiny_corpus_as_final(faultline::datasets::Database& db, const std::vector<LabeledIssue>& corpus) {
   std::vector<faultline::datasets::FinalLabel> finals;
   for (const auto& l : corpus) {
     faultline::datasets::upsert_issue(db, l.issue);
@@ -495,18 +492,32 @@ TEST(Classifier, FinalLabelsOfIssuesPutOutOfScopeAreNotTrainedOn) {
     faultline::datasets::replace_final_labels(
         db, finals, faultline::datasets::record_audit(db, "x,y", 30, 1.0, 0.8, "pass"));
   });
-  auto decide_scope = [&](const std::string& scope) {
-    auto issue = corpus[3].issue;
-    issue.scope = scope;
-    issue.scope_reason = "a person's decision";
-    faultline::datasets::upsert_issue(db, issue);
-  };
+}
+
+// Records a person's scope decision, "in" or "out", on a stored issue.
+void decide_scope(faultline::datasets::Database& db, faultline::datasets::IssueRecord issue,
+                  const std::string& scope) {
+  issue.scope = scope;
+  issue.scope_reason = "a person's decision";
+  faultline::datasets::upsert_issue(db, issue);
+}
+
+}  // namespace
+
+// An issue a person put out of scope after its raters agreed keeps its final label in the store, but it is no
+// case of the study: training and the cross-validation leave it out and train counts it apart. With the
+// decision taken back (scope "in") the same label is trained on again.
+TEST(Classifier, FinalLabelsOfIssuesPutOutOfScopeAreNotTrainedOn) {
+  faultline::testing::TempDir dir;
+  faultline::datasets::Database db(dir.file("c.db"));
+  const auto corpus = tiny_corpus();
+  store_tiny_corpus_as_final(db, corpus);
   auto holds_issue_3 = [&] {
     auto labeled = load_labeled_issues(db).cases;
     return std::any_of(labeled.begin(), labeled.end(),
                        [&](const LabeledIssue& l) { return l.issue.key() == corpus[3].issue.key(); });
   };
-  decide_scope("out");
+  decide_scope(db, corpus[3].issue, "out");
   EXPECT_EQ(load_labeled_issues(db).cases.size(), 29u);
   EXPECT_EQ(load_labeled_issues(db).out_of_scope, 1);
   EXPECT_FALSE(holds_issue_3());
@@ -514,7 +525,7 @@ TEST(Classifier, FinalLabelsOfIssuesPutOutOfScopeAreNotTrainedOn) {
   EXPECT_EQ(out.labeled, 29);
   EXPECT_EQ(out.labeled_out_of_scope, 1);
   EXPECT_EQ(faultline::datasets::load_final_labels(db).size(), 30u);  // the label itself is kept
-  decide_scope("in");
+  decide_scope(db, corpus[3].issue, "in");
   EXPECT_TRUE(holds_issue_3());
   auto in = train_from_store(db, dir.file("m"), {});
   EXPECT_EQ(in.labeled, 30);
@@ -527,24 +538,12 @@ TEST(Classifier, ARefusalToTrainCountsTheLabelsLeftOutOfScope) {
   faultline::testing::TempDir dir;
   faultline::datasets::Database db(dir.file("c.db"));
   const auto corpus = tiny_corpus();
-  std::vector<faultline::datasets::FinalLabel> finals;
-  for (const auto& l : corpus) {
-    faultline::datasets::upsert_issue(db, l.issue);
-    finals.push_back({*faultline::datasets::find_issue(db, l.issue.repo, l.issue.number), l.symptom,
-                      l.root_cause, "agreed", "x,y"});
-  }
-  db.transaction([&] {
-    faultline::datasets::replace_final_labels(
-        db, finals, faultline::datasets::record_audit(db, "x,y", 30, 1.0, 0.8, "pass"));
-  });
+  store_tiny_corpus_as_final(db, corpus);
   // Every issue of another root cause than the first's put out of scope: one class is left.
   int other = 0;
   for (const auto& l : corpus) {
     if (l.root_cause == corpus[0].root_cause) continue;
-    auto issue = l.issue;
-    issue.scope = "out";
-    issue.scope_reason = "a person's decision";
-    faultline::datasets::upsert_issue(db, issue);
+    decide_scope(db, l.issue, "out");
     ++other;
   }
   ASSERT_GT(other, 0);
@@ -566,12 +565,7 @@ TEST(Classifier, ARefusalToTrainCountsTheLabelsLeftOutOfScope) {
             std::string::npos)
       << message;
   // Every issue out of scope: no case at all, and the message says the labels are there.
-  for (const auto& l : corpus) {
-    auto issue = l.issue;
-    issue.scope = "out";
-    issue.scope_reason = "a person's decision";
-    faultline::datasets::upsert_issue(db, issue);
-  }
+  for (const auto& l : corpus) decide_scope(db, l.issue, "out");
   message = refusal();
   EXPECT_NE(
       message.find("train: no final label of an issue in scope to learn from (30 final labels of issues "
