@@ -24,8 +24,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 struct TrainingIssues {
-  std::vector<LabeledIssue> labeled;
-  int labeled_out_of_scope = 0;
+  LabeledIssues labeled;
   std::vector<datasets::IssueRecord> scoped;  // with a human scope decision
 };
 
@@ -39,9 +38,9 @@ TrainingIssues load_training_issues(datasets::Database& db) {
     for (auto& issue : issues) {
       if (auto it = finals.find(issue.id); it != finals.end()) {
         if (issue.scope == "out")
-          ++t.labeled_out_of_scope;
+          ++t.labeled.out_of_scope;
         else
-          t.labeled.push_back({issue, it->second.symptom, it->second.root_cause});
+          t.labeled.cases.push_back({issue, it->second.symptom, it->second.root_cause});
       }
       if (issue.scope) t.scoped.push_back(std::move(issue));
     }
@@ -49,7 +48,7 @@ TrainingIssues load_training_issues(datasets::Database& db) {
   auto by_key = [](const datasets::IssueRecord& a, const datasets::IssueRecord& b) {
     return std::tie(a.repo, a.number) < std::tie(b.repo, b.number);
   };
-  std::sort(t.labeled.begin(), t.labeled.end(),
+  std::sort(t.labeled.cases.begin(), t.labeled.cases.end(),
             [&](const LabeledIssue& a, const LabeledIssue& b) { return by_key(a.issue, b.issue); });
   std::sort(t.scoped.begin(), t.scoped.end(), by_key);
   return t;
@@ -57,10 +56,7 @@ TrainingIssues load_training_issues(datasets::Database& db) {
 
 }  // namespace
 
-LabeledIssues load_labeled_issues(datasets::Database& db) {
-  auto t = load_training_issues(db);
-  return {std::move(t.labeled), t.labeled_out_of_scope};
-}
+LabeledIssues load_labeled_issues(datasets::Database& db) { return load_training_issues(db).labeled; }
 
 void require_cases_to_learn(const LabeledIssues& labeled, const std::string& verb) {
   try {
@@ -80,13 +76,13 @@ TrainSummary train_from_store(datasets::Database& db, const std::string& model_d
                               const AxisProgress& progress) {
   auto start = std::chrono::steady_clock::now();
   auto issues = load_training_issues(db);
-  require_cases_to_learn({issues.labeled, issues.labeled_out_of_scope}, "train");
+  require_cases_to_learn(issues.labeled, "train");
   auto model =
-      IssueClassifier::train(issues.labeled, issues.scoped, AxisTraining::standard(), labels, progress);
+      IssueClassifier::train(issues.labeled.cases, issues.scoped, AxisTraining::standard(), labels, progress);
   model.save(model_dir);
   return {model.version(),
-          static_cast<int>(issues.labeled.size()),
-          issues.labeled_out_of_scope,
+          static_cast<int>(issues.labeled.cases.size()),
+          issues.labeled.out_of_scope,
           static_cast<int>(issues.scoped.size()),
           seconds_since(start),
           model.symptom_model().label_threshold(),
