@@ -8,6 +8,7 @@
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "cli/text_table.hpp"
+#include "common/counted.hpp"
 #include "common/one_line.hpp"
 #include "common/repository_name.hpp"
 #include "datasets/store/funnel_store.hpp"
@@ -87,15 +88,23 @@ void sample(const Context& ctx, SampleOptions o) {
   }
   std::vector<std::vector<std::string>> rows{{"repository", "candidates", "sampled"}};
   int sampled = 0;
-  for (const auto& [repo, d] : draw) {
+  for (const auto& [repo, d] : draw.strata) {
     j["repositories"][repo] = {{"candidates", d.candidates}, {"sampled", d.allocated}};
     rows.push_back({repo, std::to_string(d.candidates), std::to_string(d.allocated)});
     sampled += d.allocated;
   }
   j["sampled"] = sampled;
+  j["labeled_dropped"] = draw.labeled_dropped;
+  j["exclusions_discarded"] = draw.exclusions_discarded;
+  std::string replaced;
+  if (draw.labeled_dropped > 0 || draw.exclusions_discarded > 0)
+    replaced = "replaced the earlier sample '" + o.name +
+               "' (--force): " + common::counted(draw.labeled_dropped, "labeled issue") + " dropped, " +
+               common::counted(draw.exclusions_discarded, "exclusion") +
+               " discarded (with the reasons recorded)\n";
   ctx.emit(j, "sample '" + o.name + "' (" +
                   (o.census ? std::string("census") : "seed " + std::to_string(o.seed)) + "):\n" +
-                  text_table(rows));
+                  text_table(rows) + replaced);
 }
 
 void replace(const Context& ctx, const std::string& sample_name, const ReplaceOptions& o) {

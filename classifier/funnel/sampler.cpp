@@ -101,9 +101,10 @@ std::string first_ten(const std::vector<std::string>& keys) {
 
 // A new draw replaces sample `name` whole: it is refused, unless forced, when it would drop issues raters
 // labeled or discard exclusions a person recorded, with their reasons (an excluded issue could even come back
-// as sampled).
-void refuse_to_discard_recorded_work(datasets::Database& db, const std::string& name,
-                                     const std::vector<datasets::SampleEntry>& draw) {
+// as sampled). Forced, it says how many of each it replaced.
+SampleDraw record_draw(datasets::Database& db, const std::string& name,
+                       const std::vector<datasets::SampleEntry>& draw,
+                       std::map<std::string, StratumDraw> strata, bool force) {
   std::set<int64_t> kept;
   for (const auto& e : draw) kept.insert(e.issue_id);
   auto labeled = labeled_issues(db);
@@ -123,15 +124,17 @@ void refuse_to_discard_recorded_work(datasets::Database& db, const std::string& 
   if (!exclusions.empty())
     losses.push_back("discard " + common::counted(static_cast<long long>(exclusions.size()), "exclusion") +
                      " and the reasons recorded for them (" + first_ten(exclusions) + ")");
-  if (losses.empty()) return;
-  throw Error("sample: drawing '" + name + "' again would " + common::joined(losses, " and ") +
-              "; use --force to replace the sample anyway");
+  if (!losses.empty() && !force)
+    throw Error("sample: drawing '" + name + "' again would " + common::joined(losses, " and ") +
+                "; use --force to replace the sample anyway");
+  db.transaction([&] { datasets::replace_sample(db, name, draw); });
+  return {std::move(strata), static_cast<int>(dropped.size()), static_cast<int>(exclusions.size())};
 }
 
 }  // namespace
 
-std::map<std::string, StratumDraw> draw_sample(datasets::Database& db, const std::string& name, int total,
-                                               uint64_t seed, bool force) {
+SampleDraw draw_sample(datasets::Database& db, const std::string& name, int total, uint64_t seed,
+                       bool force) {
   require_sample_name(name);
   if (total <= 0) throw Error("sample: --total must be positive");
   auto pools = candidates_by_repository(db, "sample");
@@ -155,13 +158,10 @@ std::map<std::string, StratumDraw> draw_sample(datasets::Database& db, const std
     }
     summary[repos[r]] = {counts[r], shares[r]};
   }
-  if (!force) refuse_to_discard_recorded_work(db, name, entries);
-  db.transaction([&] { datasets::replace_sample(db, name, entries); });
-  return summary;
+  return record_draw(db, name, entries, std::move(summary), force);
 }
 
-std::map<std::string, StratumDraw> census_sample(datasets::Database& db, const std::string& name,
-                                                 bool force) {
+SampleDraw census_sample(datasets::Database& db, const std::string& name, bool force) {
   require_sample_name(name);
   auto pools = candidates_by_repository(db, "sample");
   if (pools.empty()) throw Error("sample: there are no candidates to take (run 'faultline screen' first)");
@@ -172,9 +172,7 @@ std::map<std::string, StratumDraw> census_sample(datasets::Database& db, const s
       entries.push_back({c.issue_id, "sampled", "census", std::nullopt, std::nullopt, 0});
     summary[repo] = {static_cast<int>(pool.size()), static_cast<int>(pool.size())};
   }
-  if (!force) refuse_to_discard_recorded_work(db, name, entries);
-  db.transaction([&] { datasets::replace_sample(db, name, entries); });
-  return summary;
+  return record_draw(db, name, entries, std::move(summary), force);
 }
 
 Replacement replace_in_sample(datasets::Database& db, const std::string& name, const std::string& asked_repo,

@@ -22,18 +22,24 @@ struct StratumDraw {
   int candidates = 0;
   int allocated = 0;
 };
+// What a draw or a census recorded, and what of an earlier sample of that name it replaced when forced.
+struct SampleDraw {
+  std::map<std::string, StratumDraw> strata;  // by repository
+  int labeled_dropped = 0;                    // labeled issues of the earlier sample left out of this one
+  int exclusions_discarded = 0;               // the earlier sample's exclusions, with their reasons
+};
+
 // Draws sample `name` from the screened candidates, replacing an earlier sample of that name. A new draw
 // that would drop issues of the old sample that raters have labeled, or discard its exclusions (with their
 // reasons), is refused, naming them, unless `force`.
-std::map<std::string, StratumDraw> draw_sample(datasets::Database& db, const std::string& name, int total,
-                                               uint64_t seed, bool force = false);
+SampleDraw draw_sample(datasets::Database& db, const std::string& name, int total, uint64_t seed,
+                       bool force = false);
 
 // Records sample `name` as a census: every screened candidate, nothing drawn (how the bundled snapshot's
 // labeled set came to be: its raters labeled every issue a person had judged in scope). Refuses, as
 // draw_sample does, to drop labeled issues or discard exclusions of an earlier sample of that name unless
 // `force`.
-std::map<std::string, StratumDraw> census_sample(datasets::Database& db, const std::string& name,
-                                                 bool force = false);
+SampleDraw census_sample(datasets::Database& db, const std::string& name, bool force = false);
 
 struct Replacement {
   std::string replacement_key;

@@ -171,7 +171,7 @@ TEST(Sample, DrawIsProportionalPerRepositoryByLargestRemainder) {
   fill_three_strata(db);
   // 4 of 9 candidates: quotas 5*4/9 = 2.22, 3*4/9 = 1.33, 1*4/9 = 0.44 -> floors 2, 1, 0 (3 seats); the
   // fourth goes to the largest remainder, .44 (e/f). Plain rounding would give 2, 1, 0 and only 3 issues.
-  auto draw = draw_sample(db, "m", 4, 9);
+  auto draw = draw_sample(db, "m", 4, 9).strata;
   EXPECT_EQ(draw["a/b"].candidates, 5);
   EXPECT_EQ(draw["c/d"].candidates, 3);
   EXPECT_EQ(draw["e/f"].candidates, 1);
@@ -209,7 +209,7 @@ TEST(Sample, ADrawTakesItsStrataFromTheNamesAsStored) {
     upsert_issue(db, r);
   }
   screen_store(db, ScreeningRules::builtin());
-  auto draw = draw_sample(db, "m", 5, 9);
+  auto draw = draw_sample(db, "m", 5, 9).strata;
   ASSERT_EQ(draw.size(), 2u);
   EXPECT_EQ(draw["a/b"].candidates, 3);
   EXPECT_EQ(draw["A/B"].candidates, 2);
@@ -253,7 +253,8 @@ TEST(Sample, RedrawingAwayLabeledIssuesIsRefusedNamingThemUnlessForced) {
   EXPECT_NE(message.find("--force"), std::string::npos);
   auto before = load_sample(db, "m");
   for (const auto& e : before) EXPECT_TRUE(labeled.count(load_issue(db, e.issue_id).key()));  // unchanged
-  draw_sample(db, "m", 3, 10, /*force=*/true);
+  const SampleDraw forced = draw_sample(db, "m", 3, 10, /*force=*/true);
+  EXPECT_EQ(forced.exclusions_discarded, 0);
   int dropped = 0;
   std::set<std::string> now;
   for (const auto& e : load_sample(db, "m")) now.insert(load_issue(db, e.issue_id).key());
@@ -264,6 +265,7 @@ TEST(Sample, RedrawingAwayLabeledIssuesIsRefusedNamingThemUnlessForced) {
     }
   }
   EXPECT_GT(dropped, 0);
+  EXPECT_EQ(forced.labeled_dropped, dropped);
 }
 
 // An exclusion is a person's judgment with its reason: a new draw of the sample would discard it (and could
@@ -296,7 +298,9 @@ TEST(Sample, RedrawingAwayAnExclusionIsRefusedNamingItUnlessForced) {
     EXPECT_NE(std::string(e.what()).find("discard 1 exclusion"), std::string::npos) << e.what();
   }
   EXPECT_EQ(load_sample(db, "m").size(), before.size());  // unchanged: 3 sampled and the exclusion
-  draw_sample(db, "m", 3, 9, /*force=*/true);
+  const SampleDraw forced = draw_sample(db, "m", 3, 9, /*force=*/true);
+  EXPECT_EQ(forced.exclusions_discarded, 1);
+  EXPECT_EQ(forced.labeled_dropped, 0);
   auto after = load_sample(db, "m");
   EXPECT_EQ(after.size(), 3u);
   for (const auto& e : after) EXPECT_EQ(e.status, "sampled");
@@ -325,7 +329,7 @@ TEST(Sampler, ACensusTakesEveryCandidateAndNothingElse) {
   faultline::testing::TempDir dir;
   Database db(dir.file("c.db"));
   fill(db);  // a/b: #1-#6 candidates, #7 open
-  auto summary = census_sample(db, "bundled");
+  auto summary = census_sample(db, "bundled").strata;
   EXPECT_EQ(summary["a/b"].candidates, 6);
   EXPECT_EQ(summary["a/b"].allocated, 6);
   auto entries = load_sample(db, "bundled");
@@ -369,7 +373,7 @@ TEST(Sample, AnIssueNotScreenedSinceItWasStoredOrChangedIsRefusedUntilAScreen) {
   EXPECT_EQ(list_samples(db), std::vector<std::string>{"first"});
   EXPECT_EQ(load_sample(db, "first").size(), 1u);
   screen_store(db, ScreeningRules::builtin());  // the trigger removed
-  EXPECT_EQ(census_sample(db, "c").at("a/b").candidates, 7);
+  EXPECT_EQ(census_sample(db, "c").strata.at("a/b").candidates, 7);
   EXPECT_EQ(replace_in_sample(db, "first", "a/b", 3, "x").replacement_key, "a/b#2");
 }
 
