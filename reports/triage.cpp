@@ -104,14 +104,13 @@ TriageResult Triage::triage(const datasets::IssueRecord& issue) const {
   r.queue = queue_standing(issue, stored, r.prediction.abstain);
   if (stored) r.final_label = datasets::find_final_label(db_, *stored);
 
-  auto matches = index_.nearest(features.tokens, index_.size());
-  for (size_t i = 0; i < matches.size() && i < kSimilarShown; ++i)
-    r.similar.push_back(similar_case(matches[i]));
+  // The nearest kSimilarShown, in the order of a full ranking (similarity, then item: a total order).
+  const auto matches = index_.nearest(features.tokens, kSimilarShown);
+  for (const auto& m : matches) r.similar.push_back(similar_case(m));
   // The reproducers modeled on a case, as the report links them (case_reproducers gives those first), of
   // the similar issues shown: further down, a case shares a word or two (similarity 0.04 named an unrelated
   // reproducer for nearly every issue, as few cases have one).
-  for (size_t i = 0; i < r.similar.size(); ++i) {
-    const model::Neighbour& m = matches[i];
+  for (const auto& m : matches) {
     const Labeled& l = labeled_[m.item];
     Case c;
     c.repo = l.repo;
