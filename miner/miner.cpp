@@ -77,6 +77,13 @@ datasets::IssueRecord parse_issue(const json& item, const std::string& repo, con
   r.url = common::json_string(item, "html_url", where);
   // Checked as a snapshot record's are, so that what the miner stores exports and imports again.
   common::require_issue_url(r.url, r.number, where, "html_url");
+  // The repository's listing and its issue URLs hold only its own issues (a rename is noticed before its
+  // pages are read): another repository's page would be stored, exported and linked as this one's.
+  if (const std::string_view of = common::read_issue_page(r.url)->repo;
+      !common::same_repository_name(of, repo))
+    throw Error(where + ": html_url '" + r.url + "' of issue " + std::to_string(r.number) +
+                " is a page of another repository ('" + std::string(of) + "'), not of " + repo +
+                "; nothing of the page was stored");
   r.state = common::json_string(item, "state", where);
   if (r.state != "open" && r.state != "closed")
     throw Error(where + ": state '" + r.state + "' of " + r.key() + " is neither 'open' nor 'closed'");
