@@ -590,8 +590,12 @@ class RepositoryMiner {
       // after it, or a full one (more may come after it), keeps no validator: when a page or more of entries
       // share the mark's second, the first page stays the same while new entries come after it, and a 304
       // there would hide them for good.
-      if (page.next_url.empty() && page.body.size() < static_cast<size_t>(kPerPage))
+      // The next refresh asks from the mark, which only moves on: the listing's validators of earlier
+      // marks would never be asked for again.
+      if (page.next_url.empty() && page.body.size() < static_cast<size_t>(kPerPage)) {
+        datasets::forget_validators_under(db_, api_.base_url() + listing_url(repo_, kind, ""), page.url);
         datasets::save_validator(db_, page.url, page.validator);
+      }
       then(issues + comments + new_pull_requests);
     });
     summary_.issues += issues;

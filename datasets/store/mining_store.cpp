@@ -24,6 +24,12 @@ void save_validator(Database& db, const std::string& url, const Validator& v) {
       .run();
 }
 
+void forget_validators_under(Database& db, const std::string& prefix, const std::string& kept_url) {
+  db.prepare("DELETE FROM http_cache WHERE substr(url, 1, ?) = ? AND url != ?")
+      .bind_all(static_cast<int64_t>(prefix.size()), prefix, kept_url)
+      .run();
+}
+
 void move_validators(Database& db, const std::string& old_prefix, const std::string& new_prefix) {
   db.prepare("UPDATE OR REPLACE http_cache SET url = ? || substr(url, ?) WHERE substr(url, 1, ?) = ?")
       .bind_all(new_prefix, static_cast<int64_t>(old_prefix.size() + 1),

@@ -18,6 +18,8 @@ struct Validator {
 // one is not conditional, and a 304 to it is no answer).
 std::optional<Validator> load_validator(Database& db, const std::string& url);
 void save_validator(Database& db, const std::string& url, const Validator& v);
+// Deletes the validators whose URL starts with `prefix`, but for `kept_url`'s.
+void forget_validators_under(Database& db, const std::string& prefix, const std::string& kept_url);
 // Re-keys every validator whose URL starts with `old_prefix` (a renamed repository's URLs).
 void move_validators(Database& db, const std::string& old_prefix, const std::string& new_prefix);
 

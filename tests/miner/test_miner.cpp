@@ -168,6 +168,9 @@ TEST(Miner, RefreshAfterChangesFetchesOnlyTheChangedIssues) {
   EXPECT_EQ(datasets::count_issues(db), 250);
   EXPECT_EQ(datasets::load_issue(db, *datasets::find_issue(db, "o/r", 8)).title, "Kernel crash 8 (v1)");
   EXPECT_EQ(mine(db, options_for(server)).stats.not_modified, 3);  // and quiet again
+  // One validator each for the repository and its two listings: the issues listing's from the mark before
+  // the changes went as the one from the new mark came.
+  EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM http_cache"), 3);
 }
 
 TEST(Miner, ARefreshThatRetitlesIssuesDropsTheirResultsAndSaysHowMany) {
