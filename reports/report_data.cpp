@@ -23,10 +23,13 @@ namespace faultline::reports {
 
 namespace {
 
-// Which result stands for a variant: one that ran beats a skip; then gpu over host over build.
+// Which result stands for a variant: one that ran beats a skip; then gpu over host over build. A fixed
+// variant's failure stands over any pass (gpu's first): a fix that fails where it last ran is no fix, and
+// a pass on a GPU weeks ago says nothing of the failure on the host today.
 int result_rank(const datasets::SuiteResult& r) {
   if (r.outcome == "skipped") return 0;
-  return r.mode == "gpu" ? 3 : r.mode == "host" ? 2 : 1;
+  const int mode = r.mode == "gpu" ? 3 : r.mode == "host" ? 2 : 1;
+  return r.variant == "fixed" && r.outcome == "fail" ? 3 + mode : mode;
 }
 
 }  // namespace

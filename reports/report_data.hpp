@@ -44,7 +44,7 @@ struct ReproducerStatus {
       title;  // from the report's catalog (ReportOptions::catalog); empty for results of unknown reproducers
   std::string root_cause;
   std::string buggy;  // latest outcome of the buggy variant (one that ran over a skip; gpu, host, build)
-  std::string fixed;
+  std::string fixed;  // the same of the fixed variant, but a failure in any mode stands over a pass
   std::string mode;
 };
 

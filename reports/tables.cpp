@@ -226,7 +226,7 @@ Table reproducer_coverage_table(const ReportData& data) {
       "Modeled on the case: cases with a reproducer built from that very issue. Related only: cases whose "
       "only reproducer shares their root cause but was not modeled on them. Fixed passing: fixed "
       "variants whose latest suite result (one that ran over a skip; gpu over host over build) is pass, "
-      "not built or modeled.";
+      "not built or modeled, and whose latest result in no mode is a failure.";
   if (data.links_to_unknown_reproducers > 0)
     t.note += " Not counted: " + common::counted(data.links_to_unknown_reproducers, "link") +
               " of these cases to a reproducer that is not among the manifests.";
@@ -268,9 +268,8 @@ std::vector<Table> prediction_tables(const ReportData& data) {
   ReportData predicted = data;
   predicted.cases = data.predicted_cases;
   const std::string n = std::to_string(data.predicted_cases.size());
-  const std::string what =
-      " — classifier predictions for " + n + " screened-in candidate" + (n == "1" ? "" : "s") +
-      " without a final label";
+  const std::string what = " — classifier predictions for " + n + " screened-in candidate" +
+                           (n == "1" ? "" : "s") + " without a final label";
   Table symptoms = symptom_table(predicted);
   symptoms.id += "_predicted";
   symptoms.title = "Predicted symptoms by repository" + what;

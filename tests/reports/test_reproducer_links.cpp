@@ -10,6 +10,7 @@
 #include "datasets/store/suite_store.hpp"
 #include "reports/issue_view.hpp"
 #include "reports/report_data.hpp"
+#include "reports/table_display.hpp"
 #include "reports/tables.hpp"
 #include "tests/temp_dir.hpp"
 
@@ -149,4 +150,43 @@ TEST(ReproducerLinks, ALinkToAReproducerNotInTheCatalogIsNotCountedButSaid) {
                 "reproducer: ghost-kernel (linked, but not among the reproducers' manifests: not counted)\n"),
             std::string::npos);
   EXPECT_EQ(reports::issue_view_json(view).at("unknown_links"), nlohmann::json::array({"ghost-kernel"}));
+}
+
+// The outcome that stands for a variant among its modes' latest results. Worked by hand: a skip never
+// stands over a run; a GPU run stands over a host run; but a fixed variant that fails in any mode fails,
+// since a fix is one that passes wherever it last ran. The buggy variant keeps the GPU's verdict: a host run
+// may miss what a device shows.
+TEST(ReproducerLinks, AFixedVariantFailingInAnyModeIsNotPassing) {
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("s.db"));
+  int64_t a = add_issue(db, 1270);
+  label_all(db, {{a, "incorrect_numerical_computation"}});
+  auto run = [&](const std::string& mode, const std::string& variant, const std::string& outcome) {
+    db.transaction([&] {
+      datasets::SuiteResult r;
+      r.repro_id = "tf32-vs-fp32-reference";
+      r.variant = variant;
+      r.mode = mode;
+      r.outcome = outcome;
+      datasets::record_suite_result(db, datasets::start_suite_run(db, mode, 1), r);
+    });
+  };
+  auto status = [&] { return report_of(db).reproducers.at("tf32-vs-fp32-reference"); };
+  auto passing = [&] {
+    return reports::display_grid(reports::reproducer_coverage_table(report_of(db))).rows.back().back();
+  };
+  run("gpu", "fixed", "pass");
+  run("gpu", "buggy", "reproduced");
+  run("host", "fixed", "skipped");
+  run("host", "buggy", "not-reproduced");
+  EXPECT_EQ(status().fixed, "pass");
+  EXPECT_EQ(status().buggy, "reproduced");
+  EXPECT_EQ(passing(), "1");
+  run("host", "fixed", "fail");  // newer than the GPU's pass
+  EXPECT_EQ(status().fixed, "fail");
+  EXPECT_EQ(passing(), "0");
+  run("host", "fixed", "pass");  // mended: the latest host result passes again
+  EXPECT_EQ(status().fixed, "pass");
+  run("gpu", "fixed", "fail");
+  EXPECT_EQ(status().fixed, "fail");
 }
