@@ -70,6 +70,11 @@ std::string outcome(const std::string& o) {
   return "<span class=\"outcome-" + html_escape(o) + "\">" + html_escape(o) + "</span>";
 }
 
+// An outcome with the mode it is from, as the buggy and the fixed variant's may stand in different modes.
+std::string outcome_in_mode(const std::string& o, const std::string& mode) {
+  return o.empty() ? outcome(o) : outcome(o) + " (" + html_escape(mode) + ")";
+}
+
 const taxonomy::Taxonomy& tax() { return taxonomy::Taxonomy::builtin(); }
 
 std::string provenance_html(const ReportData& data) {
@@ -116,7 +121,7 @@ std::string reproducers_html(const ReportData& data) {
   std::string html =
       "<h2>Reproducers</h2>\n<div class=\"table-box tall\"><table "
       "id=\"reproducers\"><thead><tr><th>Reproducer</th><th>Root cause</th><th class=\"num\">Modeled on</th>"
-      "<th class=\"num\">Related cases</th><th>Mode</th><th>Buggy</th><th>Fixed</th></tr></thead><tbody>";
+      "<th class=\"num\">Related cases</th><th>Buggy</th><th>Fixed</th></tr></thead><tbody>";
   // Cases per reproducer: those it was modeled on, apart from those it only shares a root cause with.
   std::map<std::string, int> source_cases, related_cases;
   for (const auto& c : data.cases) {
@@ -127,8 +132,8 @@ std::string reproducers_html(const ReportData& data) {
     html += "<tr id=\"repro-" + html_escape(id) + "\"><td title=\"" + html_escape(status.title) + "\">" +
             html_escape(id) + "</td><td>" + html_escape(root_cause) + "</td><td class=\"num\">" +
             std::to_string(source_cases[id]) + "</td><td class=\"num\">" + std::to_string(related_cases[id]) +
-            "</td><td>" + html_escape(status.mode) + "</td><td>" + outcome(status.buggy) + "</td><td>" +
-            outcome(status.fixed) + "</td></tr>";
+            "</td><td>" + outcome_in_mode(status.buggy, status.buggy_mode) + "</td><td>" +
+            outcome_in_mode(status.fixed, status.fixed_mode) + "</td></tr>";
   }
   return html + "</tbody></table></div>\n";
 }

@@ -17,6 +17,7 @@
 #include "datasets/store/prediction_store.hpp"
 #include "datasets/store/suite_store.hpp"
 #include "reports/classifier_tables.hpp"
+#include "reproducers/runner.hpp"
 #include "taxonomy/taxonomy.hpp"
 
 namespace faultline::reports {
@@ -24,12 +25,13 @@ namespace faultline::reports {
 namespace {
 
 // Which result stands for a variant: one that ran beats a skip; then gpu over host over build. A fixed
-// variant's failure stands over any pass (gpu's first): a fix that fails where it last ran is no fix, and
-// a pass on a GPU weeks ago says nothing of the failure on the host today.
+// variant's failure (fail, or lost with its Slurm shard) stands over any pass, gpu's first: a fix that
+// fails where it last ran is no fix, and a pass on a GPU weeks ago says nothing of a failure on the host
+// today.
 int result_rank(const datasets::SuiteResult& r) {
   if (r.outcome == "skipped") return 0;
   const int mode = r.mode == "gpu" ? 3 : r.mode == "host" ? 2 : 1;
-  return r.variant == "fixed" && r.outcome == "fail" ? 3 + mode : mode;
+  return r.variant == "fixed" && reproducers::is_failure(r.outcome) ? 3 + mode : mode;
 }
 
 }  // namespace
@@ -173,7 +175,7 @@ ReportData report_data_of(datasets::Database& db, const ReportOptions& options) 
     if (known != best_rank.end() && rank < known->second) continue;
     best_rank[r.repro_id + r.variant] = rank;
     (r.variant == "buggy" ? status.buggy : status.fixed) = r.outcome;
-    status.mode = r.mode;
+    (r.variant == "buggy" ? status.buggy_mode : status.fixed_mode) = r.mode;
   }
   data.gpu_results_by_architecture = datasets::latest_gpu_results_by_architecture(db);
   if (!options.evaluation_path.empty()) {

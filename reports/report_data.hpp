@@ -43,9 +43,10 @@ struct ReproducerStatus {
   std::string
       title;  // from the report's catalog (ReportOptions::catalog); empty for results of unknown reproducers
   std::string root_cause;
-  std::string buggy;  // latest outcome of the buggy variant (one that ran over a skip; gpu, host, build)
-  std::string fixed;  // the same of the fixed variant, but a failure in any mode stands over a pass
-  std::string mode;
+  std::string buggy;       // latest outcome of the buggy variant (one that ran over a skip; gpu, host, build)
+  std::string fixed;       // the same of the fixed variant, but a failure in any mode stands over a pass
+  std::string buggy_mode;  // the mode of the result each outcome is from: the two may differ
+  std::string fixed_mode;
 };
 
 // Screened-in candidates without a manual label that carry no predicted case, by why (with

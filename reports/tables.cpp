@@ -226,7 +226,8 @@ Table reproducer_coverage_table(const ReportData& data) {
       "Modeled on the case: cases with a reproducer built from that very issue. Related only: cases whose "
       "only reproducer shares their root cause but was not modeled on them. Fixed passing: fixed "
       "variants whose latest suite result (one that ran over a skip; gpu over host over build) is pass, "
-      "not built or modeled, and whose latest result in no mode is a failure.";
+      "not built or modeled, and whose latest result in no mode is a failure (fail, or lost with its "
+      "Slurm shard).";
   if (data.links_to_unknown_reproducers > 0)
     t.note += " Not counted: " + common::counted(data.links_to_unknown_reproducers, "link") +
               " of these cases to a reproducer that is not among the manifests.";

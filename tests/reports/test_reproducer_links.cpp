@@ -189,4 +189,10 @@ TEST(ReproducerLinks, AFixedVariantFailingInAnyModeIsNotPassing) {
   EXPECT_EQ(status().fixed, "pass");
   run("gpu", "fixed", "fail");
   EXPECT_EQ(status().fixed, "fail");
+  EXPECT_EQ(status().fixed_mode, "gpu");
+  EXPECT_EQ(status().buggy_mode, "gpu");  // not the host's, whose buggy run did not reproduce
+  run("gpu", "fixed", "pass");
+  run("host", "fixed", "lost");  // its Slurm shard never reported: the suite counts it a failure
+  EXPECT_EQ(status().fixed, "lost");
+  EXPECT_EQ(status().fixed_mode, "host");
 }

@@ -280,6 +280,21 @@ TEST(Html, ChartsHaveOneMarkPerDatum) {
   EXPECT_NE(html.find("href=\"https://github.com/NVIDIA/cutlass/issues/"), std::string::npos);
 }
 
+// The buggy and the fixed variant's outcomes may stand in different modes (a fix failing on the host under
+// a GPU reproduction): each says its own.
+TEST(Html, AReproducersRowSaysTheModeOfEachVariantsOutcome) {
+  auto data = faultline::testing::study_report_data();
+  data.reproducers["bool-index"] = {"t", "code_logic_error", "reproduced", "fail", "gpu", "host"};
+  const std::string html = render_html(data, all_tables(data), compute_findings(data));
+  const size_t row = html.find("<tr id=\"repro-bool-index\">");
+  ASSERT_NE(row, std::string::npos);
+  const std::string cells = html.substr(row, html.find("</tr>", row) - row);
+  EXPECT_NE(cells.find("<span class=\"outcome-reproduced\">reproduced</span> (gpu)</td><td><span "
+                       "class=\"outcome-fail\">fail</span> (host)</td>"),
+            std::string::npos)
+      << cells;
+}
+
 TEST(Html, TheWrittenPageIsThePageRenderedWhole) {
   // write_report hands the page to its file in pieces, gathered into writes of some size; the file must be
   // the page as render_html joins it, here longer than any gathering.
@@ -454,8 +469,8 @@ TEST(ReportSummary, ARootCauseCountsOnlyWhenOneOfItsReproducersReproduced) {
   // 1 of 2. Once api misuse's reproducer reproduces too: 2 of 2; with no suite result at all: 0 of 2.
   ReportData data;
   data.cases = {case_of("crash", "code_logic_error"), case_of("crash", "api_misuse")};
-  data.reproducers["bool-index"] = {"t", "code_logic_error", "reproduced", "pass", "host"};
-  data.reproducers["api-check"] = {"t", "api_misuse", "built", "built", "build"};
+  data.reproducers["bool-index"] = {"t", "code_logic_error", "reproduced", "pass", "host", "host"};
+  data.reproducers["api-check"] = {"t", "api_misuse", "built", "built", "build", "build"};
   faultline::testing::TempDir dir;
   auto summary = write_report(data, dir.file("r1"), {"json"});
   EXPECT_EQ(summary.root_causes_labeled, 2);
