@@ -279,9 +279,14 @@ class RepositoryMiner {
   // and a name given to another repository since the last mine, before any of the newcomer's issues could be
   // stored under the old one's. Conditional: unchanged, it is answered 304, which GitHub does not count
   // against the rate limit.
-  void check_repository() {
-    const std::string url = api_.base_url() + "/repos/" + repo_;
-    Page page = api_.get(url, datasets::load_validator(db_, url));
+  //
+  // `asked` is the name to ask for, when a redirect says the repository is called so now: it is renamed only
+  // once that name's answer is the stored repository (a redirect alone proves nothing).
+  void check_repository(const std::optional<std::string>& asked = std::nullopt) {
+    const std::string name = asked.value_or(repo_);
+    const std::string url = api_.base_url() + "/repos/" + name;
+    // A rename is confirmed by a whole answer, never by a 304 to a validator an earlier name left.
+    Page page = api_.get(url, asked ? std::nullopt : datasets::load_validator(db_, url));
     if (page.status == 304) return;  // the answer the last mine checked
     std::string where = "GET " + page.url;
     std::string actual = common::json_string(page.body, "full_name", where);
@@ -290,9 +295,14 @@ class RepositoryMiner {
     int64_t github_id = common::json_integer(page.body, "id", where);
     if (auto stored = datasets::find_repository(db_, repo_)) {
       auto stored_id = datasets::github_id_of(db_, *stored);
+      if (stored_id && *stored_id != github_id && asked)
+        throw Error(where + ": a request of " + repo_ + " was redirected to " + name +
+                    ", which is GitHub repository " + std::to_string(github_id) + ", not the store's " +
+                    repo_ + " (GitHub repository " + std::to_string(*stored_id) +
+                    "): no rename; nothing was renamed, and nothing of the redirected answer was stored");
       if (stored_id && *stored_id != github_id)
         throw Error(
-            where + ": " + repo_ + " is GitHub repository " + std::to_string(github_id) +
+            where + ": " + name + " is GitHub repository " + std::to_string(github_id) +
             " now, but the store's " + repo_ + " is GitHub repository " + std::to_string(*stored_id) +
             ": the name belongs to another repository (the stored one was renamed, transferred or "
             "deleted); nothing of it was mined. Under its new name, if it has one (GET /repositories/" +
@@ -367,10 +377,9 @@ class RepositoryMiner {
     }
     common::require_repository_name(now_called, "redirected to " + page.url);
     if (now_called == repo_) return;
-    record_rename(repo_, now_called);
-    // The repository's own answer, under its new name: it confirms the rename, and its validator (the old
-    // one was of the old name's answer) lets the next refresh be answered 304.
-    check_repository();
+    // The repository's own answer under the new name confirms the rename before it is recorded, and its
+    // validator (the old one was of the old name's answer) lets the next refresh be answered 304.
+    check_repository(now_called);
   }
 
   // Pages by an updated_at cursor: each next request asks from the newest updated_at seen, inclusive, and

@@ -39,7 +39,8 @@ CONFIG: {"repos": {"o/r": {"issues": 250, "prs": 30, "comments": 420,
                     "11": {"status": 429, "retry_after_date": 120},     # Retry-After as an HTTP-date
                     "12": {"status": 403, "remaining": 0, "reset_at": 9999999999},
                     "13": {"gzip_bomb": 8388608},       # gzip that expands to that many bytes
-                    "14": {"stall_ms": 2500}},          # nothing sent for that long, then the answer
+                    "14": {"stall_ms": 2500},           # nothing sent for that long, then the answer
+                    "15": {"redirect_to": "x/y"}},      # 301 to the same path of another repository
          "exhaust_at": 2,          # that response carries x-ratelimit-remaining: 0, reset in 1 s
          "extra_param": true,      # next links carry an extra query parameter the client must keep
          "rate_limit": 1000000,    # requests before x-ratelimit-remaining reaches 0 (reset in an hour)
@@ -295,6 +296,11 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send(200, body, {"Content-Type": "application/json", "Content-Encoding": "gzip", **rate})
             if fault.get("malformed"):
                 return self.send(200, b'[{"number": 1, "title": ', {"Content-Type": "application/json", **rate})
+            if "redirect_to" in fault:
+                rest = url.path.strip("/").split("/")[3:]
+                location = "/repos/" + fault["redirect_to"] + "".join("/" + p for p in rest)
+                location += "?" + url.query if url.query else ""
+                return self.send(301, b'{"message": "Moved Permanently"}', {"Location": location, **rate})
             headers = dict(rate)
             if "retry_after" in fault:
                 headers["retry-after"] = str(fault["retry_after"])

@@ -1399,6 +1399,40 @@ TEST(Miner, ANameGivenToAnotherRepositoryIsRefusedBeforeAnyOfItsIssues) {
   EXPECT_EQ(datasets::count_issues(db), 250);
 }
 
+// A redirect of a listing to another name reads as a rename, but only the new name's own answer can say it
+// is one: here the first listing request is redirected to x/y, another GitHub repository (id 2, the stored
+// o/r is 1). Nothing is renamed (o/r's issues would have been exported and mined as x/y's from then on) and
+// nothing of x/y is stored; the next mine, not redirected, is o/r's as ever.
+TEST(Miner, ARedirectToAnotherRepositoryRenamesNothing) {
+  json config = standard_repo();
+  config["repos"]["x/y"] = {{"issues", 5}};
+  config["faults"] = {{"2", {{"redirect_to", "x/y"}}}};  // 1: GET /repos/o/r; 2: its issues' first page
+  faultline::testing::FakeGitHub server(config);
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  try {
+    mine(db, options_for(server));
+    ADD_FAILURE() << "mined through the redirect";
+  } catch (const Error& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("a request of o/r was redirected to x/y, which is GitHub repository 2, "
+                                   "not the store's o/r (GitHub repository 1): no rename"),
+        std::string::npos)
+        << e.what();
+  }
+  auto names = [&] {
+    auto s = db.prepare("SELECT group_concat(full_name) FROM repositories");
+    s.step();
+    return s.text(0) + " aliases " + std::to_string(scalar(db, "SELECT COUNT(*) FROM repository_aliases"));
+  };
+  EXPECT_EQ(names(), "o/r aliases 0");
+  EXPECT_EQ(datasets::count_issues(db), 0);
+  const auto again = mine(db, options_for(server));
+  EXPECT_TRUE(again.renamed.empty());
+  EXPECT_EQ(names(), "o/r aliases 0");
+  EXPECT_EQ(datasets::count_issues(db), 250);
+}
+
 // A store mined before faultline recorded GitHub's repository id (store migration 8) holds none to compare:
 // its newest mined issue (279; 280 is a pull request) is asked for once instead. The same repository
 // answers with the same GitHub issue and its id is recorded; a name given to another repository answers
