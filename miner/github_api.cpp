@@ -131,6 +131,7 @@ Page GitHubApi::finish(const HttpResponse& r, const std::string& url, bool redir
   page.url = url;
   page.redirected = redirected;
   page.rate_remaining = header(r, "x-ratelimit-remaining");
+  if (const auto date = http_date_epoch(header(r, "date"))) page.server_time = common::format_iso8601(*date);
   if (r.status == 304) {
     ++stats_.not_modified;
     return page;

@@ -50,6 +50,7 @@ struct Page {
   std::string next_url;  // Link rel="next" (same origin as the API), empty on the last page
   datasets::Validator validator;
   std::string rate_remaining;
+  std::string server_time;  // the answer's Date as YYYY-MM-DDTHH:MM:SSZ; empty without a readable one
 };
 
 // Thrown when --max-requests is reached; the miner stops cleanly with everything so far stored.

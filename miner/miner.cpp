@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <ctime>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -41,7 +42,9 @@ constexpr int64_t kMostNumbersVerified = 10'000'000;
 // (404 or 410), and goes at most this far (a server that answers every number would otherwise hold it).
 constexpr int kMissesEndingTheSearch = 3;
 constexpr int64_t kMostNumbersSearchedPast = 1000;
-// How far past this machine's clock an updated_at may be: clocks drift, a century does not.
+// How far GitHub's clock (an answer's Date) may be from this machine's and still be taken for it, and how far
+// past this machine's clock an updated_at may be where no answer said the time: clocks drift, a century does
+// not.
 constexpr int64_t kFutureSlackSeconds = 24 * 3600;
 // Walks of a listing after its pass (RepositoryMiner::next_walk): one to read again what the pass may have
 // gone past unseen, one to end where the next refresh asks, and one more while entries keep changing.
@@ -166,7 +169,9 @@ struct ParsedPage {
   std::string newest;                                          // the largest updated_at on the page
 };
 
-ParsedPage parse_page(const std::string& kind, const std::string& repo, const Page& page) {
+// `latest_believable`: the latest updated_at the page may hold (RepositoryMiner::latest_believable).
+ParsedPage parse_page(const std::string& kind, const std::string& repo, const std::string& latest_believable,
+                      const Page& page) {
   std::string where = "GET " + page.url;
   if (!page.body.is_array())
     throw Error(where + ": expected a JSON list, got " + std::string(page.body.type_name()));
@@ -174,7 +179,6 @@ ParsedPage parse_page(const std::string& kind, const std::string& repo, const Pa
   // The cursor trusts the listing's order: an entry out of it, or one from the future, would move the cursor
   // past entries never read (and a time in 2099 would end every later refresh), so the page is refused.
   const std::string since = query_value(page.url, "since");
-  const std::string latest_believable = common::format_iso8601(std::time(nullptr) + kFutureSlackSeconds);
   std::string previous = since;
   try {
     for (const auto& item : page.body) {
@@ -187,7 +191,7 @@ ParsedPage parse_page(const std::string& kind, const std::string& repo, const Pa
             "' in a listing asked for in ascending order from 'since'; nothing of the page was stored");
       if (updated > latest_believable)
         throw Error(where + ": updated_at '" + updated + "' is in the future (after " + latest_believable +
-                    "); nothing of the page was stored");
+                    ", the answer's Date and half of --overlap); nothing of the page was stored");
       previous = updated;
       parsed.newest = std::max(parsed.newest, updated);
       if (kind == "comments") {
@@ -537,6 +541,18 @@ class RepositoryMiner {
     return server;
   }
 
+  // The latest updated_at `page` may hold: its Date and half of --overlap (GitHub's clocks differ by
+  // seconds). A later one would become the high-water mark, and the next refresh, asking from --overlap
+  // before it, would pass over every edit made between this run and that time. An answer without a
+  // believable Date is held to this machine's clock and a day.
+  std::string latest_believable(const Page& page) const {
+    const int64_t here = std::time(nullptr);
+    if (page.server_time.empty() ||
+        std::llabs(common::parse_iso8601(page.server_time) - here) > kFutureSlackSeconds)
+      return common::format_iso8601(here + kFutureSlackSeconds);
+    return common::format_iso8601(common::parse_iso8601(page.server_time) + options_.overlap_seconds / 2);
+  }
+
   // Where a refresh asks from: --overlap seconds before the high-water mark, the mark itself included.
   std::string refresh_from(const std::string& high_water) const {
     return common::format_iso8601(
@@ -555,7 +571,7 @@ class RepositoryMiner {
   // listing goes on: `then` saves it, told how many entries the page wrote (pull requests new to the store
   // included).
   void store_page(const std::string& kind, const Page& page, const std::function<void(int64_t)>& then) {
-    ParsedPage parsed = parse_page(kind, repo_, page);
+    ParsedPage parsed = parse_page(kind, repo_, latest_believable(page), page);
     long issues = 0, comments = 0, skipped = 0;
     db_.transaction([&] {
       // Prepared once a page: migration 13's triggers make each statement on issues and comments costly to

@@ -5,9 +5,11 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <ctime>
 #include <fstream>
 #include <thread>
 
+#include "common/clock.hpp"
 #include "common/error.hpp"
 #include "datasets/store/database.hpp"
 #include "datasets/store/funnel_store.hpp"
@@ -1676,10 +1678,15 @@ TEST(Miner, AnIssueEditedAgainWithinItsOwnSecondIsStoredAgain) {
 }
 
 // The cursor trusts the listing's order; an entry out of it, or from the future (a time in 2099 would be
-// the mark, and every later refresh would ask for nothing), stops the mine with the page unstored.
+// the mark, and every later refresh would ask for nothing), stops the mine with the page unstored. The future
+// begins half of --overlap (300 s) after the answer's Date (the fake's is this machine's clock): an entry 20
+// hours ahead, the mark, would have let the next refresh pass over every edit of those hours.
 TEST(Miner, AListingOutOfOrderOrFromTheFutureIsRefusedAndItsPageNotStored) {
-  for (const auto& [updated, expected] : std::vector<std::pair<std::string, std::string>>{
-           {"2023-06-01T00:00:00Z", "comes after"}, {"2099-01-01T00:00:00Z", "is in the future"}}) {
+  const std::string hours_ahead = faultline::common::format_iso8601(std::time(nullptr) + 20 * 3600);
+  for (const auto& [updated, expected] :
+       std::vector<std::pair<std::string, std::string>>{{"2023-06-01T00:00:00Z", "comes after"},
+                                                        {"2099-01-01T00:00:00Z", "is in the future"},
+                                                        {hours_ahead, "is in the future"}}) {
     faultline::testing::FakeGitHub server(
         json{{"repos",
               {{"o/r", {{"issues", 20}, {"overrides", {{"issues", {{"7", {{"updated_at", updated}}}}}}}}}}}});
@@ -1694,6 +1701,14 @@ TEST(Miner, AListingOutOfOrderOrFromTheFutureIsRefusedAndItsPageNotStored) {
     }
     EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM issues"), 0) << updated;
   }
+  // The newest entry a minute after the Date: within the slack, stored.
+  const std::string minute_ahead = faultline::common::format_iso8601(std::time(nullptr) + 60);
+  faultline::testing::FakeGitHub server(json{
+      {"repos",
+       {{"o/r", {{"issues", 20}, {"overrides", {{"issues", {{"20", {{"updated_at", minute_ahead}}}}}}}}}}}});
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  EXPECT_EQ(mine(db, options_for(server)).issues, 20);
 }
 
 // A 304 to a request that named no stored version (a misbehaving cache) would end the listing as if
