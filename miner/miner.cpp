@@ -73,20 +73,31 @@ std::string moment(const json& item, const char* field, const std::string& where
   return value;
 }
 
+// An entry's html_url, checked as a snapshot record's url is (so that what the miner stores exports and
+// imports again), and as the page of this repository's issue or pull request (as `pull_request` says) of
+// that number: the repository's listing and its issue URLs hold only its own entries, under its current
+// name (a rename is noticed before its pages are read), and another repository's issue would be stored,
+// exported and linked as this one's, its pull request would account for a number of this one's.
+std::string entry_page(const json& item, int64_t number, bool pull_request, const std::string& repo,
+                       const std::string& where) {
+  const std::string url = common::json_string(item, "html_url", where);
+  common::require_issue_url(url, number, where, "html_url");
+  const common::IssuePage page = *common::read_issue_page(url);
+  const std::string entry = (pull_request ? "pull request " : "issue ") + std::to_string(number);
+  if (!common::same_repository_name(page.repo, repo))
+    throw Error(where + ": html_url '" + url + "' of " + entry + " is a page of another repository ('" +
+                std::string(page.repo) + "'), not of " + repo + "; nothing of the page was stored");
+  if (page.pull_request != pull_request)
+    throw Error(where + ": html_url '" + url + "' of " + entry + " is the page of " +
+                (page.pull_request ? "a pull request" : "an issue") + "; nothing of the page was stored");
+  return url;
+}
+
 datasets::IssueRecord parse_issue(const json& item, const std::string& repo, const std::string& where) {
   datasets::IssueRecord r;
   r.repo = repo;
   r.number = common::json_integer(item, "number", where);
-  r.url = common::json_string(item, "html_url", where);
-  // Checked as a snapshot record's are, so that what the miner stores exports and imports again.
-  common::require_issue_url(r.url, r.number, where, "html_url");
-  // The repository's listing and its issue URLs hold only its own issues (a rename is noticed before its
-  // pages are read): another repository's page would be stored, exported and linked as this one's.
-  if (const std::string_view of = common::read_issue_page(r.url)->repo;
-      !common::same_repository_name(of, repo))
-    throw Error(where + ": html_url '" + r.url + "' of issue " + std::to_string(r.number) +
-                " is a page of another repository ('" + std::string(of) + "'), not of " + repo +
-                "; nothing of the page was stored");
+  r.url = entry_page(item, r.number, false, repo, where);
   r.state = common::json_string(item, "state", where);
   if (r.state != "open" && r.state != "closed")
     throw Error(where + ": state '" + r.state + "' of " + r.key() + " is neither 'open' nor 'closed'");
@@ -197,7 +208,9 @@ ParsedPage parse_page(const std::string& kind, const std::string& repo, const st
       if (kind == "comments") {
         parsed.comments.push_back(parse_comment(item, repo, where));
       } else if (item.contains("pull_request")) {
-        parsed.pull_requests.push_back({common::json_integer(item, "number", where), updated});
+        const int64_t number = common::json_integer(item, "number", where);
+        entry_page(item, number, true, repo, where);
+        parsed.pull_requests.push_back({number, updated});
       } else {
         parsed.issues.push_back(parse_issue(item, repo, where));
       }

@@ -1825,29 +1825,45 @@ TEST(Miner, ACommentOfAnotherRepositorysIssueIsRefused) {
   EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM comments"), 0);
 }
 
-// Nor does its issues listing hold another repository's issue: one whose page is x/y's would be stored,
-// exported and linked as o/r's. GitHub's answers name the repository as it is called now (a rename is
+// Nor does its issues listing hold another repository's entries: an issue whose page is x/y's would be
+// stored, exported and linked as o/r's, a pull request of x/y's would account for o/r's number 10 (which
+// --verify then never asks for). GitHub's answers name the repository as it is called now (a rename is
 // noticed before the listing is read), so a name it had before is refused too, though a snapshot record may
 // carry one (AnItemWhoseUrlTimeOrStateIsNotGitHubsFormIsRefused: the same page in other letters is stored).
-TEST(Miner, AnIssueWhosePageIsAnotherRepositorysIsRefused) {
-  for (const std::string other : {"x/y", "o/former-name"}) {
+// An entry is a pull request exactly when its page is one's. Issue 5 and pull request 10 are on the first
+// page, so nothing of the listing is stored.
+TEST(Miner, AnEntryWhosePageIsAnotherRepositorysOrAnotherKindsIsRefused) {
+  struct Case {
+    const char* entry;
+    std::string html_url;
+    std::string expected;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"5", "https://github.com/x/y/issues/5",
+            "html_url 'https://github.com/x/y/issues/5' of issue 5 is a page of another repository ('x/y'), "
+            "not of o/r"},
+           {"5", "https://github.com/o/former-name/issues/5",
+            "is a page of another repository ('o/former-name')"},
+           {"10", "https://github.com/x/y/pull/10",
+            "html_url 'https://github.com/x/y/pull/10' of pull request 10 is a page of another repository"},
+           {"5", "https://github.com/o/r/pull/5",
+            "html_url 'https://github.com/o/r/pull/5' of issue 5 is the page of a pull request"},
+           {"10", "https://github.com/o/r/issues/10",
+            "html_url 'https://github.com/o/r/issues/10' of pull request 10 is the page of an issue"},
+           {"10", "https://github.com/o/r/pull/11", "(it is the page of issue 11, not of 10)"}}) {
     json config = standard_repo();
-    config["repos"]["o/r"]["overrides"] = {
-        {"issues", {{"5", {{"html_url", "https://github.com/" + other + "/issues/5"}}}}}};
+    config["repos"]["o/r"]["overrides"] = {{"issues", {{c.entry, {{"html_url", c.html_url}}}}}};
     faultline::testing::FakeGitHub server(config);
     faultline::testing::TempDir dir;
     datasets::Database db(dir.file("m.db"));
     try {
       mine(db, options_for(server));
-      ADD_FAILURE() << "mined " << other;
+      ADD_FAILURE() << "mined " << c.html_url;
     } catch (const Error& e) {
-      EXPECT_NE(std::string(e.what()).find("html_url 'https://github.com/" + other +
-                                           "/issues/5' of issue 5 is a page of another repository ('" +
-                                           other + "'), not of o/r"),
-                std::string::npos)
-          << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.expected), std::string::npos) << e.what();
     }
-    EXPECT_EQ(datasets::count_issues(db), 0) << other;
+    EXPECT_EQ(datasets::count_issues(db), 0) << c.html_url;
+    EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM listing_pull_requests"), 0) << c.html_url;
   }
 }
 
