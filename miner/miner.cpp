@@ -319,7 +319,7 @@ class RepositoryMiner {
                     "): no rename; nothing was renamed, and nothing of the redirected answer was stored");
       if (stored_id && *stored_id != github_id)
         throw Error(
-            where + ": " + name + " is GitHub repository " + std::to_string(github_id) +
+            where + ": " + repo_ + " is GitHub repository " + std::to_string(github_id) +
             " now, but the store's " + repo_ + " is GitHub repository " + std::to_string(*stored_id) +
             ": the name belongs to another repository (the stored one was renamed, transferred or "
             "deleted); nothing of it was mined. Under its new name, if it has one (GET /repositories/" +
