@@ -798,7 +798,22 @@ std::string timeline_text(const json& object, const char* name) {
 
 // One issue's timeline events (event, reference) and their raw objects; throws faultline::Error when GitHub
 // has it no longer (404, 410) or answers what no timeline is.
-void fetch_timeline(GitHubApi& api, const datasets::IssueRecord& issue,
+// Whether a timeline answered at `url` (after redirects) is `issue`'s: its path names the issue's repository,
+// by its name in any case or by GitHub's id (`repository_id`, the form of GitHub's redirects after a rename),
+// and the issue's number.
+bool is_timeline_of(const std::string& url, const datasets::IssueRecord& issue,
+                    std::optional<int64_t> repository_id) {
+  const std::string path = url.substr(0, url.find_first_of("?#"));
+  const std::string tail = "/issues/" + std::to_string(issue.number) + "/timeline";
+  if (path.size() < tail.size() || path.compare(path.size() - tail.size(), tail.size(), tail) != 0)
+    return false;
+  const std::string head = path.substr(0, path.size() - tail.size());
+  if (repository_id && head.ends_with("/repositories/" + std::to_string(*repository_id))) return true;
+  return head.ends_with("/repos/" + repository_in_url(url)) &&
+         common::same_repository_name(repository_in_url(url), issue.repo);
+}
+
+void fetch_timeline(GitHubApi& api, const datasets::IssueRecord& issue, std::optional<int64_t> repository_id,
                     std::vector<std::pair<std::string, std::string>>& events, std::vector<std::string>& raw) {
   std::string url = api.base_url() + "/repos/" + issue.repo + "/issues/" + std::to_string(issue.number) +
                     "/timeline?per_page=100";
@@ -808,6 +823,10 @@ void fetch_timeline(GitHubApi& api, const datasets::IssueRecord& issue,
       throw Error("the timeline's Link leads back to a page already read (" + url + ")");
     Page page = api.get(url, std::nullopt, true);
     if (page.status == 404 || page.status == 410) throw Error(missing_reason(page.status));
+    // A redirect to another repository's or issue's timeline (a transfer, or a misbehaving server) would
+    // store its events as this issue's.
+    if (page.redirected && !is_timeline_of(page.url, issue, repository_id))
+      throw Error("redirected to " + page.url + ", not this issue's timeline (transferred?); none stored");
     if (!page.body.is_array()) throw Error("GET " + page.url + ": expected a JSON list");
     for (const auto& e : page.body) {
       std::string reference;
@@ -836,7 +855,9 @@ void mine_timelines(datasets::Database& db, GitHubApi& api, MineSummary& summary
     std::vector<std::string> raw;
     bool fetched = true;
     try {
-      fetch_timeline(api, issue, events, raw);
+      const auto repository = datasets::find_repository(db, issue.repo);
+      fetch_timeline(api, issue, repository ? datasets::github_id_of(db, *repository) : std::nullopt, events,
+                     raw);
     } catch (const Error& e) {
       summary.timelines_unavailable.push_back({issue.key(), e.what()});
       fetched = false;

@@ -1976,6 +1976,42 @@ TEST(Miner, APullRequestUnderANumberStoredAsAnIssueIsRefused) {
   EXPECT_FALSE(datasets::is_recorded_pull_request(db, *datasets::find_repository(db, "o/r"), 271));
 }
 
+// A timeline request redirected to another repository's issue (a transfer, or a misbehaving server) does not
+// store that issue's events as this one's: the issue's timeline is unavailable, its stored events kept. A
+// redirect by GitHub's id of the same repository (as after a rename) is followed. Requests 1-11 are the
+// first mine, 12-14 the refresh's three 304s, 15 o/r#5's timeline, 16 o/r#6's.
+TEST(Miner, ATimelineRedirectedToAnotherIssueIsNotStoredAsThisOnes) {
+  for (const bool hostile : {true, false}) {
+    json config = standard_repo();
+    config["repos"]["x/y"] = {{"issues", 6}};
+    if (hostile) {
+      config["faults"] = {{"15", {{"redirect_to", "x/y"}}}};
+    } else {
+      config["rename_at"] = {{"15", {{"from", "o/r"}, {"to", "o/new"}}}};
+      config["redirect_by_id"] = true;
+    }
+    faultline::testing::FakeGitHub server(config);
+    faultline::testing::TempDir dir;
+    datasets::Database db(dir.file("m.db"));
+    mine(db, options_for(server));
+    sample_issues(db, {5, 6});
+    auto o = options_for(server);
+    o.timeline = true;
+    const auto s = mine(db, o);
+    if (hostile) {
+      ASSERT_EQ(s.timelines_unavailable.size(), 1u);
+      EXPECT_EQ(s.timelines_unavailable[0].first, "o/r#5");
+      EXPECT_NE(s.timelines_unavailable[0].second.find("/repos/x/y/issues/5/timeline"), std::string::npos)
+          << s.timelines_unavailable[0].second;
+      EXPECT_EQ(s.timeline_events, 3);  // o/r#6's
+    } else {
+      EXPECT_TRUE(s.timelines_unavailable.empty());
+      EXPECT_EQ(s.timeline_events, 6);
+    }
+    EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM timeline_events WHERE reference LIKE '%/x/y/%'"), 0);
+  }
+}
+
 // An empty page with a next link would be followed forever (each link new); one issue's malformed timeline
 // is listed and the next issue's timeline still fetched.
 TEST(Miner, AnEmptyPageWithANextLinkAndABadTimelineStopOnlyWhatTheyConcern) {
