@@ -73,6 +73,15 @@ std::string moment(const json& item, const char* field, const std::string& where
   return value;
 }
 
+// An updated_at after `latest_believable` (RepositoryMiner::latest_believable) would become the high-water
+// mark, or a stored version no later one could replace (`differs`).
+void require_believable(const std::string& updated, const std::string& latest_believable,
+                        const std::string& where) {
+  if (updated > latest_believable)
+    throw Error(where + ": updated_at '" + updated + "' is in the future (after " + latest_believable +
+                ", the answer's Date and half of --overlap); nothing of the answer was stored");
+}
+
 // An entry's html_url, checked as a snapshot record's url is (so that what the miner stores exports and
 // imports again), and as the page of this repository's issue or pull request (as `pull_request` says) of
 // that number: the repository's listing and its issue URLs hold only its own entries, under its current
@@ -200,9 +209,7 @@ ParsedPage parse_page(const std::string& kind, const std::string& repo, const st
         throw Error(
             where + ": updated_at '" + updated + "' comes after '" + previous +
             "' in a listing asked for in ascending order from 'since'; nothing of the page was stored");
-      if (updated > latest_believable)
-        throw Error(where + ": updated_at '" + updated + "' is in the future (after " + latest_believable +
-                    ", the answer's Date and half of --overlap); nothing of the page was stored");
+      require_believable(updated, latest_believable, where);
       previous = updated;
       parsed.newest = std::max(parsed.newest, updated);
       if (kind == "comments") {
@@ -707,7 +714,10 @@ class RepositoryMiner {
       }
       const bool pull_request = missing.empty() && page.body.contains("pull_request");
       std::optional<datasets::IssueRecord> issue;
-      if (missing.empty() && !pull_request) issue = parse_issue(page.body, repo_, "GET " + page.url);
+      if (missing.empty() && !pull_request) {
+        issue = parse_issue(page.body, repo_, "GET " + page.url);
+        require_believable(issue->updated, latest_believable(page), "GET " + page.url);
+      }
       db_.transaction([&] {
         if (!missing.empty()) datasets::record_verify_missing(db_, repo_id_, number, missing);
         if (pull_request) datasets::record_pull_request(db_, repo_id_, number);
@@ -729,6 +739,7 @@ class RepositoryMiner {
             db_.transaction([&] { datasets::record_pull_request(db_, repo_id_, number); });
           } else {
             const auto own = parse_issue(page.body, repo_, "GET " + page.url);
+            require_believable(own.updated, latest_believable(page), "GET " + page.url);
             db_.transaction([&] { datasets::upsert_issue(db_, own); });
             ++report.recovered;
             ++summary_.issues;

@@ -805,6 +805,32 @@ TEST(Miner, VerifyAccountsForEveryNumberAndRecoversWhatTheListingMissed) {
   EXPECT_EQ(again.recovered, 0);
 }
 
+// An issue --verify finds is held to the listing's bound on updated_at: stored from 2099, it would stay as it
+// is until then, as no later version of it is newer (and it is refused, not stored). Without the future
+// time, the same hidden issue is recovered.
+TEST(Miner, VerifyRefusesAnIssueFromTheFuture) {
+  for (const bool future : {true, false}) {
+    json config = {{"repos", {{"o/r", {{"issues", 25}, {"hidden", {20}}}}}}};
+    if (future)
+      config["repos"]["o/r"]["overrides"] = {{"issues", {{"20", {{"updated_at", "2099-01-01T00:00:00Z"}}}}}};
+    faultline::testing::FakeGitHub server(config);
+    faultline::testing::TempDir dir;
+    datasets::Database db(dir.file("m.db"));
+    auto o = options_for(server);
+    o.verify = true;
+    try {
+      EXPECT_EQ(mine(db, o).verified.at(0).recovered, 1);
+      EXPECT_FALSE(future) << "mined";
+    } catch (const Error& e) {
+      EXPECT_TRUE(future) << e.what();
+      EXPECT_NE(std::string(e.what()).find("/issues/20: updated_at '2099-01-01T00:00:00Z' is in the future"),
+                std::string::npos)
+          << e.what();
+    }
+    EXPECT_EQ(datasets::find_issue(db, "o/r", 20).has_value(), !future);
+  }
+}
+
 // --verify asks for numbers one request each, and a first mine from --since leaves it every older number:
 // each is said as it is asked for, and so is each sampled issue's timeline. By hand, from verify_repo():
 // the listing's highest is 35, then 36-38 (not there); numbers 12, 13, 15 and 20 are asked for, 20 found.
@@ -1682,33 +1708,32 @@ TEST(Miner, AnIssueEditedAgainWithinItsOwnSecondIsStoredAgain) {
 // begins half of --overlap (300 s) after the answer's Date (the fake's is this machine's clock): an entry 20
 // hours ahead, the mark, would have let the next refresh pass over every edit of those hours.
 TEST(Miner, AListingOutOfOrderOrFromTheFutureIsRefusedAndItsPageNotStored) {
-  const std::string hours_ahead = faultline::common::format_iso8601(std::time(nullptr) + 20 * 3600);
-  for (const auto& [updated, expected] :
-       std::vector<std::pair<std::string, std::string>>{{"2023-06-01T00:00:00Z", "comes after"},
-                                                        {"2099-01-01T00:00:00Z", "is in the future"},
-                                                        {hours_ahead, "is in the future"}}) {
+  struct Case {
+    const char* entry;
+    std::string updated;
+    const char* expected;  // in the message; empty: stored
+  };
+  // The hours ahead and the minute ahead are the newest entry's (issue 20's): the mark, were it stored.
+  for (const Case& c : std::vector<Case>{
+           {"7", "2023-06-01T00:00:00Z", "comes after"},
+           {"7", "2099-01-01T00:00:00Z", "is in the future"},
+           {"20", faultline::common::format_iso8601(std::time(nullptr) + 20 * 3600), "is in the future"},
+           {"20", faultline::common::format_iso8601(std::time(nullptr) + 60), ""}}) {
     faultline::testing::FakeGitHub server(
         json{{"repos",
-              {{"o/r", {{"issues", 20}, {"overrides", {{"issues", {{"7", {{"updated_at", updated}}}}}}}}}}}});
+              {{"o/r",
+                {{"issues", 20}, {"overrides", {{"issues", {{c.entry, {{"updated_at", c.updated}}}}}}}}}}}});
     faultline::testing::TempDir dir;
     datasets::Database db(dir.file("m.db"));
     try {
       mine(db, options_for(server));
-      ADD_FAILURE() << updated << ": mined";
+      EXPECT_EQ(std::string(c.expected), "") << c.updated << ": mined";
     } catch (const Error& e) {
-      EXPECT_NE(std::string(e.what()).find("updated_at '" + updated + "' " + expected), std::string::npos)
+      EXPECT_NE(std::string(e.what()).find("updated_at '" + c.updated + "' " + c.expected), std::string::npos)
           << e.what();
     }
-    EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM issues"), 0) << updated;
+    EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM issues"), *c.expected ? 0 : 20) << c.updated;
   }
-  // The newest entry a minute after the Date: within the slack, stored.
-  const std::string minute_ahead = faultline::common::format_iso8601(std::time(nullptr) + 60);
-  faultline::testing::FakeGitHub server(json{
-      {"repos",
-       {{"o/r", {{"issues", 20}, {"overrides", {{"issues", {{"20", {{"updated_at", minute_ahead}}}}}}}}}}}});
-  faultline::testing::TempDir dir;
-  datasets::Database db(dir.file("m.db"));
-  EXPECT_EQ(mine(db, options_for(server)).issues, 20);
 }
 
 // A 304 to a request that named no stored version (a misbehaving cache) would end the listing as if
