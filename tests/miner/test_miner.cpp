@@ -56,6 +56,17 @@ miner::MineSummary mine(datasets::Database& db, const miner::MineOptions& o) {
   return summary;
 }
 
+// What a mine that must be refused stops with; a test failure, and "", when it mines.
+std::string refusal(datasets::Database& db, const miner::MineOptions& o) {
+  try {
+    mine(db, o);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "mined";
+  return "";
+}
+
 int64_t scalar(datasets::Database& db, const std::string& sql) {
   auto s = db.prepare(sql);
   s.step();
@@ -354,14 +365,10 @@ TEST(Miner, AFullNameThatIsNoRepositoryNameIsRefusedAndNothingIsStored) {
     faultline::testing::FakeGitHub server(config);
     faultline::testing::TempDir dir;
     datasets::Database db(dir.file("m.db"));
-    try {
-      mine(db, options_for(server));
-      ADD_FAILURE() << "mined with full_name " << bad;
-    } catch (const Error& e) {
-      EXPECT_NE(std::string(e.what()).find(": full_name: repo '" + shown + "' is not of the form OWNER/NAME"),
-                std::string::npos)
-          << e.what();
-    }
+    const std::string refused = refusal(db, options_for(server));
+    EXPECT_NE(refused.find(": full_name: repo '" + shown + "' is not of the form OWNER/NAME"),
+              std::string::npos)
+        << refused;
     EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM repositories"), 0) << bad;
     EXPECT_EQ(datasets::count_issues(db), 0) << bad;
   }
@@ -419,12 +426,8 @@ TEST(Miner, AnItemWhoseUrlTimeOrStateIsNotGitHubsFormIsRefused) {
     faultline::testing::FakeGitHub server(config);
     faultline::testing::TempDir dir;
     datasets::Database db(dir.file("m.db"));
-    try {
-      mine(db, options_for(server));
-      ADD_FAILURE() << "mined with " << c.field << " " << c.value;
-    } catch (const Error& e) {
-      EXPECT_NE(std::string(e.what()).find(c.expected), std::string::npos) << e.what();
-    }
+    const std::string refused = refusal(db, options_for(server));
+    EXPECT_NE(refused.find(c.expected), std::string::npos) << refused;
     // Issues are listed before comments: a bad comment leaves the 250 issues stored, a bad issue nothing.
     EXPECT_EQ(datasets::count_issues(db), c.listing == std::string("issues") ? 0 : 250) << c.field;
     EXPECT_EQ(datasets::count_comments(db), 0) << c.field << " " << c.value;
@@ -510,13 +513,7 @@ TEST(Miner, TimelinesOfSampledIssuesAreStored) {
   // A sample the store does not hold is refused before any request (it fetched nothing and said nothing).
   const long requests = server.requests();
   o.sample = "nosuch";
-  try {
-    mine(db, o);
-    ADD_FAILURE() << "mined";
-  } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "mine --timeline: no sample named 'nosuch' in the store (samples: main)");
-  }
+  EXPECT_EQ(refusal(db, o), "mine --timeline: no sample named 'nosuch' in the store (samples: main)");
   EXPECT_EQ(server.requests(), requests);
 }
 
@@ -1407,16 +1404,13 @@ TEST(Miner, ANameGivenToAnotherRepositoryIsRefusedBeforeAnyOfItsIssues) {
   server.control("rename?from=o/r&to=o/moved");
   server.control("take?name=o/r&issues=400");  // numbers 1-400: 281-400 never stored
   const long before = server.requests();
-  try {
-    mine(db, options_for(server));
-    ADD_FAILURE() << "mined the newcomer";
-  } catch (const Error& e) {
-    // The fake gives repositories ids 1, 2, … in order: the stored one is 1, the newcomer 2.
-    EXPECT_NE(std::string(e.what()).find("o/r is GitHub repository 2 now, but the store's o/r is GitHub "
-                                         "repository 1: the name belongs to another repository"),
-              std::string::npos)
-        << e.what();
-  }
+  // The fake gives repositories ids 1, 2, … in order: the stored one is 1, the newcomer 2.
+  const std::string refused = refusal(db, options_for(server));
+  EXPECT_NE(
+      refused.find("o/r is GitHub repository 2 now, but the store's o/r is GitHub repository 1: the name "
+                   "belongs to another repository"),
+      std::string::npos)
+      << refused;
   EXPECT_EQ(server.requests(), before + 1);
   EXPECT_EQ(datasets::count_issues(db), 250);
   EXPECT_FALSE(datasets::find_issue(db, "o/r", 281));
@@ -1438,16 +1432,11 @@ TEST(Miner, ARedirectToAnotherRepositoryRenamesNothing) {
   faultline::testing::FakeGitHub server(config);
   faultline::testing::TempDir dir;
   datasets::Database db(dir.file("m.db"));
-  try {
-    mine(db, options_for(server));
-    ADD_FAILURE() << "mined through the redirect";
-  } catch (const Error& e) {
-    EXPECT_NE(
-        std::string(e.what()).find("a request of o/r was redirected to x/y, which is GitHub repository 2, "
-                                   "not the store's o/r (GitHub repository 1): no rename"),
-        std::string::npos)
-        << e.what();
-  }
+  const std::string refused = refusal(db, options_for(server));
+  EXPECT_NE(refused.find("a request of o/r was redirected to x/y, which is GitHub repository 2, "
+                         "not the store's o/r (GitHub repository 1): no rename"),
+            std::string::npos)
+      << refused;
   auto names = [&] {
     auto s = db.prepare("SELECT group_concat(full_name) FROM repositories");
     s.step();
@@ -1753,29 +1742,19 @@ TEST(Miner, A304WithoutAValidatorAndALinkBackToThePageAreErrors) {
       // The repository, 3 issue pages, the walk from the mark, the (empty) comments.
       EXPECT_EQ(mine(db, options_for(server)).stats.requests, 6);
     }
-    try {
-      mine(db, options_for(server));
-      ADD_FAILURE() << "mined";
-    } catch (const Error& e) {
-      EXPECT_NE(
-          std::string(e.what()).find("answered 304 Not Modified to a request that named no stored version"),
-          std::string::npos)
-          << e.what();
-    }
+    const std::string refused = refusal(db, options_for(server));
+    EXPECT_NE(refused.find("answered 304 Not Modified to a request that named no stored version"),
+              std::string::npos)
+        << refused;
     EXPECT_EQ(datasets::count_issues(db), refresh ? 250 : 0);
   }
   faultline::testing::FakeGitHub server(
       json{{"repos", {{"o/r", {{"issues", 150}, {"one_second", true}, {"self_link", true}}}}}});
   faultline::testing::TempDir dir;
   datasets::Database db(dir.file("m.db"));
-  try {
-    mine(db, options_for(server));
-    ADD_FAILURE() << "mined";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("the issues listing leads back to a page already read"),
-              std::string::npos)
-        << e.what();
-  }
+  const std::string refused = refusal(db, options_for(server));
+  EXPECT_NE(refused.find("the issues listing leads back to a page already read"), std::string::npos)
+      << refused;
   EXPECT_LT(server.requests(), 5);
 }
 
@@ -1790,17 +1769,11 @@ TEST(Miner, AnotherIssueUnderAStoredNumberIsNotWrittenOverIt) {
   }
   const std::string before = datasets::load_issue(db, *datasets::find_issue(db, "o/r", 20)).raw_json.value();
   faultline::testing::FakeGitHub taken(json{{"repos", {{"o/r", {{"issues", 20}, {"id_base", 7000000}}}}}});
-  try {
-    mine(db, options_for(taken));
-    ADD_FAILURE() << "mined";
-  } catch (const Error& e) {
-    EXPECT_NE(
-        // The refresh asks from ten minutes before the mark (issue 20): issues 10 to 20, a minute apart.
-        std::string(e.what()).find("o/r#10 is GitHub issue 7000010, but the store holds it as GitHub issue "
-                                   "5000010"),
-        std::string::npos)
-        << e.what();
-  }
+  // The refresh asks from ten minutes before the mark (issue 20): issues 10 to 20, a minute apart.
+  const std::string refused = refusal(db, options_for(taken));
+  EXPECT_NE(refused.find("o/r#10 is GitHub issue 7000010, but the store holds it as GitHub issue 5000010"),
+            std::string::npos)
+      << refused;
   EXPECT_EQ(datasets::load_issue(db, *datasets::find_issue(db, "o/r", 20)).raw_json.value(), before);
   // The same repository again (the same ids) refreshes as ever.
   faultline::testing::FakeGitHub same(json{{"repos", {{"o/r", {{"issues", 20}}}}}});
@@ -1840,13 +1813,8 @@ TEST(Miner, ACommentOfAnotherRepositorysIssueIsRefused) {
                 {{"comments", {{"3", {{"issue_url", "http://127.0.0.1/repos/x/y/issues/1"}}}}}}}}}}}});
   faultline::testing::TempDir dir;
   datasets::Database db(dir.file("m.db"));
-  try {
-    mine(db, options_for(server));
-    ADD_FAILURE() << "mined";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("comment 1000003 is of an issue of 'x/y'"), std::string::npos)
-        << e.what();
-  }
+  const std::string refused = refusal(db, options_for(server));
+  EXPECT_NE(refused.find("comment 1000003 is of an issue of 'x/y'"), std::string::npos) << refused;
   EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM comments"), 0);
 }
 
@@ -1881,12 +1849,8 @@ TEST(Miner, AnEntryWhosePageIsAnotherRepositorysOrAnotherKindsIsRefused) {
     faultline::testing::FakeGitHub server(config);
     faultline::testing::TempDir dir;
     datasets::Database db(dir.file("m.db"));
-    try {
-      mine(db, options_for(server));
-      ADD_FAILURE() << "mined " << c.html_url;
-    } catch (const Error& e) {
-      EXPECT_NE(std::string(e.what()).find(c.expected), std::string::npos) << e.what();
-    }
+    const std::string refused = refusal(db, options_for(server));
+    EXPECT_NE(refused.find(c.expected), std::string::npos) << refused;
     EXPECT_EQ(datasets::count_issues(db), 0) << c.html_url;
     EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM listing_pull_requests"), 0) << c.html_url;
   }
@@ -1964,17 +1928,12 @@ TEST(Miner, AnIssueUnderANumberKnownAsAPullRequestIsRefused) {
     mine(db, options_for(first));
   }
   faultline::testing::FakeGitHub taken(json{{"repos", {{"o/r", {{"issues", 280}}}}}});
-  try {
-    mine(db, options_for(taken));
-    ADD_FAILURE() << "mined";
-  } catch (const Error& e) {
-    EXPECT_NE(
-        // The refresh asks from ten minutes before the mark (entry 280): entries 270 to 280, a minute apart,
-        // 271 the first pull request among them.
-        std::string(e.what()).find("o/r#271 is listed as an issue, but the store knows it as a pull request"),
-        std::string::npos)
-        << e.what();
-  }
+  // The refresh asks from ten minutes before the mark (entry 280): entries 270 to 280, a minute apart, 271
+  // the first pull request among them.
+  const std::string refused = refusal(db, options_for(taken));
+  EXPECT_NE(refused.find("o/r#271 is listed as an issue, but the store knows it as a pull request"),
+            std::string::npos)
+      << refused;
   EXPECT_FALSE(datasets::find_issue(db, "o/r", 271));
   EXPECT_FALSE(datasets::find_issue(db, "o/r", 280));
 }
@@ -1989,15 +1948,10 @@ TEST(Miner, APullRequestUnderANumberStoredAsAnIssueIsRefused) {
     mine(db, options_for(first));
   }
   faultline::testing::FakeGitHub taken(standard_repo());
-  try {
-    mine(db, options_for(taken));
-    ADD_FAILURE() << "mined";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(
-                  "o/r#271 is listed as a pull request, but the store holds an issue of that number"),
-              std::string::npos)
-        << e.what();
-  }
+  const std::string refused = refusal(db, options_for(taken));
+  EXPECT_NE(refused.find("o/r#271 is listed as a pull request, but the store holds an issue of that number"),
+            std::string::npos)
+      << refused;
   EXPECT_FALSE(datasets::is_recorded_pull_request(db, *datasets::find_repository(db, "o/r"), 271));
 }
 
@@ -2044,13 +1998,8 @@ TEST(Miner, AnEmptyPageWithANextLinkAndABadTimelineStopOnlyWhatTheyConcern) {
     faultline::testing::FakeGitHub server(json{{"repos", {{"o/r", {{"issues", 0}, {"self_link", true}}}}}});
     faultline::testing::TempDir dir;
     datasets::Database db(dir.file("m.db"));
-    try {
-      mine(db, options_for(server));
-      ADD_FAILURE() << "mined";
-    } catch (const Error& e) {
-      EXPECT_NE(std::string(e.what()).find(": an empty page with a next link"), std::string::npos)
-          << e.what();
-    }
+    const std::string refused = refusal(db, options_for(server));
+    EXPECT_NE(refused.find(": an empty page with a next link"), std::string::npos) << refused;
   }
   // Requests 1-11 are the first mine (above), 12-14 the refresh's three 304s, 15 the first timeline.
   faultline::testing::FakeGitHub server(
