@@ -713,6 +713,7 @@ class RepositoryMiner {
         transferred = true;
       }
       const bool pull_request = missing.empty() && page.body.contains("pull_request");
+      if (pull_request) entry_page(page.body, number, true, repo_, "GET " + page.url);
       std::optional<datasets::IssueRecord> issue;
       if (missing.empty() && !pull_request) {
         issue = parse_issue(page.body, repo_, "GET " + page.url);
@@ -736,6 +737,7 @@ class RepositoryMiner {
         check_repository();
         if (repo_ != was && moved_to(page, number).empty()) {  // accounted now: no longer missing
           if (page.body.contains("pull_request")) {
+            entry_page(page.body, number, true, repo_, "GET " + page.url);
             db_.transaction([&] { datasets::record_pull_request(db_, repo_id_, number); });
           } else {
             const auto own = parse_issue(page.body, repo_, "GET " + page.url);
