@@ -809,8 +809,6 @@ std::string timeline_text(const json& object, const char* name) {
              : std::string();
 }
 
-// One issue's timeline events (event, reference) and their raw objects; throws faultline::Error when GitHub
-// has it no longer (404, 410) or answers what no timeline is.
 // Whether a timeline answered at `url` (after redirects) is `issue`'s: its path names the issue's repository,
 // by its name in any case or by GitHub's id (`repository_id`, the form of GitHub's redirects after a rename),
 // and the issue's number.
@@ -826,6 +824,8 @@ bool is_timeline_of(const std::string& url, const datasets::IssueRecord& issue,
          common::same_repository_name(repository_in_url(url), issue.repo);
 }
 
+// One issue's timeline events (event, reference) and their raw objects; throws faultline::Error when GitHub
+// has it no longer (404, 410), answers what no timeline is, or redirects to another issue's.
 void fetch_timeline(GitHubApi& api, const datasets::IssueRecord& issue, std::optional<int64_t> repository_id,
                     std::vector<std::pair<std::string, std::string>>& events, std::vector<std::string>& raw) {
   std::string url = api.base_url() + "/repos/" + issue.repo + "/issues/" + std::to_string(issue.number) +
