@@ -736,15 +736,22 @@ class RepositoryMiner {
         const std::string was = repo_;
         check_repository();
         if (repo_ != was && moved_to(page, number).empty()) {  // accounted now: no longer missing
-          if (page.body.contains("pull_request")) {
-            entry_page(page.body, number, true, repo_, "GET " + page.url);
-            db_.transaction([&] { datasets::record_pull_request(db_, repo_id_, number); });
-          } else {
-            const auto own = parse_issue(page.body, repo_, "GET " + page.url);
-            require_believable(own.updated, latest_believable(page), "GET " + page.url);
-            db_.transaction([&] { datasets::upsert_issue(db_, own); });
-            ++report.recovered;
-            ++summary_.issues;
+          // The verdict kept above is wrong now: should the answer be refused, the verify begins again on the
+          // next run (as after a rename noticed there) rather than go on past this number as transferred.
+          try {
+            if (page.body.contains("pull_request")) {
+              entry_page(page.body, number, true, repo_, "GET " + page.url);
+              db_.transaction([&] { datasets::record_pull_request(db_, repo_id_, number); });
+            } else {
+              const auto own = parse_issue(page.body, repo_, "GET " + page.url);
+              require_believable(own.updated, latest_believable(page), "GET " + page.url);
+              db_.transaction([&] { datasets::upsert_issue(db_, own); });
+              ++report.recovered;
+              ++summary_.issues;
+            }
+          } catch (const Error&) {
+            db_.transaction([&] { datasets::clear_verify_progress(db_, repo_id_); });
+            throw;
           }
         }
       }

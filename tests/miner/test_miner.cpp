@@ -835,6 +835,42 @@ TEST(Miner, VerifyHoldsWhatItFindsToTheListingsRules) {
   }
 }
 
+// A rename noticed in --verify's answer for a number (o/r renamed o/new before request 9, the hidden issue
+// 5's) turns the verdict "transferred to o/new#5" it kept into the repository's own issue, which is then
+// refused (from 2099). The run stops in x/y (--max-requests 16) before a run's end clears what a verify kept:
+// the verify begins again all the same, and the next run asks for 5 again (refused again) rather than go on
+// past it and report it transferred to itself.
+TEST(Miner, AVerifyAnswerRefusedAfterARenameLeavesNoVerdictBehind) {
+  faultline::testing::FakeGitHub server(
+      json{{"repos",
+            {{"o/r",
+              {{"issues", 10},
+               {"hidden", {5}},
+               {"overrides", {{"issues", {{"5", {{"updated_at", "2099-01-01T00:00:00Z"}}}}}}}}},
+             {"x/y", {{"issues", 3}}}}},
+           {"rename_at", {{"9", {{"from", "o/r"}, {"to", "o/new"}}}}}});
+  faultline::testing::TempDir dir;
+  datasets::Database db(dir.file("m.db"));
+  auto o = options_for(server, {"o/r", "x/y"});
+  o.verify = true;
+  o.api.max_requests = 16;
+  const auto stopped = miner::mine(db, o, {});
+  EXPECT_TRUE(stopped.stopped_early);
+  ASSERT_EQ(stopped.failed.size(), 1u);
+  EXPECT_NE(stopped.failed[0].second.find("/issues/5: updated_at '2099-01-01T00:00:00Z' is in the future"),
+            std::string::npos)
+      << stopped.failed[0].second;
+  EXPECT_EQ(
+      scalar(db, "SELECT COUNT(*) FROM verify_progress") + scalar(db, "SELECT COUNT(*) FROM verify_missing"),
+      0);
+  o.api.max_requests = -1;
+  const auto again = miner::mine(db, o, {});
+  ASSERT_EQ(again.failed.size(), 1u);
+  EXPECT_NE(again.failed[0].second.find("/issues/5: updated_at '2099-01-01T00:00:00Z' is in the future"),
+            std::string::npos)
+      << again.failed[0].second;
+}
+
 // --verify asks for numbers one request each, and a first mine from --since leaves it every older number:
 // each is said as it is asked for, and so is each sampled issue's timeline. By hand, from verify_repo():
 // the listing's highest is 35, then 36-38 (not there); numbers 12, 13, 15 and 20 are asked for, 20 found.
