@@ -125,13 +125,14 @@ void GitHubApi::drop_token(size_t slot, const std::string& url) {
                 ": 401 Unauthorized for every token (GITHUB_TOKEN/GITHUB_TOKENS invalid or expired)");
 }
 
-Page GitHubApi::finish(const HttpResponse& r, const std::string& url, bool redirected) {
+Page GitHubApi::finish(const HttpResponse& r, const std::string& url, bool redirected,
+                       const std::string& server_time) {
   Page page;
   page.status = r.status;
   page.url = url;
   page.redirected = redirected;
   page.rate_remaining = header(r, "x-ratelimit-remaining");
-  if (const auto date = http_date_epoch(header(r, "date"))) page.server_time = common::format_iso8601(*date);
+  page.server_time = server_time;
   if (r.status == 304) {
     ++stats_.not_modified;
     return page;
@@ -181,9 +182,11 @@ Page GitHubApi::get(const std::string& path_or_url, const std::optional<datasets
     // spent its retries). A Date over a day away from this machine's clock is not taken as GitHub's.
     const double here = now();
     double ahead_of_here = 0;  // GitHub's clock minus this machine's, in whole seconds of the Date
+    std::string server_time;   // the Date, where it can be GitHub's clock (Page::server_time)
     if (const auto date = http_date_epoch(header(r, "date"))) {
       last_server_time_ = common::format_iso8601(*date);
       const double difference = static_cast<double>(*date) - here;
+      if (std::fabs(difference) <= kMostClockDifference) server_time = last_server_time_;
       if (std::fabs(difference) > kSameClock && std::fabs(difference) <= kMostClockDifference)
         ahead_of_here = difference;
     }
@@ -197,7 +200,7 @@ Page GitHubApi::get(const std::string& path_or_url, const std::optional<datasets
         // end a listing as if nothing had changed.
         if (r.status == 304 && !validator)
           throw Error("GET " + url + ": answered 304 Not Modified to a request that named no stored version");
-        return finish(r, url, redirected);
+        return finish(r, url, redirected, server_time);
       case Verdict::missing:
         if (missing_ok) {
           Page page;

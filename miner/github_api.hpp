@@ -50,7 +50,9 @@ struct Page {
   std::string next_url;  // Link rel="next" (same origin as the API), empty on the last page
   datasets::Validator validator;
   std::string rate_remaining;
-  std::string server_time;  // the answer's Date as YYYY-MM-DDTHH:MM:SSZ; empty without a readable one
+  // The answer's Date as YYYY-MM-DDTHH:MM:SSZ; empty without a readable one or one over a day away from this
+  // machine's clock (not GitHub's clock, then).
+  std::string server_time;
 };
 
 // Thrown when --max-requests is reached; the miner stops cleanly with everything so far stored.
@@ -87,7 +89,7 @@ class GitHubApi {
   size_t take_token();
   bool send(const std::string& url, const std::optional<datasets::Validator>& validator, size_t slot,
             HttpResponse* response, TransportError* error);
-  Page finish(const HttpResponse& r, const std::string& url, bool redirected);
+  Page finish(const HttpResponse& r, const std::string& url, bool redirected, const std::string& server_time);
   // Drops a token answered 401, with a warning naming its position; throws when none is left.
   void drop_token(size_t slot, const std::string& url);
   // One more try after `delay` (or a jittered exponential backoff), or Error once the retries are spent.

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <ctime>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -42,9 +41,8 @@ constexpr int64_t kMostNumbersVerified = 10'000'000;
 // (404 or 410), and goes at most this far (a server that answers every number would otherwise hold it).
 constexpr int kMissesEndingTheSearch = 3;
 constexpr int64_t kMostNumbersSearchedPast = 1000;
-// How far GitHub's clock (an answer's Date) may be from this machine's and still be taken for it, and how far
-// past this machine's clock an updated_at may be where no answer said the time: clocks drift, a century does
-// not.
+// How far past this machine's clock an updated_at may be where no answer said GitHub's time, and how far
+// ahead of it a Date may be to start a pass: clocks drift, a century does not.
 constexpr int64_t kFutureSlackSeconds = 24 * 3600;
 // Walks of a listing after its pass (RepositoryMiner::next_walk): one to read again what the pass may have
 // gone past unseen, one to end where the next refresh asks, and one more while entries keep changing.
@@ -564,12 +562,9 @@ class RepositoryMiner {
   // The latest updated_at `page` may hold: its Date and half of --overlap (GitHub's clocks differ by
   // seconds). A later one would become the high-water mark, and the next refresh, asking from --overlap
   // before it, would pass over every edit made between this run and that time. An answer without a
-  // believable Date is held to this machine's clock and a day.
+  // believable Date (Page::server_time) is held to this machine's clock and a day.
   std::string latest_believable(const Page& page) const {
-    const int64_t here = std::time(nullptr);
-    if (page.server_time.empty() ||
-        std::llabs(common::parse_iso8601(page.server_time) - here) > kFutureSlackSeconds)
-      return common::format_iso8601(here + kFutureSlackSeconds);
+    if (page.server_time.empty()) return common::format_iso8601(std::time(nullptr) + kFutureSlackSeconds);
     return common::format_iso8601(common::parse_iso8601(page.server_time) + options_.overlap_seconds / 2);
   }
 
