@@ -59,14 +59,15 @@ TrainingIssues load_training_issues(datasets::Database& db) {
 LabeledIssues load_labeled_issues(datasets::Database& db) { return load_training_issues(db).labeled; }
 
 void require_cases_to_learn(const LabeledIssues& labeled, const std::string& verb) {
+  if (labeled.out_of_scope == 0) return require_two_classes(labeled.cases, verb);
+  const std::string left_out = " (" + common::counted(labeled.out_of_scope, "final label") +
+                               " of issues a person put out of scope left out)";
+  if (labeled.cases.empty())
+    throw Error(verb + ": no final label of an issue in scope to learn from" + left_out);
   try {
-    if (labeled.cases.empty() && labeled.out_of_scope > 0)
-      throw Error(verb + ": no final label of an issue in scope to learn from");
     require_two_classes(labeled.cases, verb);
   } catch (const Error& e) {
-    if (labeled.out_of_scope == 0) throw;
-    throw Error(std::string(e.what()) + " (" + common::counted(labeled.out_of_scope, "final label") +
-                " of issues a person put out of scope left out)");
+    throw Error(e.what() + left_out);
   }
 }
 
